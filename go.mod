@@ -1,0 +1,13 @@
+module github.com/modebox/modebox
+
+go 1.26.8
+
+require (
+	github.com/evanw/esbuild v0.28.2
+	github.com/google/jsonschema-go v0.4.3
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/tetratelabs/wazero v1.12.0
+	golang.org/x/text v0.14.0
+)
+
+require golang.org/x/sys v0.44.0 // indirect

@@ -1,0 +1,247 @@
+// Package engine runs guest programs in the QuickJS engine image under
+// wazero. It knows wasm and nothing about tools, MCP or the CLI: a run gets
+// code, a setup blob for the prelude, limits and a Host that answers calls.
+//
+// The module is compiled once per process (with an on-disk compilation
+// cache). After compiling, one instance is initialised (QuickJS runtime,
+// context, prelude) and the memory that init changed is kept as a snapshot.
+// Every run instantiates a fresh module, restores the snapshot into it, runs,
+// and closes it: always after a trap, since wazero leaves a trapped instance
+// callable.
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/modebox/modebox/internal/guest"
+)
+
+// MaxMemoryPages caps every instance's linear memory (4 GiB, the wasm32
+// limit). Per-run memory caps are enforced below it, see Limits.Memory.
+const MaxMemoryPages = 65536
+
+const pageSize = 65536
+
+// Engine is the compiled engine image plus its init snapshot. It is safe
+// for concurrent runs.
+type Engine struct {
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+	snap     snapshot
+}
+
+var (
+	sharedOnce sync.Once
+	shared     *Engine
+	sharedErr  error
+)
+
+// Shared returns the process-wide engine, compiling the image on first use.
+// The compilation cache lives in $MODEBOX_CACHE_DIR, or in the user's cache
+// directory under modebox/wazero; if neither is usable, compilation runs
+// without a cache.
+func Shared() (*Engine, error) {
+	sharedOnce.Do(func() {
+		shared, sharedErr = load(context.Background(), cacheDir())
+	})
+	return shared, sharedErr
+}
+
+func cacheDir() string {
+	if d := os.Getenv("MODEBOX_CACHE_DIR"); d != "" {
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "modebox", "wazero")
+}
+
+func load(ctx context.Context, dir string) (*Engine, error) {
+	cfg := wazero.NewRuntimeConfigCompiler().
+		WithMemoryLimitPages(MaxMemoryPages).
+		WithCloseOnContextDone(false)
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err == nil {
+			if cache, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
+				cfg = cfg.WithCompilationCache(cache)
+			}
+		}
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+	if err := defineHost(ctx, rt); err != nil {
+		rt.Close(ctx)
+		return nil, fmt.Errorf("engine: define host functions: %w", err)
+	}
+	compiled, err := rt.CompileModule(ctx, guest.Wasm)
+	if err != nil {
+		rt.Close(ctx)
+		return nil, fmt.Errorf("engine: compile image: %w", err)
+	}
+	e := &Engine{rt: rt, compiled: compiled}
+	if err := e.takeSnapshot(ctx); err != nil {
+		rt.Close(ctx)
+		return nil, err
+	}
+	return e, nil
+}
+
+// Imports lists the module's imports as module.name.
+func (e *Engine) Imports() []string {
+	var out []string
+	for _, f := range e.compiled.ImportedFunctions() {
+		mod, name, _ := f.Import()
+		out = append(out, mod+"."+name)
+	}
+	for _, m := range e.compiled.ImportedMemories() {
+		mod, name, _ := m.Import()
+		out = append(out, mod+"."+name)
+	}
+	return out
+}
+
+// SnapshotBytes is how many bytes a run restores on top of a fresh instance.
+func (e *Engine) SnapshotBytes() int {
+	n := 0
+	for _, c := range e.snap.chunks {
+		n += len(c.data)
+	}
+	return n
+}
+
+// snapshot is the memory init changed, relative to a fresh instance.
+type snapshot struct {
+	pages  uint32
+	chunks []chunk
+}
+
+type chunk struct {
+	off  uint32
+	data []byte
+}
+
+const chunkSize = 256
+
+func (e *Engine) instantiate(ctx context.Context) (api.Module, error) {
+	return e.rt.InstantiateModule(ctx, e.compiled,
+		wazero.NewModuleConfig().WithName("").WithStartFunctions())
+}
+
+func (e *Engine) takeSnapshot(ctx context.Context) error {
+	r := &run{initOnly: true, now: time.Now}
+	ctx = withRun(ctx, r)
+	mod, err := e.instantiate(ctx)
+	if err != nil {
+		return fmt.Errorf("engine: instantiate: %w", err)
+	}
+	defer mod.Close(ctx)
+	mem := mod.Memory()
+	pristine, _ := mem.Read(0, mem.Size())
+	pristine = bytes.Clone(pristine)
+
+	if _, err := mod.ExportedFunction("_initialize").Call(ctx); err != nil {
+		return fmt.Errorf("engine: _initialize: %w", err)
+	}
+	ptr, err := writeGuest(ctx, mod, []byte(guest.Prelude), false)
+	if err != nil {
+		return err
+	}
+	res, err := mod.ExportedFunction("mb_init").Call(ctx, uint64(ptr), uint64(len(guest.Prelude)), guest.JSStackSize)
+	if err != nil {
+		return fmt.Errorf("engine: init: %w (%s)", err, r.panicMsg)
+	}
+	if res[0] != 0 {
+		return fmt.Errorf("engine: init failed with status %d: %s", res[0], r.panicMsg)
+	}
+	if _, err := mod.ExportedFunction("mb_free").Call(ctx, uint64(ptr)); err != nil {
+		return fmt.Errorf("engine: init: %w", err)
+	}
+	final, _ := mem.Read(0, mem.Size())
+	e.snap.pages = mem.Size() / pageSize
+	for off := 0; off < len(final); off += chunkSize {
+		end := min(off+chunkSize, len(final))
+		var old []byte
+		if off < len(pristine) {
+			old = pristine[off:min(end, len(pristine))]
+		}
+		cur := final[off:end]
+		if bytes.Equal(cur, old) || (old == nil && allZero(cur)) {
+			continue
+		}
+		if n := len(e.snap.chunks); n > 0 && e.snap.chunks[n-1].off+uint32(len(e.snap.chunks[n-1].data)) == uint32(off) {
+			e.snap.chunks[n-1].data = append(e.snap.chunks[n-1].data, cur...)
+			continue
+		}
+		e.snap.chunks = append(e.snap.chunks, chunk{off: uint32(off), data: bytes.Clone(cur)})
+	}
+	return nil
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// restore makes a fresh instance whose memory is the post-init snapshot.
+func (e *Engine) restore(ctx context.Context) (api.Module, error) {
+	mod, err := e.instantiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	mem := mod.Memory()
+	if cur := mem.Size() / pageSize; cur < e.snap.pages {
+		if _, ok := mem.Grow(e.snap.pages - cur); !ok {
+			mod.Close(ctx)
+			return nil, errors.New("engine: cannot grow memory to the snapshot size")
+		}
+	}
+	for _, c := range e.snap.chunks {
+		if !mem.Write(c.off, c.data) {
+			mod.Close(ctx)
+			return nil, errors.New("engine: snapshot does not fit the memory")
+		}
+	}
+	return mod, nil
+}
+
+// writeGuest copies b into memory allocated by the guest's mb_alloc, with
+// a trailing NUL when nul is set. The guest frees it.
+func writeGuest(ctx context.Context, mod api.Module, b []byte, nul bool) (uint32, error) {
+	n := len(b)
+	if nul {
+		n++
+	}
+	res, err := mod.ExportedFunction("mb_alloc").Call(ctx, uint64(n))
+	if err != nil {
+		return 0, err
+	}
+	ptr := uint32(res[0])
+	if ptr == 0 {
+		return 0, errOutOfGuestMemory
+	}
+	mem := mod.Memory()
+	if !mem.Write(ptr, b) {
+		return 0, errOutOfGuestMemory
+	}
+	if nul && !mem.WriteByte(ptr+uint32(len(b)), 0) {
+		return 0, errOutOfGuestMemory
+	}
+	return ptr, nil
+}
+
+var errOutOfGuestMemory = errors.New("engine: guest out of memory for host data")

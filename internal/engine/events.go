@@ -1,0 +1,299 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tetratelabs/wazero/api"
+)
+
+// event handles one message from the guest. Everything in payload is
+// untrusted and is a view of guest memory: copy what is kept.
+func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
+	if r.initOnly {
+		if kind == evPanic {
+			r.panicMsg = string(payload)
+		}
+		return answerGo
+	}
+	switch kind {
+	case evTick:
+		t := atomic.AddUint64(&r.ticks, 1)
+		if r.limits.Fuel > 0 && t > r.limits.Fuel {
+			r.setErr(&Error{Code: CodeFuelExhausted, Message: fmt.Sprintf("the run used up its fuel (%d)", r.limits.Fuel)})
+			return answerStop
+		}
+		return r.checkStop(mod)
+	case evPoll:
+		return r.checkStop(mod)
+	case evCall:
+		return r.onCall(id, payload)
+	case evLog:
+		r.onLog(id, payload)
+		return answerGo
+	case evResult:
+		if len(payload) > r.limits.MaxValue {
+			r.setErr(&Error{Code: CodeValueTooLarge, Message: fmt.Sprintf(
+				"the result is %d bytes, over the limit of %d", len(payload), r.limits.MaxValue)})
+		} else {
+			r.setValue(payload)
+		}
+		return answerStop
+	case evError:
+		r.onError(id, payload)
+		return answerStop
+	case evPanic:
+		r.panicMsg = truncate(string(payload), 4096)
+		return answerStop
+	case evPrint:
+		return answerGo
+	}
+	r.crash(fmt.Sprintf("unknown event %d", kind))
+	return answerStop
+}
+
+func (r *run) onLog(level int32, payload []byte) {
+	name := "log"
+	if level >= 0 && int(level) < len(levelNames) {
+		name = levelNames[level]
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.abandoned {
+		return
+	}
+	if r.logBytes+len(payload) > r.limits.MaxLog {
+		r.logsDropped++
+		return
+	}
+	r.logBytes += len(payload)
+	r.logs = append(r.logs, Log{Level: name, Message: strings.ToValidUTF8(string(payload), "\uFFFD")})
+}
+
+type callMsg struct {
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args"`
+}
+
+func (r *run) onCall(id int32, payload []byte) int32 {
+	if int(id) != r.lastID+1 {
+		r.crash(fmt.Sprintf("call id %d out of sequence", id))
+		return answerStop
+	}
+	r.lastID = int(id)
+	pc := &pendingCall{id: int(id)}
+	if len(payload) > r.limits.MaxValue+1024 {
+		pc.tool = "?"
+		pc.digest = argsDigest(payload)
+		r.pending[pc.id] = pc
+		r.reject(pc, CodeValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(payload), r.limits.MaxValue))
+		return answerGo
+	}
+	var msg callMsg
+	if err := json.Unmarshal(payload, &msg); err != nil {
+		r.crash("malformed call: " + err.Error())
+		return answerStop
+	}
+	pc.tool = msg.Tool
+	pc.args = append(json.RawMessage(nil), msg.Args...)
+	pc.digest = argsDigest(pc.args)
+	pc.sleep = msg.Tool == "$sleep"
+	if !pc.sleep {
+		r.calls++
+		if r.calls > r.limits.MaxCalls {
+			r.setErr(&Error{Code: CodeHostCallLimit, Message: fmt.Sprintf("the run made more than %d host calls", r.limits.MaxCalls)})
+			return answerStop
+		}
+	}
+	r.pending[pc.id] = pc
+	if rec := r.replayByID[pc.id]; rec != nil {
+		if rec.Tool != pc.tool || rec.Args != pc.digest {
+			r.setErr(&Error{Code: CodeReplayMismatch, Message: fmt.Sprintf(
+				"replay: call %d was %s with other arguments when recorded; this run called %s", pc.id, rec.Tool, pc.tool)})
+			return answerStop
+		}
+		pc.replayed = true
+		return answerGo
+	}
+	if len(pc.args) > r.limits.MaxValue {
+		r.reject(pc, CodeValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(pc.args), r.limits.MaxValue))
+		return answerGo
+	}
+	r.schedule(pc)
+	return answerGo
+}
+
+// reject settles pc with an error at the guest's next idle point.
+func (r *run) reject(pc *pendingCall, code, msg string) {
+	r.immediate = append(r.immediate, completion{call: pc, value: errorJSON(code, msg)})
+}
+
+func errorJSON(code, msg string) []byte {
+	b, _ := json.Marshal(struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}{code, msg})
+	return b
+}
+
+func (r *run) schedule(pc *pendingCall) {
+	if pc.sleep {
+		r.startSleep(pc)
+		return
+	}
+	if r.running >= r.limits.MaxConcurrency {
+		r.waiting = append(r.waiting, pc)
+		return
+	}
+	r.startCall(pc)
+}
+
+func (r *run) startWaiting() {
+	for len(r.waiting) > 0 && r.running < r.limits.MaxConcurrency {
+		pc := r.waiting[0]
+		r.waiting = r.waiting[1:]
+		r.startCall(pc)
+	}
+}
+
+func (r *run) deliver(c completion) {
+	select {
+	case r.results <- c:
+	case <-r.done:
+	}
+}
+
+func (r *run) startSleep(pc *pendingCall) {
+	var a struct {
+		MS float64 `json:"ms"`
+	}
+	_ = json.Unmarshal(pc.args, &a)
+	d := time.Duration(max(0, min(a.MS, float64(24*time.Hour/time.Millisecond))) * float64(time.Millisecond))
+	go func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			r.deliver(completion{call: pc, ok: true, value: []byte("null")})
+		case <-r.done:
+		}
+	}()
+}
+
+func (r *run) startCall(pc *pendingCall) {
+	r.running++
+	host, ctx, maxValue := r.host, r.callCtx, r.limits.MaxValue
+	go func() {
+		r.deliver(callHost(ctx, host, pc, maxValue))
+	}()
+}
+
+func callHost(ctx context.Context, host Host, pc *pendingCall, maxValue int) (c completion) {
+	c.call = pc
+	defer func() {
+		if p := recover(); p != nil {
+			c.ok, c.value = false, errorJSON(CodeToolError, fmt.Sprintf("the tool panicked: %v", p))
+		}
+	}()
+	if host == nil {
+		return completion{call: pc, value: errorJSON(CodeToolNotFound, "no tool named "+pc.tool)}
+	}
+	v, err := host.Call(ctx, pc.tool, pc.args)
+	if err != nil {
+		code := CodeToolError
+		var ce CodedError
+		if errors.As(err, &ce) && ce.Code() != "" {
+			code = ce.Code()
+		}
+		c.value = errorJSON(code, err.Error())
+		return c
+	}
+	if len(v) > maxValue {
+		c.value = errorJSON(CodeValueTooLarge, fmt.Sprintf("the tool's result is %d bytes, over the limit of %d", len(v), maxValue))
+		return c
+	}
+	c.ok, c.value = true, v
+	return c
+}
+
+type guestError struct {
+	Name      *string `json:"name"`
+	Message   *string `json:"message"`
+	Stack     *string `json:"stack"`
+	Code      *string `json:"code"`
+	ErrorCode *string `json:"errorCode"`
+	Thrown    *string `json:"thrown"`
+	Value     *string `json:"value"`
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func (r *run) onError(class int32, payload []byte) {
+	switch class {
+	case errInterrupted:
+		if c := r.stopCode.Load(); c != nil {
+			r.failStopped()
+			return
+		}
+		r.setErr(&Error{Code: CodeGuestCrash, Message: "the guest was interrupted"})
+		return
+	case errUnformatted:
+		r.setErr(&Error{Code: CodeUncaughtException, Message: "uncaught exception (its value could not be formatted)"})
+		return
+	}
+	var g guestError
+	if err := json.Unmarshal(payload, &g); err != nil {
+		r.setErr(&Error{Code: CodeUncaughtException, Message: "uncaught exception (malformed report)"})
+		return
+	}
+	e := &Error{
+		Name:    truncate(str(g.Name), 256),
+		Message: truncate(str(g.Message), 16384),
+		Stack:   truncate(str(g.Stack), 16384),
+		Thrown:  str(g.Thrown),
+		JSCode:  truncate(str(g.Code), 256),
+	}
+	if e.Thrown != "" && e.Name == "" {
+		e.Message = "uncaught " + e.Thrown + ": " + e.Message
+	} else if g.Value != nil && e.Message == "" {
+		e.Message = "uncaught " + truncate(*g.Value, 1024)
+	}
+	e.Code = classify(class, e, str(g.ErrorCode))
+	r.setErr(e)
+}
+
+// classify picks the stable code of a thrown error.
+func classify(class int32, e *Error, errorCode string) string {
+	switch {
+	case errorCode != "":
+		return errorCode
+	case class == errCompile:
+		return CodeSyntaxError
+	case e.Name == "InternalError" && strings.HasPrefix(e.Message, "out of memory"):
+		return CodeMemoryLimit
+	case (e.Name == "InternalError" || e.Name == "RangeError") && e.Message == "stack overflow":
+		return CodeStackOverflow
+	}
+	return CodeUncaughtException
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,418 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero/api"
+)
+
+// Defaults for zero Limits fields.
+const (
+	DefaultTimeout        = 30 * time.Second
+	DefaultMemory         = 64 << 20
+	DefaultMaxCalls       = 1000
+	DefaultMaxConcurrency = 16
+	DefaultMaxValue       = 4 << 20
+	DefaultMaxLog         = 256 << 10
+)
+
+// hardReturnGrace is how long Run waits, after the deadline, for the guest
+// to notice it must stop before returning without it.
+const hardReturnGrace = 2 * time.Millisecond
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
+	if l.Memory == 0 {
+		l.Memory = DefaultMemory
+	}
+	if l.MaxCalls <= 0 {
+		l.MaxCalls = DefaultMaxCalls
+	}
+	if l.MaxConcurrency <= 0 {
+		l.MaxConcurrency = DefaultMaxConcurrency
+	}
+	if l.MaxValue <= 0 {
+		l.MaxValue = DefaultMaxValue
+	}
+	if l.MaxLog <= 0 {
+		l.MaxLog = DefaultMaxLog
+	}
+	return l
+}
+
+type pendingCall struct {
+	id       int
+	tool     string
+	args     json.RawMessage
+	digest   string
+	sleep    bool
+	replayed bool
+}
+
+type completion struct {
+	call  *pendingCall
+	ok    bool
+	value []byte
+}
+
+// run is the state of one run. Fields under "driver" are touched only by
+// the goroutine that drives the guest (host functions run on it too).
+type run struct {
+	initOnly bool
+	panicMsg string
+
+	limits   Limits
+	host     Host
+	now      func() time.Time
+	start    time.Time
+	deadline time.Time
+	hardMem  uint32
+
+	stopCode atomic.Pointer[string] // set by Run on timeout or cancel
+	stopCh   chan struct{}
+	stopOnce sync.Once
+	done     chan struct{} // closed when the driver exits
+
+	mu          sync.Mutex // guards the fields below against a hard return
+	logs        []Log
+	logBytes    int
+	logsDropped int
+	value       []byte
+	undefined   bool
+	err         *Error
+	finished    bool
+	abandoned   bool
+
+	// driver
+	ticks      uint64
+	calls      int
+	lastID     int
+	pending    map[int]*pendingCall
+	waiting    []*pendingCall
+	running    int
+	immediate  []completion
+	results    chan completion
+	callCtx    context.Context
+	journal    Journal
+	replay     *Journal
+	replayIdx  int
+	clockIdx   int
+	replayByID map[int]*JournalCall
+}
+
+// Run runs one program. It never returns an error: failures of the
+// program, of the guest and of caps are all in Result.Err.
+func (e *Engine) Run(ctx context.Context, req Request) *Result {
+	lim := req.Limits.withDefaults()
+	now := req.Now
+	if now == nil {
+		now = time.Now
+	}
+	r := &run{
+		limits:  lim,
+		host:    req.Host,
+		now:     now,
+		stopCh:  make(chan struct{}),
+		done:    make(chan struct{}),
+		pending: map[int]*pendingCall{},
+		results: make(chan completion),
+		replay:  req.Replay,
+	}
+	r.start = time.Now()
+	r.deadline = r.start.Add(lim.Timeout)
+	slack := lim.Memory / 4
+	if slack < 16<<20 {
+		slack = 16 << 20
+	}
+	r.hardMem = uint32(min(uint64(e.snap.pages)*pageSize+lim.Memory+slack, MaxMemoryPages*pageSize-pageSize))
+	seed := req.Seed
+	if r.replay != nil {
+		seed = r.replay.Seed
+		r.replayByID = make(map[int]*JournalCall, len(r.replay.Calls))
+		for i := range r.replay.Calls {
+			r.replayByID[r.replay.Calls[i].ID] = &r.replay.Calls[i]
+		}
+	}
+	r.journal.Seed = seed
+	callCtx, cancelCalls := context.WithDeadline(ctx, r.deadline)
+	r.callCtx = callCtx
+
+	peak := new(atomic.Uint64)
+	go func() {
+		defer close(r.done)
+		defer cancelCalls()
+		r.drive(e, req, seed, peak)
+	}()
+
+	timer := time.NewTimer(time.Until(r.deadline))
+	defer timer.Stop()
+	select {
+	case <-r.done:
+	case <-timer.C:
+		r.requestStop(CodeTimeout)
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			r.requestStop(CodeTimeout)
+		} else {
+			r.requestStop(CodeCancelled)
+		}
+	}
+	select {
+	case <-r.done:
+	case <-time.After(hardReturnGrace):
+		// The guest is inside native code that does not poll. Return at
+		// the deadline anyway; the driver stops at the guest's next poll
+		// and closes the instance then.
+		cancelCalls()
+	}
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.abandoned = true
+	if !r.finished {
+		code := CodeTimeout
+		if c := r.stopCode.Load(); c != nil {
+			code = *c
+		}
+		r.setErrLocked(&Error{Code: code, Message: stopMessage(code, lim)})
+	}
+	res := &Result{
+		Logs:        r.logs,
+		LogsDropped: r.logsDropped,
+		Stats: Stats{
+			Duration:   time.Since(r.start),
+			Fuel:       atomic.LoadUint64(&r.ticks),
+			HostCalls:  r.calls,
+			PeakMemory: peak.Load(),
+		},
+	}
+	if r.err != nil {
+		res.Err = r.err
+	} else {
+		res.Value = r.value
+		if r.undefined {
+			res.Value = nil
+		}
+	}
+	select {
+	case <-r.done:
+		res.Journal = r.journal.Clone()
+	default:
+		// still running: the journal is the driver's, do not share it
+	}
+	return res
+}
+
+func (r *run) requestStop(code string) {
+	r.stopOnce.Do(func() {
+		c := code
+		r.stopCode.Store(&c)
+		close(r.stopCh)
+	})
+}
+
+func stopMessage(code string, lim Limits) string {
+	switch code {
+	case CodeTimeout:
+		return fmt.Sprintf("the run exceeded its time limit of %s", lim.Timeout)
+	case CodeCancelled:
+		return "the run was cancelled"
+	}
+	return "the run was stopped"
+}
+
+// drive runs the guest until it finishes or is stopped.
+func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
+	ctx := withRun(context.Background(), r)
+	mod, err := e.restore(ctx)
+	if err != nil {
+		r.setErr(&Error{Code: CodeGuestCrash, Message: "cannot start the engine: " + err.Error()})
+		return
+	}
+	defer func() {
+		peak.Store(uint64(mod.Memory().Size()))
+		mod.Close(context.Background())
+	}()
+	codePtr, err := writeGuest(ctx, mod, []byte(req.Code), true)
+	if err != nil {
+		r.trap(err)
+		return
+	}
+	setupPtr, err := writeGuest(ctx, mod, req.Setup, false)
+	if err != nil {
+		r.trap(err)
+		return
+	}
+	memLimit := min(r.limits.Memory, 1<<31-1)
+	_, err = mod.ExportedFunction("mb_run").Call(ctx, uint64(codePtr), uint64(len(req.Code)),
+		uint64(setupPtr), uint64(len(req.Setup)), seed&0xffffffff, seed>>32, memLimit)
+	settle := mod.ExportedFunction("mb_settle")
+	for {
+		if err != nil {
+			r.trap(err)
+			return
+		}
+		if r.isFinished() {
+			return
+		}
+		c, ok := r.next()
+		if !ok {
+			return
+		}
+		r.journal.Calls = append(r.journal.Calls, JournalCall{
+			ID: c.call.id, Tool: c.call.tool, Args: c.call.digest, OK: c.ok, Value: c.value,
+		})
+		delete(r.pending, c.call.id)
+		var ptr uint32
+		ptr, err = writeGuest(ctx, mod, c.value, false)
+		if err != nil {
+			continue
+		}
+		okFlag := uint64(0)
+		if c.ok {
+			okFlag = 1
+		}
+		_, err = settle.Call(ctx, uint64(c.call.id), okFlag, uint64(ptr), uint64(len(c.value)))
+	}
+}
+
+// next waits for the next call to settle, serving the journal first.
+func (r *run) next() (completion, bool) {
+	if r.replay != nil && r.replayIdx < len(r.replay.Calls) {
+		rec := r.replay.Calls[r.replayIdx]
+		pc := r.pending[rec.ID]
+		if pc == nil || !pc.replayed {
+			r.setErr(&Error{Code: CodeReplayMismatch, Message: fmt.Sprintf(
+				"replay: the program did not make recorded call %d (%s) before waiting", rec.ID, rec.Tool)})
+			return completion{}, false
+		}
+		r.replayIdx++
+		return completion{call: pc, ok: rec.OK, value: rec.Value}, true
+	}
+	if len(r.immediate) > 0 {
+		c := r.immediate[0]
+		r.immediate = r.immediate[1:]
+		return c, true
+	}
+	if len(r.pending) == 0 {
+		r.setErr(&Error{Code: CodeNeverSettled, Message: "the program is waiting for a promise that nothing will settle"})
+		return completion{}, false
+	}
+	select {
+	case c := <-r.results:
+		if !c.call.sleep {
+			r.running--
+			r.startWaiting()
+		}
+		return c, true
+	case <-r.stopCh:
+		r.failStopped()
+		return completion{}, false
+	}
+}
+
+func (r *run) failStopped() {
+	code := *r.stopCode.Load()
+	r.setErr(&Error{Code: code, Message: stopMessage(code, r.limits)})
+}
+
+// trap records a guest trap (or a host failure while driving it).
+func (r *run) trap(err error) {
+	msg := err.Error()
+	code := CodeGuestCrash
+	switch {
+	case r.panicMsg != "":
+		msg = r.panicMsg
+	case strings.Contains(msg, "stack overflow"):
+		code, msg = CodeStackOverflow, "stack overflow"
+	case errors.Is(err, errOutOfGuestMemory):
+		code = CodeMemoryLimit
+	}
+	if c := r.stopCode.Load(); c != nil {
+		r.failStopped()
+		return
+	}
+	r.setErr(&Error{Code: code, Message: "the guest crashed: " + msg})
+}
+
+func (r *run) crash(msg string) {
+	r.setErr(&Error{Code: CodeGuestCrash, Message: "the guest crashed: " + msg})
+}
+
+func (r *run) isFinished() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.finished
+}
+
+func (r *run) setErr(e *Error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.setErrLocked(e)
+}
+
+func (r *run) setErrLocked(e *Error) {
+	if r.finished {
+		return
+	}
+	r.finished = true
+	r.err = e
+}
+
+func (r *run) setValue(v []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return
+	}
+	r.finished = true
+	if len(v) == 0 {
+		r.undefined = true
+		return
+	}
+	r.value = bytes.Clone(v)
+}
+
+// clock serves the guest's clock: recorded readings first, then live.
+func (r *run) clock() float64 {
+	var ms float64
+	if r.replay != nil && r.clockIdx < len(r.replay.Clock) {
+		ms = r.replay.Clock[r.clockIdx]
+		r.clockIdx++
+	} else {
+		ms = float64(r.now().UnixMicro()) / 1000
+	}
+	if !r.initOnly {
+		r.journal.Clock = append(r.journal.Clock, ms)
+	}
+	return ms
+}
+
+// checkStop answers a poll: stop when the caller asked, the deadline
+// passed, or the instance grew past the hard memory cap.
+func (r *run) checkStop(mod api.Module) int32 {
+	if r.stopCode.Load() != nil {
+		r.failStopped()
+		return answerStop
+	}
+	if time.Now().After(r.deadline) {
+		r.requestStop(CodeTimeout)
+		r.failStopped()
+		return answerStop
+	}
+	if mod.Memory().Size() > r.hardMem {
+		r.setErr(&Error{Code: CodeMemoryLimit, Message: fmt.Sprintf("the run exceeded its memory limit of %d bytes", r.limits.Memory)})
+		return answerStop
+	}
+	return answerGo
+}

@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Host answers a run's calls. Call runs on its own goroutine, at most
+// Limits.MaxConcurrency at a time; ctx ends when the run does.
+type Host interface {
+	Call(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error)
+}
+
+// CodedError is an error with a stable code, passed to the guest as the
+// rejected call's code. Other errors become TOOL_ERROR.
+type CodedError interface {
+	error
+	Code() string
+}
+
+// Limits are the caps of one run. Zero values are replaced by defaults.
+type Limits struct {
+	Timeout        time.Duration // wall clock
+	Memory         uint64        // bytes of JS heap
+	Fuel           uint64        // interrupt ticks; 0 = unlimited
+	MaxCalls       int           // host calls in the run
+	MaxConcurrency int           // host calls in flight
+	MaxValue       int           // bytes of any value crossing the boundary
+	MaxLog         int           // bytes of logs kept
+}
+
+// Request is one run.
+type Request struct {
+	// Code is a script whose completion value is the program's async
+	// function (see internal/tsx).
+	Code string
+	// Setup is JSON handed to the prelude (the tool list).
+	Setup []byte
+	// Seed seeds Math.random; ignored when Replay is set.
+	Seed uint64
+	// Limits caps the run.
+	Limits Limits
+	// Host answers calls; nil refuses every call.
+	Host Host
+	// Replay, when set, serves the recorded clock readings and call results
+	// in order, then goes on live.
+	Replay *Journal
+	// Now reads the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Log is one console line.
+type Log struct {
+	Level   string `json:"level"`
+	Message string `json:"message"`
+}
+
+// Error is why a run failed.
+type Error struct {
+	Code    string // stable code, see codes.go
+	Message string
+	Name    string // the JS error's name, when there is one
+	Stack   string // the JS stack, in generated positions
+	Thrown  string // for a thrown non-Error: its type
+	JSCode  string // the thrown value's own "code" property, if any
+}
+
+// Stats describes a finished run.
+type Stats struct {
+	Duration   time.Duration
+	Fuel       uint64 // interrupt ticks used
+	HostCalls  int    // host calls made (timers excluded)
+	PeakMemory uint64 // bytes of linear memory at the end of the run
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	// Value is the program's result as JSON; nil when it was undefined.
+	Value json.RawMessage
+	// Err is set when the run failed.
+	Err         *Error
+	Logs        []Log
+	LogsDropped int
+	Stats       Stats
+	// Journal records what the run saw; replaying it reproduces the run.
+	Journal *Journal
+}

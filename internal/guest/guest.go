@@ -1,0 +1,67 @@
+// Package guest holds the engine image: QuickJS 2021-03-27 compiled to a
+// wasm32 reactor module with modebox's glue (src/glue.c), and the JS prelude
+// that the engine evaluates once at init.
+//
+// The module is committed (modebox.wasm) and embedded, so building modebox
+// needs no C toolchain; build.sh rebuilds it from the pinned npm tarball and
+// CI fails if the rebuilt bytes differ.
+package guest
+
+import (
+	"crypto/sha256"
+	_ "embed" // the engine image
+	"encoding/binary"
+	"encoding/hex"
+	"sync"
+)
+
+// Wasm is the engine image module.
+//
+//go:embed modebox.wasm
+var Wasm []byte
+
+// Prelude is the JS evaluated once at init; its completion value is the
+// bridge's {start, settle, format}.
+//
+//go:embed prelude.js
+var Prelude string
+
+// Imports lists the functions the module imports, as module.name. There
+// are exactly two; a test checks the embedded module against this list.
+var Imports = []string{"env.host_clock", "env.host_event"}
+
+// StackSize is the shadow stack the module was linked with (build.sh).
+const StackSize = 512 << 10
+
+// JSStackSize is the part of the shadow stack QuickJS may use before it
+// throws "stack overflow"; the rest is headroom for C frames below it.
+const JSStackSize = 448 << 10
+
+// ABIVersion changes whenever the event protocol between host and guest
+// changes in a way that affects runs.
+const ABIVersion = 1
+
+var (
+	hashOnce sync.Once
+	hash     string
+)
+
+// ImageHash is the sha256 (hex) over everything that shapes a run: the
+// module, the prelude, the stack sizes and the ABI version.
+func ImageHash() string {
+	hashOnce.Do(func() {
+		h := sha256.New()
+		h.Write([]byte("modebox-engine-image\x00"))
+		var n [8]byte
+		for _, v := range []uint64{ABIVersion, StackSize, JSStackSize, uint64(len(Wasm))} {
+			binary.BigEndian.PutUint64(n[:], v)
+			h.Write(n[:])
+		}
+		h.Write(Wasm)
+		binary.BigEndian.PutUint64(n[:], uint64(len(Prelude)))
+		h.Write(n[:])
+		h.Write([]byte(Prelude))
+		hash = hex.EncodeToString(h.Sum(nil))
+	})
+	return hash
+}

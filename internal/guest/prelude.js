@@ -1,0 +1,504 @@
+// modebox prelude: the JS side of the bridge, evaluated once at engine init
+// and kept in the memory snapshot, so it costs nothing at the start of a run.
+// Its completion value is {start, settle, format}, which the C glue keeps.
+// Everything it needs later is captured here, before any program runs, so
+// a program that replaces globals cannot change how the bridge works.
+(function () {
+  'use strict';
+  const G = globalThis;
+  const send = G.__modebox_send;
+  delete G.__modebox_send;
+
+  const O = Object;
+  const defineProperty = O.defineProperty;
+  const getPrototypeOf = O.getPrototypeOf;
+  const setPrototypeOf = O.setPrototypeOf;
+  const objectKeys = O.keys;
+  const fromEntries = O.fromEntries;
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const jsonParse = JSON.parse;
+  const jsonStringify = JSON.stringify;
+  const PromiseCtor = Promise;
+  const promiseThen = Promise.prototype.then;
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const StringCtor = String;
+  const MapCtor = Map;
+  const SetCtor = Set;
+  const WeakSetCtor = WeakSet;
+  const weakSetAdd = WeakSet.prototype.add;
+  const weakSetHas = WeakSet.prototype.has;
+  const arrayFrom = Array.from;
+  const isArray = Array.isArray;
+  const stringSlice = String.prototype.slice;
+  const arrayJoin = Array.prototype.join;
+  const arrayPush = Array.prototype.push;
+
+  // Event kinds and log levels: keep in sync with glue.c and abi.go.
+  const EV_CALL = 1, EV_LOG = 2, EV_RESULT = 3, EV_ERROR = 4;
+  const MAX_TEXT = 16384;
+
+  function hidden(obj, name, value) {
+    defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
+  }
+  function polyfill(obj, name, value) {
+    if (!(name in obj)) hidden(obj, name, value);
+  }
+
+  // ---- polyfills for what QuickJS 2021-03-27 lacks ----
+  const TypedArrayProto = getPrototypeOf(Int8Array.prototype);
+  function toIndex(len, i) {
+    i = Math.trunc(+i) || 0;
+    return i < 0 ? len + i : i;
+  }
+  function at(i) {
+    const len = this.length >>> 0;
+    const k = toIndex(len, i);
+    return k < 0 || k >= len ? undefined : this[k];
+  }
+  polyfill(Array.prototype, 'at', at);
+  polyfill(String.prototype, 'at', function (i) { return apply(at, StringCtor(this), [i]); });
+  polyfill(TypedArrayProto, 'at', at);
+  polyfill(O, 'hasOwn', function hasOwn(o, k) { return O.prototype.hasOwnProperty.call(O(o), k); });
+  function findLast(fn, thisArg) {
+    for (let i = (this.length >>> 0) - 1; i >= 0; i--) if (apply(fn, thisArg, [this[i], i, this])) return this[i];
+    return undefined;
+  }
+  function findLastIndex(fn, thisArg) {
+    for (let i = (this.length >>> 0) - 1; i >= 0; i--) if (apply(fn, thisArg, [this[i], i, this])) return i;
+    return -1;
+  }
+  for (const proto of [Array.prototype, TypedArrayProto]) {
+    polyfill(proto, 'findLast', findLast);
+    polyfill(proto, 'findLastIndex', findLastIndex);
+  }
+  polyfill(Array.prototype, 'toSorted', function toSorted(cmp) { return Array.prototype.slice.call(this).sort(cmp); });
+  polyfill(Array.prototype, 'toReversed', function toReversed() { return Array.prototype.slice.call(this).reverse(); });
+  polyfill(Array.prototype, 'toSpliced', function toSpliced(...args) {
+    const copy = Array.prototype.slice.call(this);
+    copy.splice(...args);
+    return copy;
+  });
+  polyfill(Array.prototype, 'with', function (i, v) {
+    const len = this.length >>> 0;
+    const k = toIndex(len, i);
+    if (k < 0 || k >= len) throw new RangeError('Invalid index : ' + i);
+    const copy = Array.prototype.slice.call(this);
+    copy[k] = v;
+    return copy;
+  });
+  polyfill(TypedArrayProto, 'toSorted', function toSorted(cmp) { return this.slice().sort(cmp); });
+  polyfill(TypedArrayProto, 'toReversed', function toReversed() { return this.slice().reverse(); });
+  polyfill(TypedArrayProto, 'with', function (i, v) {
+    const k = toIndex(this.length, i);
+    if (k < 0 || k >= this.length) throw new RangeError('Invalid typed array index');
+    const copy = this.slice();
+    copy[k] = v;
+    return copy;
+  });
+  function groupInto(items, fn, add) {
+    let i = 0;
+    for (const item of items) add(fn(item, i++), item);
+  }
+  polyfill(O, 'groupBy', function groupBy(items, fn) {
+    const out = O.create(null);
+    groupInto(items, fn, (k, v) => {
+      k = typeof k === 'symbol' ? k : StringCtor(k);
+      (out[k] || (out[k] = [])).push(v);
+    });
+    return out;
+  });
+  polyfill(MapCtor, 'groupBy', function groupBy(items, fn) {
+    const out = new MapCtor();
+    groupInto(items, fn, (k, v) => {
+      const list = out.get(k);
+      if (list) list.push(v); else out.set(k, [v]);
+    });
+    return out;
+  });
+  polyfill(PromiseCtor, 'withResolvers', function withResolvers() {
+    let resolve, reject;
+    const promise = new this((a, b) => { resolve = a; reject = b; });
+    return { promise, resolve, reject };
+  });
+  polyfill(String.prototype, 'isWellFormed', function isWellFormed() {
+    return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/.test(StringCtor(this));
+  });
+  polyfill(String.prototype, 'toWellFormed', function toWellFormed() {
+    return StringCtor(this).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+      (m, pre) => (pre === undefined ? '\uFFFD' : pre + '\uFFFD'));
+  });
+  const setMethods = {
+    union(o) { const r = new SetCtor(this); for (const v of o.keys()) r.add(v); return r; },
+    intersection(o) { const r = new SetCtor(); for (const v of this) if (o.has(v)) r.add(v); return r; },
+    difference(o) { const r = new SetCtor(); for (const v of this) if (!o.has(v)) r.add(v); return r; },
+    symmetricDifference(o) {
+      const r = new SetCtor(this);
+      for (const v of o.keys()) { if (this.has(v)) r.delete(v); else r.add(v); }
+      return r;
+    },
+    isSubsetOf(o) { for (const v of this) if (!o.has(v)) return false; return true; },
+    isSupersetOf(o) { for (const v of o.keys()) if (!this.has(v)) return false; return true; },
+    isDisjointFrom(o) { for (const v of this) if (o.has(v)) return false; return true; },
+  };
+  for (const k of objectKeys(setMethods)) polyfill(SetCtor.prototype, k, setMethods[k]);
+
+  // Error options ({cause}) and V8's Error.captureStackTrace.
+  function wrapError(name, optionsIndex) {
+    const Orig = G[name];
+    if (typeof Orig !== 'function') return;
+    const Wrapped = function (...args) {
+      const e = construct(Orig, args, new.target || Wrapped);
+      const opts = args[optionsIndex];
+      if (opts !== null && typeof opts === 'object' && 'cause' in opts) hidden(e, 'cause', opts.cause);
+      return e;
+    };
+    Wrapped.prototype = Orig.prototype;
+    hidden(Orig.prototype, 'constructor', Wrapped);
+    defineProperty(Wrapped, 'name', { value: name, configurable: true });
+    defineProperty(Wrapped, 'length', { value: optionsIndex, configurable: true });
+    setPrototypeOf(Wrapped, getPrototypeOf(Orig));
+    hidden(G, name, Wrapped);
+  }
+  for (const n of ['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'InternalError']) wrapError(n, 1);
+  wrapError('AggregateError', 2);
+  polyfill(G.Error, 'captureStackTrace', function captureStackTrace() {});
+
+  // structuredClone: plain data, Date, RegExp, Map, Set, ArrayBuffer,
+  // typed arrays and errors; cycles kept; functions and symbols refused.
+  function cloneValue(v, seen) {
+    if (v === null || typeof v !== 'object') {
+      if (typeof v === 'function' || typeof v === 'symbol') throw new TypeErrorCtor('structuredClone: ' + typeof v + ' could not be cloned');
+      return v;
+    }
+    if (seen.has(v)) return seen.get(v);
+    let out;
+    if (isArray(v)) {
+      out = [];
+      seen.set(v, out);
+      for (let i = 0; i < v.length; i++) out[i] = cloneValue(v[i], seen);
+      return out;
+    }
+    if (v instanceof Date) out = new Date(v.getTime());
+    else if (v instanceof RegExp) out = new RegExp(v.source, v.flags);
+    else if (v instanceof ArrayBuffer) out = v.slice(0);
+    else if (ArrayBuffer.isView(v)) out = new v.constructor(v);
+    else if (v instanceof MapCtor) {
+      out = new MapCtor();
+      seen.set(v, out);
+      for (const [k, x] of v) out.set(cloneValue(k, seen), cloneValue(x, seen));
+      return out;
+    } else if (v instanceof SetCtor) {
+      out = new SetCtor();
+      seen.set(v, out);
+      for (const x of v) out.add(cloneValue(x, seen));
+      return out;
+    } else if (v instanceof ErrorCtor) {
+      out = new ErrorCtor(v.message);
+      out.name = v.name;
+      out.stack = v.stack;
+    } else {
+      out = {};
+      seen.set(v, out);
+      for (const k of objectKeys(v)) out[k] = cloneValue(v[k], seen);
+      return out;
+    }
+    seen.set(v, out);
+    return out;
+  }
+  polyfill(G, 'structuredClone', function structuredClone(v) { return cloneValue(v, new MapCtor()); });
+
+  // Base64 and UTF-8.
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  polyfill(G, 'btoa', function btoa(s) {
+    s = StringCtor(s);
+    let out = '';
+    for (let i = 0; i < s.length; i += 3) {
+      const a = s.charCodeAt(i), b = s.charCodeAt(i + 1), c = s.charCodeAt(i + 2);
+      if (a > 255 || b > 255 || c > 255) throw new ErrorCtor('btoa: string contains characters outside Latin1');
+      const n = (a << 16) | ((b || 0) << 8) | (c || 0);
+      out += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < s.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < s.length ? B64[n & 63] : '=');
+    }
+    return out;
+  });
+  polyfill(G, 'atob', function atob(s) {
+    s = StringCtor(s).replace(/[\t\n\f\r ]/g, '');
+    if (s.length % 4 === 0) s = s.replace(/==?$/, '');
+    if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw new ErrorCtor('atob: invalid base64');
+    let out = '', bits = 0, n = 0;
+    for (let i = 0; i < s.length; i++) {
+      n = (n << 6) | B64.indexOf(s[i]);
+      bits += 6;
+      if (bits >= 8) { bits -= 8; out += StringCtor.fromCharCode((n >> bits) & 255); }
+    }
+    return out;
+  });
+  class TextEncoder {
+    get encoding() { return 'utf-8'; }
+    encode(s = '') {
+      s = StringCtor(s);
+      const out = [];
+      for (const ch of s) {
+        let c = ch.codePointAt(0);
+        if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+        if (c < 0x80) out.push(c);
+        else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+        else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+        else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      }
+      return new Uint8Array(out);
+    }
+  }
+  class TextDecoder {
+    constructor(label = 'utf-8') {
+      if (!/^utf-?8$/i.test(StringCtor(label))) throw new RangeError('TextDecoder: only utf-8 is supported');
+    }
+    get encoding() { return 'utf-8'; }
+    decode(buf) {
+      if (buf === undefined) return '';
+      const b = buf instanceof ArrayBuffer ? new Uint8Array(buf) : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      let out = '';
+      for (let i = 0; i < b.length;) {
+        const c = b[i];
+        let cp = 0xfffd, n = 1;
+        if (c < 0x80) cp = c;
+        else if (c >= 0xc2 && c < 0xe0 && (b[i + 1] & 0xc0) === 0x80) { cp = ((c & 31) << 6) | (b[i + 1] & 63); n = 2; }
+        else if (c >= 0xe0 && c < 0xf0 && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80) {
+          cp = ((c & 15) << 12) | ((b[i + 1] & 63) << 6) | (b[i + 2] & 63); n = 3;
+          if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
+        } else if (c >= 0xf0 && c < 0xf5 && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80 && (b[i + 3] & 0xc0) === 0x80) {
+          cp = ((c & 7) << 18) | ((b[i + 1] & 63) << 12) | ((b[i + 2] & 63) << 6) | (b[i + 3] & 63); n = 4;
+          if (cp < 0x10000 || cp > 0x10ffff) cp = 0xfffd;
+        }
+        out += StringCtor.fromCodePoint(cp);
+        i += n;
+      }
+      return out;
+    }
+  }
+  polyfill(G, 'TextEncoder', TextEncoder);
+  polyfill(G, 'TextDecoder', TextDecoder);
+
+  // ---- values crossing the boundary ----
+  // JSON, plus: BigInt -> decimal string, Map -> object, Set -> array.
+  function replacer(key, v) {
+    if (typeof v === 'bigint') return StringCtor(v);
+    if (v instanceof MapCtor) return fromEntries(v);
+    if (v instanceof SetCtor) return arrayFrom(v);
+    return v;
+  }
+  function encode(v) {
+    return jsonStringify(v, replacer);
+  }
+
+  function readable(f) {
+    try {
+      const v = f();
+      if (v === undefined) return undefined;
+      const s = StringCtor(v);
+      return s.length > MAX_TEXT ? apply(stringSlice, s, [0, MAX_TEXT]) + '…' : s;
+    } catch (_) {
+      return '[unreadable]';
+    }
+  }
+
+  // Errors made by the host (tool failures) carry a stable code.
+  const hostErrors = new WeakSetCtor();
+  class ToolError extends ErrorCtor {
+    constructor(message, code, tool) {
+      super(message);
+      hidden(this, 'name', 'ToolError');
+      this.code = code;
+      if (tool) this.tool = tool;
+    }
+  }
+  hidden(G, 'ToolError', ToolError);
+
+  // format(e, errorCode) -> JSON text describing a thrown value.
+  function format(e, errorCode) {
+    const out = {};
+    if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
+      out.name = readable(() => e.name);
+      out.message = readable(() => e.message);
+      out.stack = readable(() => e.stack);
+      const code = readable(() => e.code);
+      if (code !== undefined) out.code = code;
+      if (apply(weakSetHas, hostErrors, [e])) out.errorCode = out.code;
+      if (!(e instanceof ErrorCtor)) out.value = readable(() => inspect(e, 0));
+    } else {
+      out.thrown = typeof e;
+      out.message = readable(() => (typeof e === 'string' ? e : inspect(e, 0)));
+    }
+    if (errorCode) out.errorCode = errorCode;
+    return jsonStringify(out);
+  }
+
+  // ---- console ----
+  function inspect(v, depth, seen) {
+    switch (typeof v) {
+      case 'string': return depth === 0 ? v : jsonStringify(v);
+      case 'bigint': return StringCtor(v) + 'n';
+      case 'function': return '[Function: ' + (v.name || 'anonymous') + ']';
+      case 'symbol': return StringCtor(v);
+      case 'undefined': return 'undefined';
+      case 'object': break;
+      default: return StringCtor(v);
+    }
+    if (v === null) return 'null';
+    if (v instanceof ErrorCtor) return StringCtor(v.stack ? v.name + ': ' + v.message + '\n' + v.stack : v);
+    if (v instanceof Date) return isNaN(v) ? 'Invalid Date' : v.toISOString();
+    if (v instanceof RegExp) return StringCtor(v);
+    seen = seen || new SetCtor();
+    if (seen.has(v)) return '[Circular]';
+    if (depth > 4) return isArray(v) ? '[Array]' : '[Object]';
+    seen.add(v);
+    const parts = [];
+    let body;
+    if (isArray(v) || ArrayBuffer.isView(v)) {
+      const n = Math.min(v.length, 100);
+      for (let i = 0; i < n; i++) apply(arrayPush, parts, [inspect(v[i], depth + 1, seen)]);
+      if (v.length > n) apply(arrayPush, parts, ['... ' + (v.length - n) + ' more items']);
+      body = '[' + apply(arrayJoin, parts, [', ']) + ']';
+    } else if (v instanceof MapCtor) {
+      for (const [k, x] of v) apply(arrayPush, parts, [inspect(k, depth + 1, seen) + ' => ' + inspect(x, depth + 1, seen)]);
+      body = 'Map(' + v.size + ') {' + apply(arrayJoin, parts, [', ']) + '}';
+    } else if (v instanceof SetCtor) {
+      for (const x of v) apply(arrayPush, parts, [inspect(x, depth + 1, seen)]);
+      body = 'Set(' + v.size + ') {' + apply(arrayJoin, parts, [', ']) + '}';
+    } else {
+      const keys = objectKeys(v);
+      for (const k of keys.slice(0, 100)) apply(arrayPush, parts, [(/^[A-Za-z_$][\w$]*$/.test(k) ? k : jsonStringify(k)) + ': ' + inspect(v[k], depth + 1, seen)]);
+      if (keys.length > 100) apply(arrayPush, parts, ['... ' + (keys.length - 100) + ' more keys']);
+      body = '{' + (parts.length ? ' ' + apply(arrayJoin, parts, [', ']) + ' ' : '') + '}';
+    }
+    seen.delete(v);
+    return body;
+  }
+  function logger(level) {
+    return function (...args) {
+      let text = '';
+      for (let i = 0; i < args.length; i++) {
+        let s;
+        try { s = inspect(args[i], 0); } catch (_) { s = '[unprintable]'; }
+        text += (i ? ' ' : '') + s;
+      }
+      send(EV_LOG, level, text);
+    };
+  }
+  const console = {};
+  const levels = { log: 0, info: 1, warn: 2, error: 3, debug: 4, trace: 4 };
+  for (const k of objectKeys(levels)) hidden(console, k, logger(levels[k]));
+  hidden(G, 'console', console);
+
+  // ---- host calls ----
+  let nextId = 0;
+  const pending = O.create(null);
+  function call(tool, args) {
+    let payload;
+    try {
+      payload = encode({ tool, args: args === undefined ? null : args });
+    } catch (e) {
+      return PromiseCtor.reject(e);
+    }
+    const id = ++nextId;
+    return new PromiseCtor((resolve, reject) => {
+      pending[id] = { resolve, reject, tool };
+      const answer = send(EV_CALL, id, payload);
+      if (answer !== 0) {
+        delete pending[id];
+        reject(new TypeErrorCtor('host refused the call'));
+      }
+    });
+  }
+  function settle(id, ok, text) {
+    const rec = pending[id];
+    if (!rec) return;
+    delete pending[id];
+    if (ok) {
+      let v;
+      try { v = text === '' ? undefined : jsonParse(text); } catch (e) { rec.reject(e); return; }
+      rec.resolve(v);
+      return;
+    }
+    let info;
+    try { info = jsonParse(text); } catch (_) { info = { message: text, code: 'TOOL_ERROR' }; }
+    const err = new ToolError(StringCtor(info.message), StringCtor(info.code || 'TOOL_ERROR'), rec.tool[0] === '$' ? undefined : rec.tool);
+    if (info.details !== undefined) err.details = info.details;
+    apply(weakSetAdd, hostErrors, [err]);
+    rec.reject(err);
+  }
+
+  // ---- timers, served by the host's clock ----
+  let nextTimer = 0;
+  const cancelled = O.create(null);
+  function timer(fn, ms, args, repeat) {
+    if (typeof fn !== 'function') throw new TypeErrorCtor('timer callback must be a function');
+    const id = ++nextTimer;
+    const delay = Math.max(0, +ms || 0);
+    const tick = () => {
+      apply(promiseThen, call('$sleep', { ms: delay }), [() => {
+        if (cancelled[id]) return;
+        if (!repeat) cancelled[id] = true;
+        apply(fn, undefined, args);
+        if (repeat && !cancelled[id]) tick();
+      }]);
+    };
+    tick();
+    return id;
+  }
+  hidden(G, 'setTimeout', function setTimeout(fn, ms, ...args) { return timer(fn, ms, args, false); });
+  hidden(G, 'setInterval', function setInterval(fn, ms, ...args) { return timer(fn, ms, args, true); });
+  hidden(G, 'clearTimeout', function clearTimeout(id) { cancelled[id] = true; });
+  hidden(G, 'clearInterval', function clearInterval(id) { cancelled[id] = true; });
+  hidden(G, 'queueMicrotask', function queueMicrotask(fn) { apply(promiseThen, PromiseCtor.resolve(), [fn]); });
+  const t0 = Date.now();
+  hidden(G, 'performance', { now() { return Date.now() - t0; }, timeOrigin: t0 });
+
+  // ---- the program ----
+  function installTools(list) {
+    const tools = {};
+    for (const t of list) {
+      let node = tools;
+      const path = t.path;
+      for (let i = 0; i < path.length - 1; i++) {
+        if (!O.prototype.hasOwnProperty.call(node, path[i])) {
+          defineProperty(node, path[i], { value: {}, enumerable: true, writable: true, configurable: true });
+        }
+        node = node[path[i]];
+      }
+      const key = t.key;
+      const fn = function (args) { return call(key, args); };
+      defineProperty(fn, 'name', { value: path[path.length - 1] });
+      defineProperty(node, path[path.length - 1], { value: fn, enumerable: true, writable: true, configurable: true });
+    }
+    hidden(G, 'tools', tools);
+  }
+  function fail(e, code) {
+    send(EV_ERROR, 0, format(e, code));
+  }
+  function done(v) {
+    let text;
+    try {
+      text = v === undefined ? '' : encode(v);
+    } catch (e) {
+      fail(e, 'VALUE_NOT_SERIALIZABLE');
+      return;
+    }
+    send(EV_RESULT, 0, text === undefined ? '' : text);
+  }
+  function start(fn, setupText) {
+    const setup = jsonParse(setupText);
+    installTools(setup.tools || []);
+    if (typeof fn !== 'function') throw new TypeErrorCtor('the program did not compile to a function');
+    let p;
+    try {
+      p = fn();
+    } catch (e) {
+      fail(e);
+      return;
+    }
+    apply(promiseThen, p, [done, (e) => fail(e)]);
+  }
+  return { start, settle, format: (e) => format(e) };
+})();

@@ -1,0 +1,482 @@
+/*
+ * modebox guest glue: the bridge between QuickJS and the host.
+ *
+ * The module imports exactly two functions from "env":
+ *   host_event(kind, id, ptr, len) -> i32   every message to the host
+ *   host_clock() -> f64                     milliseconds since the epoch
+ *
+ * and exports mb_alloc, mb_free, mb_init, mb_run and mb_settle. The JS side
+ * of the bridge lives in the prelude, which mb_init evaluates once; the
+ * host snapshots memory after that, so each run starts from there.
+ */
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <malloc.h>
+#include <time.h>
+#include <sys/time.h>
+
+#include "quickjs.h"
+
+#define IMPORT(name) __attribute__((import_module("env"), import_name(#name)))
+#define EXPORT(name) __attribute__((export_name(#name)))
+
+IMPORT(host_event) int32_t host_event(int32_t kind, int32_t id,
+                                      const void *ptr, int32_t len);
+IMPORT(host_clock) double host_clock(void);
+
+/* Event kinds. Keep in sync with internal/engine/abi.go. */
+enum {
+    EV_CALL = 1,   /* id = call id, payload = {"tool":..,"args":..} */
+    EV_LOG = 2,    /* id = level, payload = text */
+    EV_RESULT = 3, /* payload = JSON of the value, "" for undefined */
+    EV_ERROR = 4,  /* id = error class, payload = JSON error or "" */
+    EV_TICK = 5,   /* interrupt poll: answer 1 to stop the run */
+    EV_POLL = 6,   /* allocator poll: answer 1 to stop the run */
+    EV_PANIC = 7,  /* payload = message; a trap follows */
+    EV_PRINT = 8,  /* text QuickJS printed itself */
+};
+
+/* EV_ERROR ids */
+enum {
+    ERR_THROWN = 0,      /* payload holds the formatted error */
+    ERR_INTERRUPTED = 1, /* the host asked to stop */
+    ERR_UNFORMATTED = 2, /* the error could not be formatted */
+    ERR_COMPILE = 3,     /* the program did not compile; payload as for 0 */
+};
+
+/* Answers to events. */
+enum { ANSWER_GO = 0, ANSWER_STOP = 1 };
+
+/* allocations between two allocator polls */
+#define POLL_EVERY 128
+
+static JSRuntime *rt;
+static JSContext *ctx;
+static JSValue hook_start, hook_settle, hook_format;
+static int stopped;
+static uint32_t alloc_count;
+
+/* ---- time, from the clock import ---- */
+
+int gettimeofday(struct timeval *restrict tv, void *restrict tz)
+{
+    double ms = host_clock();
+    int64_t us = (int64_t)(ms * 1000.0);
+    (void)tz;
+    tv->tv_sec = (time_t)(us / 1000000);
+    tv->tv_usec = (suseconds_t)(us % 1000000);
+    if (tv->tv_usec < 0) {
+        tv->tv_usec += 1000000;
+        tv->tv_sec--;
+    }
+    return 0;
+}
+
+time_t time(time_t *t)
+{
+    time_t now = (time_t)(host_clock() / 1000.0);
+    if (t)
+        *t = now;
+    return now;
+}
+
+/* ---- printing: QuickJS's own prints go to the event channel ---- */
+
+static void print_event(const char *s, size_t n)
+{
+    host_event(EV_PRINT, 0, s, (int32_t)n);
+}
+
+static int vprint_event(const char *fmt, va_list ap)
+{
+    char buf[512];
+    int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+    if (n > 0)
+        print_event(buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+    return n;
+}
+
+int fprintf(FILE *restrict f, const char *restrict fmt, ...)
+{
+    va_list ap;
+    int n;
+    (void)f;
+    va_start(ap, fmt);
+    n = vprint_event(fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int printf(const char *restrict fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vprint_event(fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+int fputs(const char *restrict s, FILE *restrict f)
+{
+    (void)f;
+    print_event(s, strlen(s));
+    return 0;
+}
+
+int puts(const char *s)
+{
+    print_event(s, strlen(s));
+    return 0;
+}
+
+int fputc(int c, FILE *f)
+{
+    char ch = (char)c;
+    (void)f;
+    print_event(&ch, 1);
+    return c;
+}
+
+int putchar(int c)
+{
+    return fputc(c, stdout);
+}
+
+int putc(int c, FILE *f)
+{
+    return fputc(c, f);
+}
+
+/* A failed assertion ends the run: report, then trap. */
+_Noreturn void __assert_fail(const char *expr, const char *file, int line,
+                             const char *func)
+{
+    char buf[512];
+    int n = snprintf(buf, sizeof(buf), "assertion failed: %s (%s:%d %s)",
+                     expr, file, line, func);
+    if (n < 0)
+        n = 0;
+    if (n >= (int)sizeof(buf))
+        n = sizeof(buf) - 1;
+    host_event(EV_PANIC, 0, buf, n);
+    __builtin_trap();
+}
+
+/* ---- stopping ---- */
+
+static void request_stop(void)
+{
+    stopped = 1;
+    if (ctx)
+        JS_RequestInterrupt(ctx);
+}
+
+static int interrupt_handler(JSRuntime *r, void *opaque)
+{
+    (void)r;
+    (void)opaque;
+    if (stopped)
+        return 1;
+    if (host_event(EV_TICK, 0, NULL, 0) != ANSWER_GO) {
+        stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- memory: QuickJS's accounting, plus a poll of the host ---- */
+
+#define MALLOC_OVERHEAD 8
+
+static int alloc_poll(void)
+{
+    if (stopped)
+        return 1;
+    if (++alloc_count >= POLL_EVERY) {
+        alloc_count = 0;
+        if (host_event(EV_POLL, 0, NULL, 0) != ANSWER_GO) {
+            request_stop();
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void *mb_js_malloc(JSMallocState *s, size_t size)
+{
+    void *p;
+    if (alloc_poll())
+        return NULL;
+    if (s->malloc_size + size > s->malloc_limit)
+        return NULL;
+    p = malloc(size);
+    if (!p)
+        return NULL;
+    s->malloc_count++;
+    s->malloc_size += malloc_usable_size(p) + MALLOC_OVERHEAD;
+    return p;
+}
+
+static void mb_js_free(JSMallocState *s, void *ptr)
+{
+    if (!ptr)
+        return;
+    s->malloc_count--;
+    s->malloc_size -= malloc_usable_size(ptr) + MALLOC_OVERHEAD;
+    free(ptr);
+}
+
+static void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
+{
+    size_t old_size;
+    if (!ptr) {
+        if (size == 0)
+            return NULL;
+        return mb_js_malloc(s, size);
+    }
+    old_size = malloc_usable_size(ptr);
+    if (size == 0) {
+        mb_js_free(s, ptr);
+        return NULL;
+    }
+    if (size > old_size) {
+        if (alloc_poll())
+            return NULL;
+        if (s->malloc_size + size - old_size > s->malloc_limit)
+            return NULL;
+    }
+    ptr = realloc(ptr, size);
+    if (!ptr)
+        return NULL;
+    s->malloc_size += malloc_usable_size(ptr) - old_size;
+    return ptr;
+}
+
+static size_t mb_js_usable_size(const void *ptr)
+{
+    return malloc_usable_size((void *)ptr);
+}
+
+static const JSMallocFunctions malloc_functions = {
+    mb_js_malloc, mb_js_free, mb_js_realloc, mb_js_usable_size,
+};
+
+/* ---- the native side of the bridge ---- */
+
+static JSValue throw_stopped(JSContext *c)
+{
+    JSValue e;
+    JS_ThrowInternalError(c, "interrupted");
+    e = JS_GetException(c);
+    JS_SetUncatchableError(c, e, 1);
+    return JS_Throw(c, e);
+}
+
+/* __modebox_send(kind, id, text) -> answer. Captured by the prelude. */
+static JSValue js_send(JSContext *c, JSValueConst this_val, int argc,
+                       JSValueConst *argv)
+{
+    int32_t kind, id, answer;
+    size_t len;
+    const char *s;
+    (void)this_val;
+    if (argc < 3)
+        return JS_ThrowTypeError(c, "send: 3 arguments expected");
+    if (JS_ToInt32(c, &kind, argv[0]) || JS_ToInt32(c, &id, argv[1]))
+        return JS_EXCEPTION;
+    s = JS_ToCStringLen(c, &len, argv[2]);
+    if (!s)
+        return JS_EXCEPTION;
+    answer = host_event(kind, id, s, (int32_t)len);
+    JS_FreeCString(c, s);
+    if (answer == ANSWER_STOP) {
+        request_stop();
+        return throw_stopped(c);
+    }
+    return JS_NewInt32(c, answer);
+}
+
+static void send_error(int32_t id, const char *s, size_t n)
+{
+    host_event(EV_ERROR, id, s, (int32_t)n);
+}
+
+/* Report an exception that escaped to C, as error class 'thrown_id' when
+   it can be formatted. Takes ownership of exc. */
+static void report_exception_as(JSValue exc, int32_t thrown_id)
+{
+    JSValue s;
+    const char *str;
+    size_t len;
+
+    if (stopped || JS_IsUncatchableError(ctx, exc)) {
+        JS_FreeValue(ctx, exc);
+        send_error(ERR_INTERRUPTED, NULL, 0);
+        return;
+    }
+    /* formatting must not fail for lack of memory: lift the soft limit */
+    JS_SetMemoryLimit(rt, (size_t)-1);
+    s = JS_Call(ctx, hook_format, JS_UNDEFINED, 1, (JSValueConst *)&exc);
+    JS_FreeValue(ctx, exc);
+    if (JS_IsException(s)) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        send_error(stopped ? ERR_INTERRUPTED : ERR_UNFORMATTED, NULL, 0);
+        return;
+    }
+    str = JS_ToCStringLen(ctx, &len, s);
+    JS_FreeValue(ctx, s);
+    if (!str) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        send_error(ERR_UNFORMATTED, NULL, 0);
+        return;
+    }
+    send_error(thrown_id, str, len);
+    JS_FreeCString(ctx, str);
+}
+
+static void report_exception(JSValue exc)
+{
+    report_exception_as(exc, ERR_THROWN);
+}
+
+/* Run ready jobs until none is left, or the run is stopped. */
+static void drain(void)
+{
+    JSContext *c;
+    for (;;) {
+        int r = JS_ExecutePendingJob(rt, &c);
+        if (r == 0)
+            return;
+        if (r < 0) {
+            report_exception(JS_GetException(ctx));
+            if (stopped)
+                return;
+        }
+    }
+}
+
+/* ---- exports ---- */
+
+EXPORT(mb_alloc) void *mb_alloc(int32_t size)
+{
+    return malloc(size > 0 ? (size_t)size : 1);
+}
+
+EXPORT(mb_free) void mb_free(void *ptr)
+{
+    free(ptr);
+}
+
+static JSValue get_hook(JSValueConst hooks, const char *name)
+{
+    return JS_GetPropertyStr(ctx, hooks, name);
+}
+
+/* Create the runtime and context and evaluate the prelude, whose
+   completion value is {start, settle, format}. Returns 0 on success. */
+EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
+                                int32_t stack_size)
+{
+    JSValue global, fn, hooks;
+
+    rt = JS_NewRuntime2(&malloc_functions, NULL);
+    if (!rt)
+        return 1;
+    JS_SetMaxStackSize(rt, (size_t)stack_size);
+    JS_SetInterruptHandler(rt, interrupt_handler, NULL);
+    ctx = JS_NewContext(rt);
+    if (!ctx)
+        return 2;
+    global = JS_GetGlobalObject(ctx);
+    fn = JS_NewCFunction(ctx, js_send, "send", 3);
+    JS_SetPropertyStr(ctx, global, "__modebox_send", fn);
+    JS_FreeValue(ctx, global);
+
+    hooks = JS_Eval(ctx, prelude, (size_t)len, "<prelude>",
+                    JS_EVAL_TYPE_GLOBAL);
+    if (JS_IsException(hooks)) {
+        JSValue e = JS_GetException(ctx);
+        const char *msg = JS_ToCString(ctx, e);
+        if (msg) {
+            host_event(EV_PANIC, 0, msg, (int32_t)strlen(msg));
+            JS_FreeCString(ctx, msg);
+        }
+        JS_FreeValue(ctx, e);
+        return 3;
+    }
+    hook_start = get_hook(hooks, "start");
+    hook_settle = get_hook(hooks, "settle");
+    hook_format = get_hook(hooks, "format");
+    JS_FreeValue(ctx, hooks);
+    if (!JS_IsFunction(ctx, hook_start) || !JS_IsFunction(ctx, hook_settle) ||
+        !JS_IsFunction(ctx, hook_format))
+        return 4;
+    drain();
+    JS_RunGC(rt);
+    return stopped ? 5 : 0;
+}
+
+/* Start a run: code is a NUL-terminated script whose completion value is
+   the program's async function; setup is JSON for the prelude. Both
+   buffers come from mb_alloc and are freed here. */
+EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
+                              const char *setup, int32_t setup_len,
+                              int32_t seed_lo, int32_t seed_hi,
+                              int32_t mem_limit)
+{
+    JSValue fn, args[2], r;
+
+    JS_SetRandomSeed(ctx, ((uint64_t)(uint32_t)seed_hi << 32) |
+                              (uint32_t)seed_lo);
+    JS_SetMemoryLimit(rt, mem_limit > 0 ? (size_t)mem_limit : (size_t)-1);
+    JS_UpdateStackTop(rt);
+
+    fn = JS_Eval(ctx, code, (size_t)code_len, "main.js", JS_EVAL_TYPE_GLOBAL);
+    free((void *)code);
+    if (JS_IsException(fn)) {
+        free((void *)setup);
+        report_exception_as(JS_GetException(ctx), ERR_COMPILE);
+        return 1;
+    }
+    args[0] = fn;
+    args[1] = JS_NewStringLen(ctx, setup, (size_t)setup_len);
+    free((void *)setup);
+    r = JS_Call(ctx, hook_start, JS_UNDEFINED, 2, (JSValueConst *)args);
+    JS_FreeValue(ctx, args[0]);
+    JS_FreeValue(ctx, args[1]);
+    if (JS_IsException(r)) {
+        report_exception(JS_GetException(ctx));
+        return 1;
+    }
+    JS_FreeValue(ctx, r);
+    drain();
+    return stopped;
+}
+
+/* Settle host call id: ok != 0 resolves it with the JSON value in buf,
+   ok == 0 rejects it with the JSON error in buf. buf (from mb_alloc) is
+   freed here. */
+EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
+                                    int32_t len)
+{
+    JSValue args[3], r;
+
+    JS_UpdateStackTop(rt);
+    args[0] = JS_NewInt32(ctx, id);
+    args[1] = JS_NewBool(ctx, ok != 0);
+    args[2] = JS_NewStringLen(ctx, buf, (size_t)len);
+    free((void *)buf);
+    r = JS_Call(ctx, hook_settle, JS_UNDEFINED, 3, (JSValueConst *)args);
+    JS_FreeValue(ctx, args[2]);
+    if (JS_IsException(r)) {
+        report_exception(JS_GetException(ctx));
+        return 1;
+    }
+    JS_FreeValue(ctx, r);
+    drain();
+    return stopped;
+}

@@ -1,0 +1,201 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// baseURL is the made-up location under which every schema document is
+// compiled. Relative references resolve against it (or against the
+// document's own "$id"), and anything outside the document is refused.
+const baseURL = "mem:///tool-schema.json"
+
+// Validator checks JSON values against one compiled schema. The zero value,
+// a nil *Validator and one compiled from an empty schema accept anything.
+// A Validator is immutable and safe for concurrent use.
+type Validator struct {
+	sch *jsonschema.Schema // nil accepts anything
+	doc any                // decoded schema document, for error hints
+	id  string             // the document's top-level "$id", if any
+}
+
+// CompileError reports a schema that cannot be compiled: malformed JSON, a
+// document that breaks its draft's meta-schema, an unknown draft, or a
+// reference to a document other than the schema itself.
+type CompileError struct {
+	// Reason is a short description of what is wrong with the schema.
+	Reason string
+	// Ref is the reference (or "$schema" URL) that could not be resolved
+	// because it points outside the schema document; empty otherwise.
+	Ref string
+	// Err is the underlying error, if any.
+	Err error
+}
+
+// Error renders the error as "invalid schema: REASON".
+func (e *CompileError) Error() string { return "invalid schema: " + e.Reason }
+
+// Unwrap returns the underlying error.
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// Compile compiles a JSON Schema once so that it can be used to validate
+// many values. An empty or all-whitespace raw, or the JSON literal null,
+// yields a Validator that accepts anything. Compile never reads files or the
+// network: a "$ref" that does not resolve inside the document fails with a
+// [*CompileError] naming it. Every error returned is a [*CompileError].
+func Compile(raw json.RawMessage) (*Validator, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return &Validator{}, nil
+	}
+	doc, err := decodeJSON(trimmed)
+	if err != nil {
+		return nil, &CompileError{Reason: "not valid JSON: " + err.Error(), Err: err}
+	}
+	loader := &refusingLoader{}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseLoader(loader)
+	c.UseRegexpEngine(lenientRegexp)
+	if err := c.AddResource(baseURL, doc); err != nil {
+		return nil, &CompileError{Reason: err.Error(), Err: err}
+	}
+	sch, err := c.Compile(baseURL)
+	if err != nil {
+		return nil, compileError(err, loader.refused, doc)
+	}
+	v := &Validator{sch: sch, doc: doc}
+	if obj, ok := doc.(map[string]any); ok {
+		v.id, _ = obj["$id"].(string)
+	}
+	return v, nil
+}
+
+// compileError turns an error from the library into a *CompileError.
+func compileError(err error, refused string, doc any) *CompileError {
+	if refused != "" {
+		obj, _ := doc.(map[string]any)
+		if meta, _ := obj["$schema"].(string); meta != "" &&
+			strings.TrimSuffix(meta, "#") == strings.TrimSuffix(refused, "#") {
+			return &CompileError{
+				Reason: fmt.Sprintf("unsupported \"$schema\" %q: use draft 2020-12, 2019-09, 07, 06 or 04", refused),
+				Ref:    refused,
+				Err:    err,
+			}
+		}
+		refused = strings.TrimPrefix(refused, "mem:///")
+		return &CompileError{
+			Reason: fmt.Sprintf("reference %q points outside the schema document; "+
+				"remote and file references are not loaded (inline it under $defs)", refused),
+			Ref: refused,
+			Err: err,
+		}
+	}
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		var verr *jsonschema.ValidationError
+		if errors.As(sve.Err, &verr) {
+			if vs := collectViolations(verr, nil); len(vs) > 0 {
+				return &CompileError{Reason: "does not match its meta-schema " + vs[0].String(), Err: err}
+			}
+		}
+	}
+	return &CompileError{Reason: strings.ReplaceAll(err.Error(), baseURL, "schema"), Err: err}
+}
+
+// refusingLoader is the compiler's only URLLoader. Meta-schemas of the
+// standard drafts are embedded in the library and never reach it; any other
+// document is refused and remembered for the error message.
+type refusingLoader struct {
+	refused string
+}
+
+// errRemoteRef is returned for every document the compiler asks to load.
+var errRemoteRef = errors.New("loading schemas from outside the document is disabled")
+
+// Load refuses to load url.
+func (l *refusingLoader) Load(url string) (any, error) {
+	if l.refused == "" {
+		l.refused = url
+	}
+	return nil, errRemoteRef
+}
+
+// lenientRegexp compiles patterns with Go's RE2 engine. ECMA-262 features
+// RE2 lacks (look-around, back-references) are common in schemas generated
+// by JavaScript tools; such a pattern is not enforced instead of making the
+// whole schema unusable.
+func lenientRegexp(s string) (jsonschema.Regexp, error) {
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return anyString(s), nil
+	}
+	return re, nil
+}
+
+// anyString is a pattern that RE2 cannot compile; it matches everything.
+type anyString string
+
+// MatchString reports true for every input.
+func (anyString) MatchString(string) bool { return true }
+
+// String returns the original pattern.
+func (a anyString) String() string { return string(a) }
+
+// decodeJSON decodes exactly one JSON value, keeping numbers as json.Number
+// so that large integers and decimals are compared exactly.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("unexpected data after the top-level value")
+	}
+	return v, nil
+}
+
+// Validate checks instance, a value as produced by json.Unmarshal into an
+// any (map[string]any, []any, string, float64 or json.Number, bool, nil).
+// It returns nil when the value is valid and a [*ValidationError] otherwise.
+func (v *Validator) Validate(instance any) error {
+	if v == nil || v.sch == nil {
+		return nil
+	}
+	err := v.sch.Validate(instance)
+	if err == nil {
+		return nil
+	}
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return &ValidationError{Rule: "schema", Message: err.Error()}
+	}
+	vs := collectViolations(verr, v)
+	omitted := 0
+	if len(vs) > maxViolations {
+		omitted = len(vs) - maxViolations
+		vs = vs[:maxViolations]
+	}
+	return newValidationError(vs, omitted)
+}
+
+// ValidateJSON decodes data (numbers kept exact) and validates the result
+// like [Validator.Validate]. Malformed JSON is reported as a
+// [*ValidationError] with Rule "json".
+func (v *Validator) ValidateJSON(data []byte) error {
+	inst, err := decodeJSON(data)
+	if err != nil {
+		return &ValidationError{Rule: "json", Message: "malformed JSON: " + err.Error()}
+	}
+	return v.Validate(inst)
+}

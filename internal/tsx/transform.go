@@ -1,0 +1,192 @@
+// Package tsx compiles model-written JavaScript and TypeScript programs into
+// scripts that QuickJS 2021-03-27 can run, and maps positions in those
+// scripts back to the text the model sent.
+//
+// A program is the body of an async function: top-level return gives its
+// result and top-level await works. Transform strips a markdown code fence
+// around the whole text, wraps the body in an async function expression,
+// and runs esbuild to strip TypeScript and lower syntax newer than ES2020
+// (class static blocks, #x in obj, ...). Evaluated as a global script, the
+// result's completion value is that async function; calling it runs the
+// program.
+//
+// Lines are 1-based and count lines of the text as sent (fence lines
+// included; CRLF and lone CR count as one line break). Columns are 1-based
+// and count bytes into their line.
+package tsx
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+const (
+	// wrapperHead opens the async function that holds the program; it is
+	// line 1 of what esbuild compiles, so body line n is line n+1 there.
+	wrapperHead = "(async function __modebox_main() {\n"
+	// wrapperTail closes it on a line of its own, so that a trailing
+	// line comment in the body cannot swallow it.
+	wrapperTail = "\n})"
+	// codeTail is how esbuild's output ends when the wrapper statement is
+	// the last statement of the script.
+	codeTail = "});\n"
+	// maxDiagnostics caps the number of errors esbuild reports.
+	maxDiagnostics = 10
+)
+
+// Program is a compiled program. It is immutable and safe for concurrent
+// use; Transform may return the same *Program for the same source.
+type Program struct {
+	// Code is the script to evaluate. Its completion value is an async
+	// function taking no arguments whose promise settles with the
+	// program's result. Helper declarations (var __publicField = ...) may
+	// come before the function expression statement, which is always
+	// last.
+	Code string
+	// Lang is the language the program was compiled as.
+	Lang Lang
+	// Warnings holds esbuild's warnings, e.g. for a comparison with NaN.
+	Warnings []Diagnostic
+
+	lines     []string    // the user's text, line n at index n-1
+	offset    int         // user lines before the body (a stripped fence)
+	bodyLines int         // lines in the body
+	codeLines []int       // byte offset in Code where each line starts
+	mappings  [][]segment // decoded source map, by generated line
+}
+
+// Transform compiles src, the body of an async function written in lang,
+// into a Program. A syntax error is returned as an *Error. Results are
+// cached by source text, so compiling the same program again is cheap.
+func Transform(src string, lang Lang) (*Program, error) {
+	if lang != JS && lang != TS {
+		return nil, fmt.Errorf("tsx: unknown language %v", lang)
+	}
+	key := keyFor(lang, src)
+	if p, ok := programs.get(key); ok {
+		return p, nil
+	}
+	p, err := compile(src, lang)
+	if err != nil {
+		return nil, err
+	}
+	programs.add(key, p)
+	return p, nil
+}
+
+// compile does the work of Transform, without the cache.
+func compile(src string, lang Lang) (*Program, error) {
+	text := normalizeNewlines(src)
+	body, offset := stripFence(text)
+	p := &Program{
+		Lang:      lang,
+		lines:     strings.Split(text, "\n"),
+		offset:    offset,
+		bodyLines: strings.Count(body, "\n") + 1,
+	}
+	body, problems := dropLeadingImports(body, lang)
+	if len(problems) > 0 {
+		e := &Error{Filename: lang.Filename()}
+		for _, pr := range problems {
+			line := 1 + strings.Count(body[:pr.offset], "\n")
+			col := pr.offset - (strings.LastIndexByte(body[:pr.offset], '\n') + 1)
+			e.Diagnostics = append(e.Diagnostics, p.diagnostic(pr.msg, line+1, col))
+		}
+		return nil, e
+	}
+
+	loader := api.LoaderJS
+	if lang == TS {
+		loader = api.LoaderTS
+	}
+	res := api.Transform(wrapperHead+body+wrapperTail, api.TransformOptions{
+		LogLevel:       api.LogLevelSilent,
+		LogLimit:       maxDiagnostics,
+		Sourcemap:      api.SourceMapExternal,
+		SourcesContent: api.SourcesContentExclude,
+		Target:         api.ES2020,
+		Sourcefile:     lang.Filename(),
+		Loader:         loader,
+	})
+	if len(res.Errors) > 0 {
+		e := &Error{Filename: lang.Filename()}
+		for _, m := range res.Errors {
+			e.Diagnostics = append(e.Diagnostics, p.messageDiagnostic(m))
+		}
+		return nil, e
+	}
+	for _, m := range res.Warnings {
+		p.Warnings = append(p.Warnings, p.messageDiagnostic(m))
+	}
+
+	p.Code = string(res.Code)
+	if !strings.HasSuffix(p.Code, codeTail) ||
+		!(strings.HasPrefix(p.Code, wrapperHead) || strings.Contains(p.Code, "\n"+wrapperHead)) {
+		return nil, fmt.Errorf("tsx: esbuild output does not end with the program's function expression")
+	}
+	p.codeLines = lineStarts(p.Code)
+	var err error
+	if p.mappings, err = decodeSourceMap(res.Map); err != nil {
+		return nil, fmt.Errorf("tsx: %w", err)
+	}
+	return p, nil
+}
+
+// messageDiagnostic converts an esbuild message to a Diagnostic in the
+// user's text.
+func (p *Program) messageDiagnostic(m api.Message) Diagnostic {
+	if m.Location == nil {
+		return Diagnostic{Message: m.Text}
+	}
+	return p.diagnostic(m.Text, m.Location.Line, m.Location.Column)
+}
+
+// diagnostic builds a Diagnostic from a position in the wrapped source
+// (1-based line, 0-based byte column). A position on the wrapper's first
+// line is moved to the start of the body, one on its last line to the end
+// of the body's last non-blank line, where it means the body ended too soon.
+func (p *Program) diagnostic(msg string, line, col int) Diagnostic {
+	d := Diagnostic{Message: msg}
+	switch bodyLine := line - 1; {
+	case bodyLine < 1:
+		d.Line, d.Column = p.offset+1, 1
+	case bodyLine > p.bodyLines:
+		d.Line = p.offset + p.bodyLines
+		for d.Line > p.offset+1 && strings.TrimSpace(p.LineText(d.Line)) == "" {
+			d.Line--
+		}
+		d.Column = len(p.LineText(d.Line)) + 1
+		for _, tok := range []string{`"}"`, `")"`} {
+			if strings.HasSuffix(msg, tok) {
+				d.Message = strings.TrimSuffix(msg, tok) + "end of program"
+				break
+			}
+		}
+	default:
+		d.Line, d.Column = p.offset+bodyLine, col+1
+	}
+	d.LineText = p.LineText(d.Line)
+	return d
+}
+
+// LineText returns line n (1-based) of the text the user sent, without its
+// line break, or "" if there is no such line.
+func (p *Program) LineText(n int) string {
+	if n < 1 || n > len(p.lines) {
+		return ""
+	}
+	return p.lines[n-1]
+}
+
+// lineStarts returns the byte offset at which each line of s starts.
+func lineStarts(s string) []int {
+	starts := []int{0}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
