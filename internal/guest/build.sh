@@ -19,6 +19,8 @@ PKG=qjsc@0.3.0
 INTEGRITY=sha512-a7+cU6/IVcZbIejffdt/wZVMX6LL2MDL3HQ9Zb5Gm23G9DvBMS/z9GHFxz39bAvp2PvMOM+ypSOAyokt2DdZ2w==
 SRCDIR=package/deps/quickjs_2021_03_27
 STACK_SIZE=524288
+# pages the heap needs after init, so a restored run does not grow memory
+INITIAL_MEMORY=851968
 
 CC=${CC:-clang-19}
 LD=${LD:-wasm-ld-19}
@@ -71,6 +73,7 @@ $LD -o "$work/modebox.wasm" \
 	"$libdir/crt1-reactor.o" $objs \
 	-L"$libdir" -lc-printscan-long-double -lc "$BUILTINS" \
 	--entry _initialize --stack-first -z stack-size=$STACK_SIZE \
+	--initial-memory=$INITIAL_MEMORY \
 	--strip-all --export=_initialize --export=mb_alloc --export=mb_free \
 	--export=mb_init --export=mb_run --export=mb_settle
 

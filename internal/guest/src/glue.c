@@ -192,10 +192,12 @@ static int interrupt_handler(JSRuntime *r, void *opaque)
 
 #define MALLOC_OVERHEAD 8
 
+/* Returns 1 (fail this allocation) when the host says stop, so a long
+   native loop that allocates ends with an exception; the interrupt that
+   follows makes it uncatchable. Other allocations still succeed, so the
+   error objects themselves can be made. */
 static int alloc_poll(void)
 {
-    if (stopped)
-        return 1;
     if (++alloc_count >= POLL_EVERY) {
         alloc_count = 0;
         if (host_event(EV_POLL, 0, NULL, 0) != ANSWER_GO) {
