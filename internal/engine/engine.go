@@ -222,11 +222,17 @@ func (e *Engine) restore(ctx context.Context) (api.Module, error) {
 // writeGuest copies b into memory allocated by the guest's mb_alloc, with
 // a trailing NUL when nul is set. The guest frees it.
 func writeGuest(ctx context.Context, mod api.Module, b []byte, nul bool) (uint32, error) {
+	return writeWith(ctx, mod, mod.ExportedFunction("mb_alloc"), b, nul)
+}
+
+// writeWith is writeGuest with the mb_alloc function already looked up
+// (each lookup makes a new call engine in wazero).
+func writeWith(ctx context.Context, mod api.Module, alloc api.Function, b []byte, nul bool) (uint32, error) {
 	n := len(b)
 	if nul {
 		n++
 	}
-	res, err := mod.ExportedFunction("mb_alloc").Call(ctx, uint64(n))
+	res, err := alloc.Call(ctx, uint64(n))
 	if err != nil {
 		return 0, err
 	}

@@ -208,8 +208,8 @@ func callHost(ctx context.Context, host Host, pc *pendingCall, maxValue int) (c 
 	if err != nil {
 		code := CodeToolError
 		var ce CodedError
-		if errors.As(err, &ce) && ce.Code() != "" {
-			code = ce.Code()
+		if errors.As(err, &ce) && ce.ErrorCode() != "" {
+			code = ce.ErrorCode()
 		}
 		c.value = errorJSON(code, err.Error())
 		return c

@@ -243,12 +243,13 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		peak.Store(uint64(mod.Memory().Size()))
 		mod.Close(context.Background())
 	}()
-	codePtr, err := writeGuest(ctx, mod, []byte(req.Code), true)
+	alloc := mod.ExportedFunction("mb_alloc")
+	codePtr, err := writeWith(ctx, mod, alloc, []byte(req.Code), true)
 	if err != nil {
 		r.trap(err)
 		return
 	}
-	setupPtr, err := writeGuest(ctx, mod, req.Setup, false)
+	setupPtr, err := writeWith(ctx, mod, alloc, req.Setup, false)
 	if err != nil {
 		r.trap(err)
 		return
@@ -274,7 +275,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		})
 		delete(r.pending, c.call.id)
 		var ptr uint32
-		ptr, err = writeGuest(ctx, mod, c.value, false)
+		ptr, err = writeWith(ctx, mod, alloc, c.value, false)
 		if err != nil {
 			continue
 		}

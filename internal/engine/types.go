@@ -16,7 +16,7 @@ type Host interface {
 // rejected call's code. Other errors become TOOL_ERROR.
 type CodedError interface {
 	error
-	Code() string
+	ErrorCode() string
 }
 
 // Limits are the caps of one run. Zero values are replaced by defaults.

@@ -1,0 +1,180 @@
+// Package modebox runs model-written JavaScript and TypeScript programs in
+// a sandbox and gives them authority only through tools.
+//
+// A program is the body of an async function: `return` gives the result and
+// top-level `await` works. It runs in QuickJS compiled to WebAssembly under
+// wazero, with no WASI: no files, sockets, environment or ambient
+// randomness. Tools are async functions under `tools`. Every run has caps on
+// memory, wall-clock time, fuel, host calls, concurrency, value size and log
+// size, and each cap has a stable error code.
+//
+//	eng, err := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{add}})
+//	res, err := eng.Run(ctx, `return await tools.add({a: 1, b: 2})`, modebox.RunOptions{})
+package modebox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/guest"
+	"github.com/modebox/modebox/internal/tsx"
+)
+
+// Version is the modebox release.
+const Version = "0.1.0-dev"
+
+// ImageHash is the sha256 (hex) of the engine image: the wasm module, the
+// JS prelude and the host/guest protocol version.
+func ImageHash() string { return guest.ImageHash() }
+
+// Imports lists what the engine module imports (module.name): exactly the
+// event channel and the clock.
+func Imports() []string { return append([]string(nil), guest.Imports...) }
+
+// Engine runs programs against a fixed set of tools. It is safe for
+// concurrent use.
+type Engine struct {
+	eng    *engine.Engine
+	tools  map[string]*registered
+	setup  []byte
+	limits Limits
+}
+
+// New checks the configuration, compiles the tools' schemas and loads the
+// engine image (compiled once per process).
+func New(cfg EngineConfig) (*Engine, error) {
+	if err := cfg.Limits.validate("EngineConfig.Limits"); err != nil {
+		return nil, err
+	}
+	tools, setup, err := compileTools(cfg.Tools)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := engine.Shared()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrEngine, err)
+	}
+	return &Engine{eng: eng, tools: tools, setup: setup, limits: cfg.Limits}, nil
+}
+
+// Run runs one program. The error is for invalid options only: everything
+// that goes wrong with the program (syntax, exceptions, caps, crashes) is
+// in Result.Error with a stable code.
+func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result, error) {
+	if err := opts.Limits.validate("RunOptions.Limits"); err != nil {
+		return nil, err
+	}
+	lang := tsx.TS
+	if opts.Lang != "" {
+		l, err := tsx.ParseLang(opts.Lang)
+		if err != nil {
+			return nil, &ConfigError{Field: "RunOptions.Lang", Reason: err.Error()}
+		}
+		lang = l
+	}
+	filename := opts.Filename
+	if filename == "" {
+		filename = lang.Filename()
+	}
+	prog, err := tsx.Transform(code, lang)
+	if err != nil {
+		return syntaxResult(err, filename), nil
+	}
+	seed := opts.Seed
+	if seed == 0 && opts.Journal == nil {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	lim := e.limits.merge(opts.Limits)
+	req := engine.Request{
+		Code:   prog.Code,
+		Setup:  e.setup,
+		Seed:   seed,
+		Limits: lim.engine(),
+		Host:   &host{tools: e.tools},
+		Replay: opts.Journal.toEngine(),
+	}
+	r := e.eng.Run(ctx, req)
+	return convertResult(r, prog, filename), nil
+}
+
+func syntaxResult(err error, filename string) *Result {
+	res := &Result{Status: StatusError}
+	if te, ok := err.(*tsx.Error); ok && len(te.Diagnostics) > 0 {
+		d := te.Diagnostics[0]
+		res.Error = &Error{
+			Code:    CodeSyntaxError,
+			Name:    "SyntaxError",
+			Message: d.Message,
+			Line:    d.Line,
+			Column:  d.Column,
+			Source:  d.LineText,
+			Stack:   strings.ReplaceAll(te.Error(), te.Filename, filename),
+		}
+		return res
+	}
+	res.Error = &Error{Code: CodeSyntaxError, Name: "SyntaxError", Message: err.Error()}
+	return res
+}
+
+var frameRE = regexp.MustCompile(`main\.js:(\d+)`)
+
+func convertResult(r *engine.Result, prog *tsx.Program, filename string) *Result {
+	res := &Result{
+		Value:       r.Value,
+		LogsDropped: r.LogsDropped,
+		Stats: Stats{
+			Duration:   r.Stats.Duration,
+			Fuel:       r.Stats.Fuel,
+			HostCalls:  r.Stats.HostCalls,
+			PeakMemory: r.Stats.PeakMemory,
+		},
+		Journal: journalFromEngine(r.Journal),
+		Status:  StatusOK,
+	}
+	for _, l := range r.Logs {
+		res.Logs = append(res.Logs, Log{Level: l.Level, Message: l.Message})
+	}
+	if r.Err == nil {
+		return res
+	}
+	res.Status = StatusError
+	res.Value = nil
+	e := &Error{Code: r.Err.Code, Message: r.Err.Message, Name: r.Err.Name, JSCode: r.Err.JSCode}
+	if r.Err.Stack != "" {
+		stack := dropPreludeFrames(r.Err.Stack)
+		if m := frameRE.FindStringSubmatch(stack); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				if line, _, ok := prog.Original(n, 0); ok {
+					e.Line = line
+					e.Source = prog.LineText(line)
+				}
+			}
+		}
+		stack = prog.RewriteStack(stack, "main.js")
+		e.Stack = strings.ReplaceAll(stack, "main.js:", filename+":")
+	}
+	res.Error = e
+	return res
+}
+
+func dropPreludeFrames(stack string) string {
+	if !strings.Contains(stack, "<prelude>") {
+		return stack
+	}
+	lines := strings.Split(stack, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.Contains(l, "<prelude>") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,231 @@
+package modebox
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/modebox/modebox/internal/engine"
+)
+
+// EngineConfig configures an Engine. The zero value is an engine with no
+// tools and default limits.
+type EngineConfig struct {
+	// Tools are the functions programs may call. Names must be unique.
+	Tools []Tool
+	// Limits are the defaults for every run; zero fields take the
+	// package defaults (see Limits).
+	Limits Limits
+}
+
+// Limits are the caps of a run. A zero field means "the default".
+type Limits struct {
+	// Timeout is the wall-clock limit (default 30s). The run returns at the
+	// deadline even while the guest is inside a builtin that never polls.
+	Timeout time.Duration
+	// Memory is the JS heap limit in bytes (default 64 MiB).
+	Memory int64
+	// Fuel limits computation deterministically: one unit is one
+	// interrupt poll, about 10,000 bytecode branches or calls (or 10,000
+	// regexp backtracks). 0 means unlimited.
+	Fuel uint64
+	// MaxCalls is the number of tool calls a run may make (default 1000).
+	// The call past it ends the run with HOST_CALL_LIMIT.
+	MaxCalls int
+	// MaxConcurrency is the number of tool calls in flight at once (default
+	// 16); later calls wait their turn, in call order.
+	MaxConcurrency int
+	// MaxValue caps any single value crossing the boundary, in bytes of
+	// JSON (default 4 MiB): tool arguments, tool results and the result.
+	MaxValue int
+	// MaxLog caps the bytes of console output kept (default 256 KiB); later
+	// lines are dropped and Result.LogsDropped counts them.
+	MaxLog int
+}
+
+func (l Limits) validate(field string) error {
+	switch {
+	case l.Timeout < 0:
+		return &ConfigError{Field: field + ".Timeout", Reason: "must not be negative"}
+	case l.Memory < 0:
+		return &ConfigError{Field: field + ".Memory", Reason: "must not be negative"}
+	case l.Memory > 2<<30:
+		return &ConfigError{Field: field + ".Memory", Reason: "must be at most 2 GiB"}
+	case l.MaxCalls < 0, l.MaxConcurrency < 0, l.MaxValue < 0, l.MaxLog < 0:
+		return &ConfigError{Field: field, Reason: "limits must not be negative"}
+	}
+	return nil
+}
+
+// merge returns l with the non-zero fields of o on top.
+func (l Limits) merge(o Limits) Limits {
+	if o.Timeout != 0 {
+		l.Timeout = o.Timeout
+	}
+	if o.Memory != 0 {
+		l.Memory = o.Memory
+	}
+	if o.Fuel != 0 {
+		l.Fuel = o.Fuel
+	}
+	if o.MaxCalls != 0 {
+		l.MaxCalls = o.MaxCalls
+	}
+	if o.MaxConcurrency != 0 {
+		l.MaxConcurrency = o.MaxConcurrency
+	}
+	if o.MaxValue != 0 {
+		l.MaxValue = o.MaxValue
+	}
+	if o.MaxLog != 0 {
+		l.MaxLog = o.MaxLog
+	}
+	return l
+}
+
+func (l Limits) engine() engine.Limits {
+	return engine.Limits{
+		Timeout:        l.Timeout,
+		Memory:         uint64(l.Memory),
+		Fuel:           l.Fuel,
+		MaxCalls:       l.MaxCalls,
+		MaxConcurrency: l.MaxConcurrency,
+		MaxValue:       l.MaxValue,
+		MaxLog:         l.MaxLog,
+	}
+}
+
+// DefaultLimits returns the limits a run gets when nothing is set.
+func DefaultLimits() Limits {
+	return Limits{
+		Timeout:        engine.DefaultTimeout,
+		Memory:         engine.DefaultMemory,
+		MaxCalls:       engine.DefaultMaxCalls,
+		MaxConcurrency: engine.DefaultMaxConcurrency,
+		MaxValue:       engine.DefaultMaxValue,
+		MaxLog:         engine.DefaultMaxLog,
+	}
+}
+
+// RunOptions configures one run. The zero value runs TypeScript (which
+// accepts plain JavaScript too) with the engine's limits and a random seed.
+type RunOptions struct {
+	// Lang is "ts" (default) or "js".
+	Lang string
+	// Filename names the program in errors and stacks (default main.ts or
+	// main.js).
+	Filename string
+	// Limits override the engine's limits field by field.
+	Limits Limits
+	// Seed seeds Math.random; 0 picks a random seed.
+	Seed uint64
+	// Journal, when set, replays a previous run of the same code: its
+	// clock readings, seed and tool results are served in order and no
+	// recorded tool runs again.
+	Journal *Journal
+}
+
+// Journal records what a run saw that was not determined by its code: the
+// seed, clock readings and tool results in settle order. It is JSON.
+type Journal struct {
+	Seed  uint64         `json:"seed"`
+	Clock []float64      `json:"clock,omitempty"`
+	Calls []JournalEntry `json:"calls,omitempty"`
+}
+
+// JournalEntry is one settled tool call.
+type JournalEntry struct {
+	ID    int             `json:"id"`
+	Tool  string          `json:"tool"`
+	Args  string          `json:"args"`
+	OK    bool            `json:"ok"`
+	Value json.RawMessage `json:"value"`
+}
+
+func (j *Journal) toEngine() *engine.Journal {
+	if j == nil {
+		return nil
+	}
+	out := &engine.Journal{Seed: j.Seed, Clock: j.Clock}
+	for _, c := range j.Calls {
+		out.Calls = append(out.Calls, engine.JournalCall{ID: c.ID, Tool: c.Tool, Args: c.Args, OK: c.OK, Value: c.Value})
+	}
+	return out
+}
+
+func journalFromEngine(j *engine.Journal) *Journal {
+	if j == nil {
+		return nil
+	}
+	out := &Journal{Seed: j.Seed, Clock: j.Clock}
+	for _, c := range j.Calls {
+		out.Calls = append(out.Calls, JournalEntry{ID: c.ID, Tool: c.Tool, Args: c.Args, OK: c.OK, Value: c.Value})
+	}
+	return out
+}
+
+// Status of a run.
+const (
+	StatusOK     = "ok"
+	StatusError  = "error"
+	StatusPaused = "paused"
+)
+
+// Result is the outcome of a run.
+type Result struct {
+	// Status is "ok" or "error".
+	Status string `json:"status"`
+	// Value is the program's return value as JSON; nil when it returned
+	// undefined (or failed).
+	Value json.RawMessage `json:"result"`
+	// Logs are the console lines, in order.
+	Logs []Log `json:"logs"`
+	// LogsDropped counts console lines dropped past Limits.MaxLog.
+	LogsDropped int `json:"logsDropped,omitempty"`
+	// Error says why the run failed.
+	Error *Error `json:"error"`
+	// Stats describes the run.
+	Stats Stats `json:"stats"`
+	// Journal replays the run (see RunOptions.Journal).
+	Journal *Journal `json:"-"`
+}
+
+// Log is one console line.
+type Log struct {
+	Level   string `json:"level"` // log, info, warn, error or debug
+	Message string `json:"message"`
+}
+
+// Error describes a failed run. Positions are in the program as written.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Name    string `json:"name,omitempty"`
+	// JSCode is the thrown value's own `code` property, if it had one.
+	JSCode string `json:"jsCode,omitempty"`
+	Stack  string `json:"stack,omitempty"`
+	// Line is 1-based; 0 when unknown.
+	Line int `json:"line,omitempty"`
+	// Column is 1-based; 0 when unknown (runtime errors carry lines only).
+	Column int `json:"column,omitempty"`
+	// Source is the text of Line.
+	Source string `json:"source,omitempty"`
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		if e.Column > 0 {
+			return fmt.Sprintf("%s: %s (line %d, column %d)", e.Code, e.Message, e.Line, e.Column)
+		}
+		return fmt.Sprintf("%s: %s (line %d)", e.Code, e.Message, e.Line)
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Stats describes a finished run.
+type Stats struct {
+	Duration   time.Duration `json:"durationNs"`
+	Fuel       uint64        `json:"fuel"`
+	HostCalls  int           `json:"hostCalls"`
+	PeakMemory uint64        `json:"peakMemory"`
+}
