@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // Defaults for zero Limits fields.
@@ -234,7 +235,7 @@ func stopMessage(code string, lim Limits) string {
 // drive runs the guest until it finishes or is stopped.
 func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	ctx := withRun(context.Background(), r)
-	mod, err := e.restore(ctx)
+	mod, err := e.restore(experimental.WithMemoryAllocator(ctx, newMemoryAllocator(uint64(r.hardMem))))
 	if err != nil {
 		r.setErr(&Error{Code: CodeGuestCrash, Message: "cannot start the engine: " + err.Error()})
 		return
