@@ -133,7 +133,7 @@ func (h *host) Call(ctx context.Context, name string, args json.RawMessage) (jso
 		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + name}
 	}
 	if err := t.input.ValidateJSON(args); err != nil {
-		return nil, &ToolError{Code: CodeInvalidArgument, Message: err.Error(), Err: err}
+		return nil, &ToolError{Code: CodeInvalidArgument, Message: "tools." + name + ": " + err.Error(), Err: err}
 	}
 	v, err := t.Handler(ctx, args)
 	if err != nil {
