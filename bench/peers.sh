@@ -78,8 +78,8 @@ check() { # engine program got
 # npm_fetch SPEC INTEGRITY -> path of the verified tarball
 npm_fetch() {
 	local tb got
-	tb=$(cd "$work" && npm pack "$1" --silent 2>/dev/null | tail -n 1) || die "npm pack $1"
-	[ -n "$tb" ] && [ -f "$work/$tb" ] || die "npm pack $1 produced no tarball"
+	tb=$(cd "$work" && npm pack "$1" --silent | tail -n 1) || die "npm pack $1"
+	if [ -z "$tb" ] || [ ! -f "$work/$tb" ]; then die "npm pack $1 produced no tarball"; fi
 	got="sha512-$(openssl dgst -sha512 -binary "$work/$tb" | openssl base64 -A)"
 	[ "$got" = "$2" ] || die "integrity mismatch for $1: got $got"
 	echo "$work/$tb"
@@ -133,7 +133,7 @@ for p in empty hostcalls100 fib27 json1mb; do
 	check native "$p" "$(sed -n 's/^result //p' "$work/native-$p.txt")"
 	NT[$p]=$(sed -n 's/^median total_ms=\([^ ]*\) .*/\1/p' "$work/native-$p.txt")
 	NP[$p]=$(sed -n 's/^median .*program_ms=\([^ ]*\) .*/\1/p' "$work/native-$p.txt")
-	[ -n "${NT[$p]}" ] && [ -n "${NP[$p]}" ] || die "no median from native harness on $p.js"
+	if [ -z "${NT[$p]}" ] || [ -z "${NP[$p]}" ]; then die "no median from native harness on $p.js"; fi
 done
 
 # -------------------------------------------------------------- modebox ---
@@ -267,7 +267,9 @@ echo
 echo "### go test -bench ./internal/engine (count $COUNT)"
 echo
 echo '```'
-if (cd "$ROOT" && go run golang.org/x/perf/cmd/benchstat@latest "$work/go-bench.txt") >"$work/benchstat.txt" 2>"$work/benchstat.err"; then
+# benchstat labels the column with the file name, so give it a short one.
+cp "$work/go-bench.txt" "$work/modebox.txt"
+if (cd "$work" && go run golang.org/x/perf/cmd/benchstat@latest modebox.txt) >"$work/benchstat.txt" 2>"$work/benchstat.err"; then
 	cat "$work/benchstat.txt"
 else
 	step "benchstat unavailable ($(tail -n 1 "$work/benchstat.err")); raw go test output follows"

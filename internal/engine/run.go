@@ -243,6 +243,9 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	defer func() {
 		peak.Store(uint64(mod.Memory().Size()))
 		mod.Close(context.Background())
+		if req.Exited != nil {
+			req.Exited(max(0, time.Since(r.deadline)))
+		}
 	}()
 	alloc := mod.ExportedFunction("mb_alloc")
 	codePtr, err := writeWith(ctx, mod, alloc, []byte(req.Code), true)

@@ -48,6 +48,10 @@ type Request struct {
 	Replay *Journal
 	// Now reads the clock; nil means time.Now.
 	Now func() time.Time
+	// Exited, if set, is called when the guest has left wasm for good, with
+	// how long after the deadline that was (0 if before): the CPU work a
+	// run still did after its caller got TIMEOUT.
+	Exited func(overrun time.Duration)
 }
 
 // Log is one console line.

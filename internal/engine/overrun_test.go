@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/modebox/modebox/internal/tsx"
+)
+
+// overrunCases are native builtins that run long without ticking: the
+// guest notices the deadline only at an allocator poll.
+var overrunCases = map[string]string{
+	"bigint toString": `return (3n**300000n).toString().length`,
+	"bigint pow":      `return (7n**2000000n) > 1n`,
+	"string repeat":   `return "abc".repeat(1<<24).length`,
+	"split+join":      `return "ab".repeat(1<<22).split("").join("-").length`,
+	"sort":            `const a = Array.from({length: 2e6}, (_, i) => (i * 7919) % 1000003); a.sort(); return a.length`,
+	"regexp":          `return /(a+)+$/.test("a".repeat(40)+"b")`,
+	"json":            `return JSON.stringify(Array.from({length: 3e5}, (_, i) => ({i, s: "x" + i}))).length`,
+}
+
+// TestOverrunAfterDeadline measures how long the guest keeps running after
+// Run has returned TIMEOUT. It fails only if the guest never stops.
+func TestOverrunAfterDeadline(t *testing.T) {
+	e, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var worst time.Duration
+	for name, src := range overrunCases {
+		p, err := tsx.Transform(src, tsx.JS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var overruns []time.Duration
+		for range 3 {
+			exited := make(chan time.Duration, 1)
+			res := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup,
+				Limits: Limits{Timeout: 10 * time.Millisecond},
+				Exited: func(d time.Duration) { exited <- d }})
+			if res.Err == nil || res.Err.Code != CodeTimeout {
+				t.Fatalf("%s: %+v", name, res.Err)
+			}
+			select {
+			case d := <-exited:
+				overruns = append(overruns, d)
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%s: the guest never stopped", name)
+			}
+		}
+		slices.Sort(overruns)
+		worst = max(worst, overruns[len(overruns)-1])
+		t.Logf("%-16s overrun median %v max %v", name, overruns[1].Round(time.Microsecond), overruns[2].Round(time.Microsecond))
+	}
+	t.Logf("worst overrun %v", worst.Round(time.Microsecond))
+}
