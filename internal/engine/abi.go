@@ -3,7 +3,7 @@ package engine
 // Event kinds sent by the guest through env.host_event. Keep in sync with
 // internal/guest/src/glue.c and internal/guest/prelude.js.
 const (
-	evCall   = 1 // id = call id, payload = {"tool":..,"args":..}
+	evCall   = 1 // id = call id, payload = tool name, newline, JSON args
 	evLog    = 2 // id = level, payload = text
 	evResult = 3 // payload = JSON value, "" for undefined
 	evError  = 4 // id = error class, payload = JSON error or ""

@@ -55,7 +55,7 @@ func TestSnapshotIsSmall(t *testing.T) {
 // the host: call ids out of sequence crash that run only.
 func TestCallIDsMustBeSequential(t *testing.T) {
 	r := &run{limits: Limits{}.withDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
-	if a := r.onCall(5, []byte(`{"tool":"add","args":{}}`)); a != answerStop {
+	if a := r.onCall(5, []byte("add\n{}")); a != answerStop {
 		t.Fatalf("answer %d", a)
 	}
 	if r.err == nil || r.err.Code != CodeGuestCrash {
@@ -65,7 +65,7 @@ func TestCallIDsMustBeSequential(t *testing.T) {
 
 func TestMalformedCallCrashesOnlyThatRun(t *testing.T) {
 	r := &run{limits: Limits{}.withDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
-	if a := r.onCall(1, []byte(`{"tool":`)); a != answerStop || r.err.Code != CodeGuestCrash {
+	if a := r.onCall(1, []byte("add\n{")); a != answerStop || r.err.Code != CodeGuestCrash {
 		t.Fatalf("answer %d err %+v", a, r.err)
 	}
 	res := runJS(t, `return 7`, Limits{}, nil)

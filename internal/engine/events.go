@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -76,11 +77,6 @@ func (r *run) onLog(level int32, payload []byte) {
 	r.logs = append(r.logs, Log{Level: name, Message: strings.ToValidUTF8(string(payload), "\uFFFD")})
 }
 
-type callMsg struct {
-	Tool string          `json:"tool"`
-	Args json.RawMessage `json:"args"`
-}
-
 func (r *run) onCall(id int32, payload []byte) int32 {
 	if int(id) != r.lastID+1 {
 		r.crash(fmt.Sprintf("call id %d out of sequence", id))
@@ -95,15 +91,16 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.reject(pc, CodeValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(payload), r.limits.MaxValue))
 		return answerGo
 	}
-	var msg callMsg
-	if err := json.Unmarshal(payload, &msg); err != nil {
-		r.crash("malformed call: " + err.Error())
+	// payload: tool name, newline, JSON arguments
+	tool, args, ok := bytes.Cut(payload, []byte{'\n'})
+	if !ok || len(tool) == 0 || len(tool) > 256 || !utf8.Valid(tool) || !json.Valid(args) {
+		r.crash("malformed call")
 		return answerStop
 	}
-	pc.tool = msg.Tool
-	pc.args = append(json.RawMessage(nil), msg.Args...)
+	pc.tool = string(tool)
+	pc.args = append(json.RawMessage(nil), args...)
 	pc.digest = argsDigest(pc.args)
-	pc.sleep = msg.Tool == "$sleep"
+	pc.sleep = pc.tool == "$sleep"
 	if !pc.sleep {
 		r.calls++
 		if r.calls > r.limits.MaxCalls {

@@ -281,15 +281,15 @@
   polyfill(G, 'TextDecoder', TextDecoder);
 
   // ---- values crossing the boundary ----
-  // JSON, plus: BigInt -> decimal string, Map -> object, Set -> array.
-  function replacer(key, v) {
-    if (typeof v === 'bigint') return StringCtor(v);
-    if (v instanceof MapCtor) return fromEntries(v);
-    if (v instanceof SetCtor) return arrayFrom(v);
-    return v;
-  }
+  // JSON, plus: BigInt -> decimal string, Map -> object, Set -> array. These
+  // are toJSON methods rather than a replacer, because a replacer costs a JS
+  // call per value; they make JSON.stringify in the program agree with what
+  // crosses the boundary.
+  hidden(BigInt.prototype, 'toJSON', function toJSON() { return StringCtor(this); });
+  hidden(MapCtor.prototype, 'toJSON', function toJSON() { return fromEntries(this); });
+  hidden(SetCtor.prototype, 'toJSON', function toJSON() { return arrayFrom(this); });
   function encode(v) {
-    return jsonStringify(v, replacer);
+    return jsonStringify(v);
   }
 
   function readable(f) {
@@ -397,7 +397,8 @@
   function call(tool, args) {
     let payload;
     try {
-      payload = encode({ tool, args: args === undefined ? null : args });
+      const a = args === undefined ? 'null' : encode(args);
+      payload = tool + '\n' + (a === undefined ? 'null' : a);
     } catch (e) {
       return PromiseCtor.reject(e);
     }

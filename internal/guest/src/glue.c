@@ -29,7 +29,7 @@ IMPORT(host_clock) double host_clock(void);
 
 /* Event kinds. Keep in sync with internal/engine/abi.go. */
 enum {
-    EV_CALL = 1,   /* id = call id, payload = {"tool":..,"args":..} */
+    EV_CALL = 1,   /* id = call id, payload = tool "\n" JSON args */
     EV_LOG = 2,    /* id = level, payload = text */
     EV_RESULT = 3, /* payload = JSON of the value, "" for undefined */
     EV_ERROR = 4,  /* id = error class, payload = JSON error or "" */
