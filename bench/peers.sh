@@ -225,8 +225,11 @@ row() { # label modebox native native_prog run
 }
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+rev=$(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(cd "$ROOT" && git status --porcelain --untracked-files=no 2>/dev/null)" ]; then rev="$rev (with uncommitted changes)"; fi
 echo "## bench/peers.sh results"
 echo
+echo "modebox revision: $rev."
 echo "Machine: $(nproc) cores${cpu:+, $cpu}, $(uname -sr); go $(go env GOVERSION), node $(node --version), gcc $(gcc -dumpfullversion)."
 echo "modebox: go test -count $COUNT, median ns/op. native: median of N runs (fresh runtime+context each)."
 echo "run: $RUN_PKG, median of up to N runs after warm-up; N per row below."

@@ -1,6 +1,7 @@
 package tsx
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -32,6 +33,9 @@ func runNode(t *testing.T, p *Program) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is required in CI (.ci/run installs it)")
+		}
 		t.Log("node not installed; output not executed")
 		return ""
 	}
@@ -54,6 +58,9 @@ func TestRewriteNodeStack(t *testing.T) {
 	}
 	out := runNode(t, p)
 	if out == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is required in CI (.ci/run installs it)")
+		}
 		t.Skip("node not installed")
 	}
 	got := p.RewriteStack(out, "main.js")
