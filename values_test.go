@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -160,9 +162,48 @@ func TestPrelude(t *testing.T) {
 		new Error("x", {cause: "c"}).cause, structuredClone({a: [1, {b: 2}]}), btoa("hi"), atob("aGk="),
 		new TextDecoder().decode(new TextEncoder().encode("é✓")), (2.5).toFixed(0), (1.005).toFixed(2), (-2.5).toFixed(0),
 		(1.45).toFixed(1), (0.000001).toPrecision(2), new Date(0).getTimezoneOffset(), typeof setTimeout, typeof queueMicrotask,
+		[(2.5).toPrecision(1), (2.5).toFixed(0), (238.5).toFixed(0)],
 	]`, RunOptions{})
-	want := `[3,"c",true,2,[1,2,3],[2,1],[9,2],["odd","even"],"c",{"a":[1,{"b":2}]},"aGk=","hi","é✓","3","1.00","-3","1.4","0.0000010",0,"function","function"]`
+	want := `[3,"c",true,2,[1,2,3],[2,1],[9,2],["odd","even"],"c",{"a":[1,{"b":2}]},"aGk=","hi","é✓","3","1.00","-3","1.4","0.0000010",0,"function","function",["3","3","239"]]`
 	if r.Error != nil || string(r.Value) != want {
 		t.Fatalf("got  %s\nwant %s\n%+v", r.Value, want, r.Error)
+	}
+}
+
+// Number formatting and parsing must match native QuickJS exactly; the
+// golden file is native QuickJS's output for the same program.
+func TestNumbersMatchNative(t *testing.T) {
+	src, err := os.ReadFile("testdata/numbers.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("testdata/numbers.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEngine(t)
+	r := run(t, e, string(src), RunOptions{Lang: "js"})
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	var got string
+	if err := json.Unmarshal(r.Value, &got); err != nil {
+		t.Fatal(err)
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(string(golden), "\n")
+	if len(gl) != len(wl) {
+		t.Fatalf("%d lines, want %d", len(gl), len(wl))
+	}
+	bad := 0
+	for i := range wl {
+		if gl[i] != wl[i] {
+			if bad < 5 {
+				t.Errorf("line %d:\n got  %s\n want %s", i+1, gl[i], wl[i])
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d lines differ", bad)
 	}
 }

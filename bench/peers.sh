@@ -54,6 +54,10 @@ for p in empty hostcalls100 fib27 json1mb; do
 	[ -f "$PROGRAMS/$p.js" ] || die "missing $PROGRAMS/$p.js"
 done
 
+# The revision measured, taken before anything runs.
+rev=$(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(cd "$ROOT" && git status --porcelain --untracked-files=no 2>/dev/null)" ]; then rev="$rev (with uncommitted changes)"; fi
+
 work=$(mktemp -d)
 if [ "${KEEP:-}" = 1 ]; then
 	step "keeping $work"
@@ -225,8 +229,6 @@ row() { # label modebox native native_prog run
 }
 
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
-rev=$(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(cd "$ROOT" && git status --porcelain --untracked-files=no 2>/dev/null)" ]; then rev="$rev (with uncommitted changes)"; fi
 echo "## bench/peers.sh results"
 echo
 echo "modebox revision: $rev."
@@ -255,8 +257,11 @@ echo
 verdict() { # value op limit
 	awk -v v="$1" -v l="$3" -v op="$2" 'BEGIN { ok = (op == "<=") ? (v <= l) : 0; print ok ? "MET" : "MISSED" }'
 }
-FIB_X=$(calc "${MB[Fib27]} / ${NT[fib27]}" 2)
-JSON_X=$(calc "${MB[JSON1MB]} / ${NT[json1mb]}" 2)
+# same rounding as the table's ratio column
+FIB_X=$(ratio "$(fmt "${MB[Fib27]}" 2)" "$(fmt "${NT[fib27]}" 2)")
+FIB_X=${FIB_X%×}
+JSON_X=$(ratio "$(fmt "${MB[JSON1MB]}" 2)" "$(fmt "${NT[json1mb]}" 2)")
+JSON_X=${JSON_X%×}
 echo "### Targets"
 echo
 echo "| target | measured | verdict |"
