@@ -185,10 +185,7 @@ func (r *run) startSleep(pc *pendingCall) {
 
 func (r *run) startCall(pc *pendingCall) {
 	r.running++
-	host, ctx, maxValue := r.host, r.callCtx, r.limits.MaxValue
-	go func() {
-		r.deliver(callHost(ctx, host, pc, maxValue))
-	}()
+	dispatch(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
 }
 
 func callHost(ctx context.Context, host Host, pc *pendingCall, maxValue int) (c completion) {

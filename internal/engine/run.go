@@ -126,7 +126,7 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 		stopCh:  make(chan struct{}),
 		done:    make(chan struct{}),
 		pending: map[int]*pendingCall{},
-		results: make(chan completion),
+		results: make(chan completion, 16),
 		replay:  req.Replay,
 	}
 	r.start = time.Now()
@@ -315,15 +315,19 @@ func (r *run) next() (completion, bool) {
 	}
 	select {
 	case c := <-r.results:
-		if !c.call.sleep {
-			r.running--
-			r.startWaiting()
-		}
-		return c, true
+		return r.received(c), true
 	case <-r.stopCh:
 		r.failStopped()
 		return completion{}, false
 	}
+}
+
+func (r *run) received(c completion) completion {
+	if !c.call.sleep {
+		r.running--
+		r.startWaiting()
+	}
+	return c
 }
 
 func (r *run) failStopped() {
