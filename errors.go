@@ -36,6 +36,12 @@ const (
 	CodeToolError       = engine.CodeToolError
 	CodeToolNotFound    = engine.CodeToolNotFound
 	CodeInvalidArgument = schema.CodeInvalidArgument
+	// CodeToolDenied: the tool's policy is deny; the call was refused
+	// before anything ran.
+	CodeToolDenied = "TOOL_DENIED"
+	// CodeApprovalUnavailable: the tool's policy is ask and nothing can
+	// approve the call now; it was refused before anything ran.
+	CodeApprovalUnavailable = "APPROVAL_UNAVAILABLE"
 )
 
 // ToolError is an error a tool handler may return to give the guest a

@@ -41,8 +41,7 @@ func Imports() []string { return append([]string(nil), guest.Imports...) }
 // concurrent use.
 type Engine struct {
 	eng    *engine.Engine
-	tools  map[string]*registered
-	setup  []byte
+	box    *toolbox
 	limits Limits
 }
 
@@ -52,7 +51,7 @@ func New(cfg EngineConfig) (*Engine, error) {
 	if err := cfg.Limits.validate("EngineConfig.Limits"); err != nil {
 		return nil, err
 	}
-	tools, setup, err := compileTools(cfg.Tools)
+	box, err := newToolbox(cfg.Tools, cfg.Policies, cfg.Flows)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +59,7 @@ func New(cfg EngineConfig) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrEngine, err)
 	}
-	return &Engine{eng: eng, tools: tools, setup: setup, limits: cfg.Limits}, nil
+	return &Engine{eng: eng, box: box, limits: cfg.Limits}, nil
 }
 
 // Run runs one program. The error is for invalid options only: everything
@@ -68,6 +67,13 @@ func New(cfg EngineConfig) (*Engine, error) {
 // in Result.Error with a stable code.
 func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result, error) {
 	if err := opts.Limits.validate("RunOptions.Limits"); err != nil {
+		return nil, err
+	}
+	if err := e.limits.narrows(opts.Limits); err != nil {
+		return nil, err
+	}
+	runPolicies, err := compilePolicies("RunOptions.Policies", opts.Policies)
+	if err != nil {
 		return nil, err
 	}
 	lang := tsx.TS
@@ -95,10 +101,10 @@ func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result
 	lim := e.limits.merge(opts.Limits)
 	req := engine.Request{
 		Code:   prog.Code,
-		Setup:  e.setup,
+		Setup:  e.box.setup,
 		Seed:   seed,
 		Limits: lim.engine(),
-		Host:   &host{tools: e.tools},
+		Host:   &host{box: e.box, run: runPolicies},
 		Replay: opts.Journal.toEngine(),
 	}
 	r := e.eng.Run(ctx, req)

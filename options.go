@@ -13,9 +13,27 @@ import (
 type EngineConfig struct {
 	// Tools are the functions programs may call. Names must be unique.
 	Tools []Tool
-	// Limits are the defaults for every run; zero fields take the
-	// package defaults (see Limits).
+	// Limits are the caps of every run; zero fields take the package
+	// defaults (see Limits). A run may lower a limit set here, never raise
+	// it.
 	Limits Limits
+	// Policies set tool policies by pattern (modebox.json "tools"):
+	// "github.*", "*.delete_*", "everything.echo". Keys are tools.<key> as
+	// the guest sees them (namespace.name after MapName). The most
+	// specific matching pattern wins (exact, then fewer "*", then longer,
+	// then stricter); it overrides Tool.Policy. Tools no pattern matches
+	// keep Tool.Policy (default allow).
+	Policies map[string]Policy
+	// Flows marks tools as data-flow sources and sinks by pattern, in
+	// addition to Tool.Source and Tool.Sink.
+	Flows Flows
+}
+
+// Flows lists tool patterns that are data-flow sources (their results may
+// carry data to protect) and sinks (they can send data out).
+type Flows struct {
+	Sources []string
+	Sinks   []string
 }
 
 // Limits are the caps of a run. A zero field means "the default".
@@ -53,6 +71,33 @@ func (l Limits) validate(field string) error {
 		return &ConfigError{Field: field + ".Memory", Reason: "must be at most 2 GiB"}
 	case l.MaxCalls < 0, l.MaxConcurrency < 0, l.MaxValue < 0, l.MaxLog < 0:
 		return &ConfigError{Field: field, Reason: "limits must not be negative"}
+	}
+	return nil
+}
+
+// narrows reports an error when o raises a limit that l sets.
+func (l Limits) narrows(o Limits) error {
+	wider := func(name string, set, run int64) error {
+		if set != 0 && run > set {
+			return &ConfigError{Field: "RunOptions.Limits." + name, Reason: fmt.Sprintf("%d is above the engine's %d: a run can only narrow limits", run, set)}
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		name     string
+		set, run int64
+	}{
+		{"Timeout", int64(l.Timeout), int64(o.Timeout)},
+		{"Memory", l.Memory, o.Memory},
+		{"Fuel", int64(min(l.Fuel, 1<<62)), int64(min(o.Fuel, 1<<62))},
+		{"MaxCalls", int64(l.MaxCalls), int64(o.MaxCalls)},
+		{"MaxConcurrency", int64(l.MaxConcurrency), int64(o.MaxConcurrency)},
+		{"MaxValue", int64(l.MaxValue), int64(o.MaxValue)},
+		{"MaxLog", int64(l.MaxLog), int64(o.MaxLog)},
+	} {
+		if err := wider(c.name, c.set, c.run); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -115,8 +160,13 @@ type RunOptions struct {
 	// Filename names the program in errors and stacks (default main.ts or
 	// main.js).
 	Filename string
-	// Limits override the engine's limits field by field.
+	// Limits override the engine's limits field by field. A run can only
+	// narrow: raising a limit the engine sets is a ConfigError.
 	Limits Limits
+	// Policies narrow tool policies for this run by pattern (as
+	// EngineConfig.Policies); the stricter of the engine's policy and the
+	// run's wins (deny > ask > allow), so a run can never widen.
+	Policies map[string]Policy
 	// Seed seeds Math.random; 0 picks a random seed.
 	Seed uint64
 	// Journal, when set, replays a previous run of the same code: its

@@ -3,9 +3,6 @@ package modebox
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"regexp"
-	"strings"
 
 	"github.com/modebox/modebox/internal/schema"
 )
@@ -15,10 +12,26 @@ import (
 // a json.RawMessage to pass JSON through as is.
 type Handler func(ctx context.Context, args json.RawMessage) (any, error)
 
-// Tool is a function the guest can call as tools.<name>(args).
+// Policy says whether a tool may run: allow (the default), ask (a person
+// must approve each call) or deny (every call is refused before it runs).
+type Policy string
+
+// Policies.
+const (
+	PolicyAllow Policy = "allow"
+	PolicyAsk   Policy = "ask"
+	PolicyDeny  Policy = "deny"
+)
+
+// Tool is a function the guest can call as tools.<namespace>.<name>(args),
+// or tools.<name>(args) when it has no namespace.
 type Tool struct {
-	// Name is a JS identifier, optionally with one namespace: "add" is
-	// tools.add, "math.add" is tools.math.add.
+	// Namespace groups tools (an MCP server's name, say). It is mapped to a
+	// JS identifier by MapName. "" puts the tool directly under tools.
+	Namespace string
+	// Name is the tool's name at its source; any string ("get-sum",
+	// "create_issue", "files.read"). The guest calls it by MapName(Name),
+	// and by Name itself as a property when they differ.
 	Name string
 	// Description is shown to the model.
 	Description string
@@ -28,6 +41,11 @@ type Tool struct {
 	OutputSchema json.RawMessage
 	// Handler runs the tool.
 	Handler Handler
+	// Policy is allow ("" means allow), ask or deny.
+	Policy Policy
+	// Source marks a tool whose results may carry data to protect, and
+	// Sink one that can send data out of the trust boundary (data flow).
+	Source, Sink bool
 }
 
 // NewTool makes a Tool from a typed Go function. The input and output
@@ -69,71 +87,28 @@ func MustTool[In, Out any](name, description string, fn func(ctx context.Context
 	return t
 }
 
-var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
-
-// registered is a tool ready to be called.
-type registered struct {
-	Tool
-	path  []string
-	input *schema.Validator
-}
-
-func compileTools(tools []Tool) (map[string]*registered, []byte, error) {
-	byName := make(map[string]*registered, len(tools))
-	type entry struct {
-		Key  string   `json:"key"`
-		Path []string `json:"path"`
-	}
-	setup := struct {
-		Tools []entry `json:"tools"`
-	}{Tools: []entry{}}
-	for i, t := range tools {
-		field := fmt.Sprintf("Tools[%d]", i)
-		if t.Handler == nil {
-			return nil, nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool %q has no handler", t.Name)}
-		}
-		path := strings.Split(t.Name, ".")
-		if len(path) > 2 {
-			return nil, nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool name %q has more than one namespace", t.Name)}
-		}
-		for _, p := range path {
-			if !identRE.MatchString(p) {
-				return nil, nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool name %q is not a JS identifier (or ns.identifier)", t.Name)}
-			}
-		}
-		if _, dup := byName[t.Name]; dup {
-			return nil, nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool %q is registered twice", t.Name)}
-		}
-		v, err := schema.Compile(t.InputSchema)
-		if err != nil {
-			return nil, nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool %q has an invalid input schema", t.Name), Err: err}
-		}
-		byName[t.Name] = &registered{Tool: t, path: path, input: v}
-		setup.Tools = append(setup.Tools, entry{Key: t.Name, Path: path})
-	}
-	for name, r := range byName {
-		if len(r.path) == 2 {
-			if other, ok := byName[r.path[0]]; ok {
-				return nil, nil, &ConfigError{Field: "Tools", Reason: fmt.Sprintf("tool %q clashes with namespace of %q", other.Name, name)}
-			}
-		}
-	}
-	b, err := json.Marshal(setup)
-	return byName, b, err
-}
-
-// host answers the guest's calls with the registered tools.
+// host answers the guest's calls with the toolbox.
 type host struct {
-	tools map[string]*registered
+	box *toolbox
+	run *policyRules // the run's narrowing, or nil
 }
 
-func (h *host) Call(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-	t := h.tools[name]
+func (h *host) Call(ctx context.Context, key string, args json.RawMessage) (json.RawMessage, error) {
+	if key == searchKey {
+		return h.box.searchCall(args)
+	}
+	t := h.box.byKey[key]
 	if t == nil {
-		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + name}
+		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + key}
+	}
+	switch stricter(t.Policy, h.run.policyFor(t.key, PolicyAllow)) {
+	case PolicyDeny:
+		return nil, &ToolError{Code: CodeToolDenied, Message: "tools." + t.key + " is denied by policy; the call was refused"}
+	case PolicyAsk:
+		return nil, &ToolError{Code: CodeApprovalUnavailable, Message: "tools." + t.key + " needs approval and no approver is configured; the call was refused"}
 	}
 	if err := t.input.ValidateJSON(args); err != nil {
-		return nil, &ToolError{Code: CodeInvalidArgument, Message: "tools." + name + ": " + err.Error(), Err: err}
+		return nil, &ToolError{Code: CodeInvalidArgument, Message: "tools." + t.key + ": " + err.Error(), Err: err}
 	}
 	v, err := t.Handler(ctx, args)
 	if err != nil {

@@ -32,7 +32,8 @@ func TestValuesCrossAsJSON(t *testing.T) {
 		{`return () => 1`, ``},
 		{`return "naïve ✓ 😀"`, `"naïve ✓ 😀"`},
 		{`return await tools.echo({d: new Date(1000), big: 5n, m: new Map([[1, "one"]])})`, `{"d":"1970-01-01T00:00:01.000Z","big":"5","m":{"1":"one"}}`},
-		{`return await tools.echo()`, `null`},
+		{`return await tools.echo()`, `{}`},
+		{`return await tools.echo(null)`, `null`},
 	}
 	for _, c := range cases {
 		r := run(t, e, c.code, RunOptions{Lang: "js"})
@@ -78,12 +79,13 @@ func TestDeterminismAndReplay(t *testing.T) {
 		time.Sleep(time.Duration(int(in.A)%3) * time.Millisecond)
 		return in.A + in.B, nil
 	})
-	label := MustTool("util.label", "", func(_ context.Context, in struct {
+	label := MustTool("label", "", func(_ context.Context, in struct {
 		N float64 `json:"n"`
 	}) (string, error) {
 		calls.Add(1)
 		return fmt.Sprintf("n=%v", in.N), nil
 	})
+	label.Namespace = "util"
 	e := newEngine(t, slowAdd, label)
 	code := `
 		const t0 = Date.now();

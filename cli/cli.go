@@ -27,7 +27,14 @@ const usage = `modebox runs model-written JavaScript/TypeScript in a sandbox.
 
 Usage:
   modebox run [flags] FILE|-    run a program (the body of an async function)
+  modebox types                 print the toolbox's TypeScript declarations
+  modebox search QUERY          find tools by name, description and parameters
+  modebox init [PATH]           write a starter modebox.json
+  modebox config check [PATH]   validate a modebox.json
   modebox version [--json]      print the version, engine image hash and imports
+
+Configuration: --config FILE, else $MODEBOX_CONFIG, else ./modebox.json;
+none at all is fine (defaults, console only).
 
 Run "modebox run -h" for the run flags.
 `
@@ -41,6 +48,14 @@ func Run(args []string, s Streams) int {
 	switch args[0] {
 	case "run":
 		return runCmd(args[1:], s)
+	case "types":
+		return typesCmd(args[1:], s)
+	case "search":
+		return searchCmd(args[1:], s)
+	case "init":
+		return initCmd(args[1:], s)
+	case "config":
+		return configCmd(args[1:], s)
 	case "version", "--version":
 		return versionCmd(args[1:], s)
 	case "help", "-h", "--help":

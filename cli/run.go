@@ -44,6 +44,7 @@ func runCmd(args []string, s Streams) int {
 		lang     = fs.String("lang", "", "language: js or ts (default: from the file extension, else ts)")
 		output   = fs.String("output", "text", "output: text or json (one envelope {status, result, logs, error, stats})")
 		seed     = fs.Uint64("seed", 0, "Math.random seed (0: random)")
+		cfgPath  = configFlag(fs)
 	)
 	fs.DurationVar(&lim.Timeout, "timeout", 0, "wall-clock limit, e.g. 5s (default 30s)")
 	fs.Var(sizeFlag{&memory}, "memory", "JS heap limit, e.g. 64MiB (default 64MiB)")
@@ -89,7 +90,12 @@ func runCmd(args []string, s Streams) int {
 			}
 		}
 	}
-	eng, err := modebox.New(modebox.EngineConfig{})
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintln(s.Stderr, err)
+		return ExitUsage
+	}
+	eng, err := engineFor(cfg, s)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox run: %v\n", err)
 		return ExitUsage

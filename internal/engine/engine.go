@@ -153,7 +153,7 @@ func (e *Engine) takeSnapshot(ctx context.Context) error {
 	if _, err := mod.ExportedFunction("_initialize").Call(ctx); err != nil {
 		return fmt.Errorf("engine: _initialize: %w", err)
 	}
-	ptr, err := writeGuest(ctx, mod, []byte(guest.Prelude), false)
+	ptr, err := writeGuest(ctx, mod, []byte(guest.Prelude), true)
 	if err != nil {
 		return err
 	}

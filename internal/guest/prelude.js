@@ -397,7 +397,8 @@
   function call(tool, args) {
     let payload;
     try {
-      const a = args === undefined ? 'null' : encode(args);
+      // a missing argument is {} (the declarations make it optional)
+      const a = args === undefined ? '{}' : encode(args);
       payload = tool + '\n' + (a === undefined ? 'null' : a);
     } catch (e) {
       return PromiseCtor.reject(e);
@@ -457,23 +458,33 @@
   hidden(G, 'performance', { now() { return Date.now() - t0; }, timeOrigin: t0 });
 
   // ---- the program ----
-  function installTools(list) {
+  function installTools(setup) {
     const tools = {};
-    for (const t of list) {
+    const own = (o, k) => O.prototype.hasOwnProperty.call(o, k);
+    const prop = (o, k, v) => defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+    for (const t of setup.tools || []) {
       let node = tools;
       const path = t.path;
       for (let i = 0; i < path.length - 1; i++) {
-        if (!O.prototype.hasOwnProperty.call(node, path[i])) {
-          defineProperty(node, path[i], { value: {}, enumerable: true, writable: true, configurable: true });
-        }
+        if (!own(node, path[i])) prop(node, path[i], {});
         node = node[path[i]];
       }
       const key = t.key;
       const fn = function (args) { return call(key, args); };
       defineProperty(fn, 'name', { value: path[path.length - 1] });
-      defineProperty(node, path[path.length - 1], { value: fn, enumerable: true, writable: true, configurable: true });
+      prop(node, path[path.length - 1], fn);
+      // the original name stays reachable: tools.ns["get-sum"]
+      if (t.alias && !own(node, t.alias)) hidden(node, t.alias, fn);
+    }
+    if (setup.search) {
+      hidden(tools, 'search', function search(query, options) {
+        return call('$search', { query: StringCtor(query), limit: options && options.limit, full: !!(options && options.full) });
+      });
     }
     hidden(G, 'tools', tools);
+    for (const ns of setup.globals || []) {
+      if (own(tools, ns) && !(ns in G)) hidden(G, ns, tools[ns]);
+    }
   }
   function fail(e, code) {
     send(EV_ERROR, 0, format(e, code));
@@ -490,7 +501,7 @@
   }
   function start(fn, setupText) {
     const setup = jsonParse(setupText);
-    installTools(setup.tools || []);
+    installTools(setup);
     if (typeof fn !== 'function') throw new TypeErrorCtor('the program did not compile to a function');
     let p;
     try {

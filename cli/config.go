@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/config"
+)
+
+// loadConfig finds and loads modebox.json: --config, then $MODEBOX_CONFIG,
+// then ./modebox.json. No file at all means defaults.
+func loadConfig(flagPath string) (*config.Config, error) {
+	path, _, err := config.Find(flagPath)
+	if err != nil {
+		return nil, err
+	}
+	if path == "" {
+		return config.Default(), nil
+	}
+	return config.Load(path)
+}
+
+// engineFor builds the engine a command uses from its configuration.
+func engineFor(cfg *config.Config, s Streams) (*modebox.Engine, error) {
+	ec := modebox.EngineConfig{
+		Limits: modebox.Limits{
+			Timeout:        cfg.Limits.Timeout,
+			Memory:         cfg.Limits.Memory,
+			Fuel:           cfg.Limits.Fuel,
+			MaxCalls:       cfg.Limits.MaxCalls,
+			MaxConcurrency: cfg.Limits.MaxConcurrency,
+			MaxValue:       int(min(cfg.Limits.MaxValue, 1<<31-1)),
+			MaxLog:         int(min(cfg.Limits.MaxLog, 1<<31-1)),
+		},
+		Policies: map[string]modebox.Policy{},
+		Flows:    modebox.Flows{Sources: cfg.Flows.Sources, Sinks: cfg.Flows.Sinks},
+	}
+	for pattern, rule := range cfg.Tools {
+		ec.Policies[pattern] = modebox.Policy(rule.Policy)
+	}
+	if n := len(cfg.MCPServers); n > 0 {
+		fmt.Fprintf(s.Stderr, "modebox: %s: %d mcpServers configured; downstream MCP servers are not connected by this version, so their tools are absent\n", cfg.File, n)
+	}
+	return modebox.New(ec)
+}
+
+// configFlag adds --config to a command's flags.
+func configFlag(fs *flag.FlagSet) *string {
+	return fs.String("config", "", "modebox.json to use (default: $MODEBOX_CONFIG, then ./modebox.json)")
+}
+
+func initCmd(args []string, s Streams) int {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(s.Stderr)
+	force := fs.Bool("force", false, "overwrite an existing file")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	path := config.DefaultFile
+	if fs.NArg() > 1 {
+		fmt.Fprintln(s.Stderr, "modebox init: expected at most one PATH")
+		return ExitUsage
+	}
+	if fs.NArg() == 1 {
+		path = fs.Arg(0)
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if *force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		fmt.Fprintf(s.Stderr, "modebox init: %s exists (use --force to overwrite)\n", path)
+		return ExitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox init: %v\n", err)
+		return ExitUsage
+	}
+	_, werr := f.Write(config.Starter())
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		fmt.Fprintf(s.Stderr, "modebox init: %v\n", werr)
+		return ExitFailed
+	}
+	fmt.Fprintf(s.Stdout, "wrote %s\n", path)
+	return ExitOK
+}
+
+func configCmd(args []string, s Streams) int {
+	if len(args) == 0 || args[0] != "check" {
+		fmt.Fprintln(s.Stderr, "Usage: modebox config check [PATH]")
+		return ExitUsage
+	}
+	fs := flag.NewFlagSet("config check", flag.ContinueOnError)
+	fs.SetOutput(s.Stderr)
+	if err := fs.Parse(args[1:]); err != nil {
+		return ExitUsage
+	}
+	flagPath := ""
+	if fs.NArg() == 1 {
+		flagPath = fs.Arg(0)
+	} else if fs.NArg() > 1 {
+		fmt.Fprintln(s.Stderr, "modebox config check: expected at most one PATH")
+		return ExitUsage
+	}
+	path, _, err := config.Find(flagPath)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox config check: %v\n", err)
+		return ExitUsage
+	}
+	if path == "" {
+		fmt.Fprintln(s.Stderr, "modebox config check: no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)")
+		return ExitUsage
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		fmt.Fprintln(s.Stderr, err)
+		return ExitUsage
+	}
+	fmt.Fprintf(s.Stdout, "%s: ok (%d tool rules, %d sources, %d sinks, %d mcpServers)\n",
+		path, len(cfg.Tools), len(cfg.Flows.Sources), len(cfg.Flows.Sinks), len(cfg.MCPServers))
+	return ExitOK
+}

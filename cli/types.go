@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+func typesCmd(args []string, s Streams) int {
+	fs := flag.NewFlagSet("types", flag.ContinueOnError)
+	fs.SetOutput(s.Stderr)
+	cfgPath := configFlag(fs)
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintln(s.Stderr, err)
+		return ExitUsage
+	}
+	eng, err := engineFor(cfg, s)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox types: %v\n", err)
+		return ExitUsage
+	}
+	d, err := eng.Declarations()
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox types: %v\n", err)
+		return ExitFailed
+	}
+	fmt.Fprint(s.Stdout, d)
+	return ExitOK
+}
+
+func searchCmd(args []string, s Streams) int {
+	fs := flag.NewFlagSet("search", flag.ContinueOnError)
+	fs.SetOutput(s.Stderr)
+	cfgPath := configFlag(fs)
+	limit := fs.Int("limit", 5, "number of results")
+	full := fs.Bool("full", false, "print each tool's full declaration")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	query := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(query) == "" {
+		fmt.Fprintln(s.Stderr, "Usage: modebox search [flags] QUERY")
+		return ExitUsage
+	}
+	cfg, err := loadConfig(*cfgPath)
+	if err != nil {
+		fmt.Fprintln(s.Stderr, err)
+		return ExitUsage
+	}
+	eng, err := engineFor(cfg, s)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox search: %v\n", err)
+		return ExitUsage
+	}
+	hits := eng.Search(query, *limit, *full)
+	if *asJSON {
+		b, _ := json.MarshalIndent(hits, "", "  ")
+		fmt.Fprintln(s.Stdout, string(b))
+		return ExitOK
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(s.Stderr, "no tools match")
+		return ExitOK
+	}
+	for _, h := range hits {
+		fmt.Fprintln(s.Stdout, h.Signature)
+		if h.Description != "" {
+			fmt.Fprintf(s.Stdout, "    %s\n", h.Description)
+		}
+		if h.Declaration != "" {
+			fmt.Fprintln(s.Stdout, h.Declaration)
+		}
+	}
+	return ExitOK
+}

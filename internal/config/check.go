@@ -1,0 +1,510 @@
+package config
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Keys allowed at each level, in the order they are documented.
+var (
+	topKeys    = []string{"$schema", "limits", "tools", "flows", "mcpServers", "shell", "fetch", "fs", "mcp"}
+	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog"}
+	ruleKeys   = []string{"policy"}
+	flowKeys   = []string{"sources", "sinks"}
+	serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "timeout"}
+	// serverTypes are the values of a server's "type".
+	serverTypes = []string{"stdio", "http", "streamable-http", "sse"}
+)
+
+// Hints for unknown keys that edit distance cannot catch: names other MCP
+// clients or config formats use for the same thing.
+var (
+	topHints = map[string]string{
+		"servers":     `MCP servers go under "mcpServers"`,
+		"mcp_servers": `did you mean "mcpServers"?`,
+		"policies":    `tool policies go under "tools"`,
+		"sh":          `did you mean "shell"?`,
+		"filesystem":  `did you mean "fs"?`,
+	}
+	serverHints = map[string]string{
+		"serverUrl":   `did you mean "url"?`,
+		"httpUrl":     `did you mean "url"?`,
+		"endpoint":    `did you mean "url"?`,
+		"environment": `did you mean "env"?`,
+		"transport":   `did you mean "type"?`,
+		"cmd":         `did you mean "command"?`,
+		"autoApprove": `set tool policies under "tools" instead, like "NAME.*": {"policy": "allow"}`,
+		"alwaysAllow": `set tool policies under "tools" instead, like "NAME.*": {"policy": "allow"}`,
+	}
+)
+
+// checker turns the parsed JSON tree into a Config, stopping at the first
+// problem.
+type checker struct {
+	file string
+	data []byte
+}
+
+// fail builds an *Error about the value or key at offset off.
+func (c *checker) fail(off int, path, msg, suggestion string) *Error {
+	line, col := lineCol(c.data, off)
+	return &Error{File: c.file, Path: path, Line: line, Column: col, Message: msg, Suggestion: suggestion}
+}
+
+// describe names the JSON type of n for "got ..." in messages.
+func describe(n *node) string {
+	switch n.kind {
+	case kindNull:
+		return "null"
+	case kindBool:
+		return "a boolean"
+	case kindNumber:
+		return "a number"
+	case kindString:
+		return "a string"
+	case kindArray:
+		return "an array"
+	}
+	return "an object"
+}
+
+// wrongType reports n as not being what was expected.
+func (c *checker) wrongType(n *node, path, expected string) *Error {
+	return c.fail(n.off, path, "expected "+expected+", got "+describe(n), "")
+}
+
+// findDuplicates reports the first key that appears twice in one object,
+// anywhere in the tree, including the sections kept as raw JSON.
+func (c *checker) findDuplicates(n *node, path string) *Error {
+	switch n.kind {
+	case kindObject:
+		seen := make(map[string]int, len(n.members))
+		for _, m := range n.members {
+			p := pointer(path, m.key)
+			if first, dup := seen[m.key]; dup {
+				line, _ := lineCol(c.data, first)
+				return c.fail(m.keyOff, p, "duplicate key (first on line "+strconv.Itoa(line)+")", "")
+			}
+			seen[m.key] = m.keyOff
+			if err := c.findDuplicates(m.val, p); err != nil {
+				return err
+			}
+		}
+	case kindArray:
+		for i, e := range n.elems {
+			if err := c.findDuplicates(e, path+"/"+strconv.Itoa(i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// object checks that n is an object with only the allowed keys and calls
+// each for every member in document order.
+func (c *checker) object(n *node, path string, allowed []string, hints map[string]string, each func(m member, p string) *Error) *Error {
+	if n.kind != kindObject {
+		return c.wrongType(n, path, "an object")
+	}
+	for _, m := range n.members {
+		p := pointer(path, m.key)
+		if allowed != nil && !slices.Contains(allowed, m.key) {
+			hint := hints[m.key]
+			if hint == "" {
+				hint = didYouMean(m.key, allowed)
+			}
+			return c.fail(m.keyOff, p, "unknown key", hint)
+		}
+		if err := each(m, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check validates the whole document and builds the Config.
+func (c *checker) check(root *node) (*Config, *Error) {
+	if root.kind != kindObject {
+		return nil, c.fail(root.off, "", "expected a JSON object at the top level, got "+describe(root), "")
+	}
+	if err := c.findDuplicates(root, ""); err != nil {
+		return nil, err
+	}
+	cfg := &Config{File: c.file}
+	err := c.object(root, "", topKeys, topHints, func(m member, p string) *Error {
+		v := m.val
+		switch m.key {
+		case "$schema":
+			if v.kind != kindString {
+				return c.wrongType(v, p, "a string (the URL or path of the JSON Schema)")
+			}
+			cfg.Schema = v.str
+			return nil
+		case "limits":
+			return c.limits(v, p, &cfg.Limits)
+		case "tools":
+			cfg.Tools = make(map[string]ToolRule, len(v.members))
+			return c.object(v, p, nil, nil, func(m member, p string) *Error {
+				if msg := patternProblem(m.key); msg != "" {
+					return c.fail(m.keyOff, p, msg, "")
+				}
+				rule, err := c.rule(m.val, p)
+				cfg.Tools[m.key] = rule
+				return err
+			})
+		case "flows":
+			return c.flows(v, p, &cfg.Flows)
+		case "mcpServers":
+			cfg.MCPServers = make(map[string]Server, len(v.members))
+			return c.object(v, p, nil, nil, func(m member, p string) *Error {
+				if msg, hint := serverNameProblem(m.key); msg != "" {
+					return c.fail(m.keyOff, p, msg, hint)
+				}
+				s, err := c.server(m.val, p)
+				cfg.MCPServers[m.key] = s
+				return err
+			})
+		default: // shell, fetch, fs, mcp
+			if v.kind != kindObject {
+				return c.wrongType(v, p, "an object")
+			}
+			raw := v.raw(c.data)
+			switch m.key {
+			case "shell":
+				cfg.Shell = raw
+			case "fetch":
+				cfg.Fetch = raw
+			case "fs":
+				cfg.FS = raw
+			case "mcp":
+				cfg.MCP = raw
+			}
+			return nil
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+const (
+	expectDuration = `a string duration like "30s" or a number of milliseconds`
+	expectSize     = `a size like "64MiB" or a number of bytes`
+	expectCount    = "a whole number"
+)
+
+func (c *checker) limits(n *node, path string, l *Limits) *Error {
+	return c.object(n, path, limitKeys, nil, func(m member, p string) *Error {
+		v := m.val
+		var err *Error
+		switch m.key {
+		case "timeout":
+			l.Timeout, err = c.duration(v, p)
+		case "memory":
+			l.Memory, err = c.size(v, p)
+			if err == nil && l.Memory > maxMemory {
+				err = c.fail(v.off, p, "must be at most "+formatSize(maxMemory)+", got "+string(c.data[v.off:v.end]), "")
+			}
+		case "maxValue":
+			l.MaxValue, err = c.size(v, p)
+		case "maxLog":
+			l.MaxLog, err = c.size(v, p)
+		case "fuel":
+			l.Fuel, err = c.count(v, p)
+		case "maxCalls", "maxConcurrency":
+			var cnt uint64
+			cnt, err = c.count(v, p)
+			if m.key == "maxCalls" {
+				l.MaxCalls = int(cnt)
+			} else {
+				l.MaxConcurrency = int(cnt)
+			}
+		}
+		return err
+	})
+}
+
+// duration reads a duration string or a number of milliseconds.
+func (c *checker) duration(n *node, path string) (time.Duration, *Error) {
+	var d time.Duration
+	var msg string
+	switch n.kind {
+	case kindString:
+		d, msg = stringDuration(n.str)
+	case kindNumber:
+		d, msg = msDuration(n.str)
+	default:
+		return 0, c.wrongType(n, path, expectDuration)
+	}
+	if msg != "" {
+		return 0, c.fail(n.off, path, msg, "")
+	}
+	return d, nil
+}
+
+// size reads a size string or a number of bytes.
+func (c *checker) size(n *node, path string) (int64, *Error) {
+	switch n.kind {
+	case kindString:
+		s, msg := stringSize(n.str)
+		if msg != "" {
+			return 0, c.fail(n.off, path, msg, "")
+		}
+		return s, nil
+	case kindNumber:
+		v, msg := countValue(n.str, maxNumber)
+		if msg != "" {
+			return 0, c.fail(n.off, path, msg, "")
+		}
+		return int64(v), nil
+	}
+	return 0, c.wrongType(n, path, expectSize)
+}
+
+// count reads a non-negative whole number.
+func (c *checker) count(n *node, path string) (uint64, *Error) {
+	if n.kind != kindNumber {
+		e := c.wrongType(n, path, expectCount)
+		if n.kind == kindString {
+			if _, err := strconv.ParseUint(n.str, 10, 64); err == nil {
+				e.Suggestion = "write it without quotes: " + n.str
+			}
+		}
+		return 0, e
+	}
+	v, msg := countValue(n.str, maxNumber)
+	if msg != "" {
+		return 0, c.fail(n.off, path, msg, "")
+	}
+	return v, nil
+}
+
+// enum reads a string that must be one of values.
+func (c *checker) enum(n *node, path string, values []string) (string, *Error) {
+	if n.kind != kindString {
+		return "", c.wrongType(n, path, quoteList(values))
+	}
+	if !slices.Contains(values, n.str) {
+		return "", c.fail(n.off, path, "expected "+quoteList(values)+", got "+strconv.Quote(n.str), didYouMean(n.str, values))
+	}
+	return n.str, nil
+}
+
+func (c *checker) rule(n *node, path string) (ToolRule, *Error) {
+	var r ToolRule
+	if n.kind != kindObject {
+		e := c.wrongType(n, path, `an object like {"policy": "ask"}`)
+		if n.kind == kindString && slices.Contains(policies, n.str) {
+			e.Suggestion = `write {"policy": ` + strconv.Quote(n.str) + `}`
+		}
+		return r, e
+	}
+	err := c.object(n, path, ruleKeys, nil, func(m member, p string) *Error {
+		var err *Error
+		r.Policy, err = c.enum(m.val, p, policies)
+		return err
+	})
+	if err == nil && r.Policy == "" {
+		err = c.fail(n.off, path, `missing "policy" (`+quoteList(policies)+`)`, "")
+	}
+	return r, err
+}
+
+func (c *checker) flows(n *node, path string, f *Flows) *Error {
+	return c.object(n, path, flowKeys, nil, func(m member, p string) *Error {
+		list, err := c.patterns(m.val, p)
+		if m.key == "sources" {
+			f.Sources = list
+		} else {
+			f.Sinks = list
+		}
+		return err
+	})
+}
+
+// patterns reads an array of tool patterns.
+func (c *checker) patterns(n *node, path string) ([]string, *Error) {
+	if n.kind != kindArray {
+		return nil, c.wrongType(n, path, `an array of tool patterns like ["github.*", "fetch"]`)
+	}
+	list := make([]string, 0, len(n.elems))
+	for i, e := range n.elems {
+		p := path + "/" + strconv.Itoa(i)
+		if e.kind != kindString {
+			return nil, c.wrongType(e, p, "a tool pattern string")
+		}
+		if msg := patternProblem(e.str); msg != "" {
+			return nil, c.fail(e.off, p, msg, "")
+		}
+		list = append(list, e.str)
+	}
+	return list, nil
+}
+
+// patternProblem says what is wrong with a tool pattern, or "".
+func patternProblem(p string) string {
+	if patternPattern.MatchString(p) {
+		return ""
+	}
+	msg := "invalid tool pattern " + strconv.Quote(p) + ": "
+	switch {
+	case p == "":
+		return msg + "empty"
+	case strings.Contains(p, "**"):
+		return msg + `"**" is not needed, a single "*" matches any run of characters`
+	case strings.HasPrefix(p, ".") || strings.HasSuffix(p, ".") || strings.Contains(p, ".."):
+		return msg + "empty name between dots"
+	}
+	return msg + `use "namespace.tool" made of letters, digits, "_", "-" and "*" wildcards, like "github.*"`
+}
+
+// serverNameProblem says what is wrong with an mcpServers name, or "".
+func serverNameProblem(name string) (msg, hint string) {
+	if slices.Contains(reservedServerNames, name) {
+		return "the name " + strconv.Quote(name) + " is taken by the built-in " + name + " tool",
+			"rename the server, for example to " + strconv.Quote(name+"_mcp")
+	}
+	if serverNamePattern.MatchString(name) {
+		return "", ""
+	}
+	if name == "" {
+		return "empty server name", ""
+	}
+	return "invalid server name " + strconv.Quote(name) + `: the name becomes the namespace of the server's tools, so it may hold only letters, digits, "_" and "-"`, ""
+}
+
+// stringMap reads an object whose values are all strings (env, headers).
+func (c *checker) stringMap(n *node, path string) (map[string]string, *Error) {
+	out := make(map[string]string, len(n.members))
+	err := c.object(n, path, nil, nil, func(m member, p string) *Error {
+		switch m.val.kind {
+		case kindString:
+			out[m.key] = m.val.str
+			return nil
+		case kindNumber, kindBool:
+			e := c.wrongType(m.val, p, "a string")
+			e.Suggestion = "quote it: " + strconv.Quote(string(c.data[m.val.off:m.val.end]))
+			return e
+		}
+		return c.wrongType(m.val, p, "a string")
+	})
+	return out, err
+}
+
+func (c *checker) server(n *node, path string) (Server, *Error) {
+	var s Server
+	if n.kind != kindObject {
+		return s, c.wrongType(n, path, `an object like {"command": "npx", "args": [...]} or {"url": "https://..."}`)
+	}
+	present := map[string]*node{}
+	err := c.object(n, path, serverKeys, serverHints, func(m member, p string) *Error {
+		v := m.val
+		present[m.key] = v
+		var err *Error
+		switch m.key {
+		case "command":
+			if v.kind != kindString {
+				return c.wrongType(v, p, "a string (the program to start)")
+			}
+			if v.str == "" {
+				return c.fail(v.off, p, "must not be empty", "")
+			}
+			s.Command = v.str
+		case "args":
+			if v.kind != kindArray {
+				return c.wrongType(v, p, "an array of strings")
+			}
+			s.Args = make([]string, 0, len(v.elems))
+			for i, e := range v.elems {
+				if e.kind != kindString {
+					return c.wrongType(e, path+"/args/"+strconv.Itoa(i), "a string")
+				}
+				s.Args = append(s.Args, e.str)
+			}
+		case "env":
+			s.Env, err = c.stringMap(v, p)
+		case "headers":
+			s.Headers, err = c.stringMap(v, p)
+		case "cwd":
+			if v.kind != kindString {
+				return c.wrongType(v, p, "a string (a directory)")
+			}
+			s.Cwd = v.str
+		case "url":
+			if v.kind != kindString {
+				return c.wrongType(v, p, "a string (an http or https URL)")
+			}
+			if msg := urlProblem(v.str); msg != "" {
+				return c.fail(v.off, p, msg, "")
+			}
+			s.URL = v.str
+		case "type":
+			s.Type, err = c.enum(v, p, serverTypes)
+		case "disabled":
+			if v.kind != kindBool {
+				return c.wrongType(v, p, "true or false")
+			}
+			s.Disabled = v.b
+		case "timeout":
+			s.Timeout, err = c.duration(v, p)
+			if err == nil && v.kind == kindNumber && s.Timeout < minServerTimeoutMS*time.Millisecond {
+				err = c.fail(v.off, p, "a number is milliseconds, so "+v.str+" would be "+s.Timeout.String(),
+					`write "`+v.str+`s" for seconds; numbers must be at least 1000`)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return s, err
+	}
+	return s, c.serverShape(n, path, s, present)
+}
+
+// serverShape checks that an entry is either a command server or a URL
+// server, that its keys fit that kind, and that "type" agrees.
+func (c *checker) serverShape(n *node, path string, s Server, present map[string]*node) *Error {
+	cmd, hasURL := present["command"] != nil, present["url"] != nil
+	switch {
+	case cmd && hasURL:
+		return c.fail(n.off, path, `has both "command" and "url"`,
+			`a server is either a program to start ("command") or a remote endpoint ("url"); keep one`)
+	case !cmd && !hasURL:
+		return c.fail(n.off, path, `needs "command" (a program to start) or "url" (a remote endpoint)`, "")
+	}
+	kindKeys, other := []string{"args", "env", "cwd"}, "command"
+	if cmd {
+		kindKeys, other = []string{"headers"}, "url"
+	}
+	for _, m := range n.members {
+		if slices.Contains(kindKeys, m.key) {
+			return c.fail(m.keyOff, pointer(path, m.key), strconv.Quote(m.key)+" applies only to a server with "+strconv.Quote(other), "")
+		}
+	}
+	if t := present["type"]; t != nil {
+		want := "url"
+		if s.Type == "stdio" {
+			want = "command"
+		}
+		if (want == "command") != cmd {
+			return c.fail(t.off, pointer(path, "type"), "type "+strconv.Quote(s.Type)+` needs "`+want+`"`, "")
+		}
+	}
+	return nil
+}
+
+// urlProblem says what is wrong with a server URL, or "".
+func urlProblem(s string) string {
+	bad := "invalid URL " + strconv.Quote(s) + ": expected an http or https URL like \"https://example.com/mcp\""
+	if !urlPattern.MatchString(s) {
+		return bad
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return bad
+	}
+	return ""
+}

@@ -1,0 +1,251 @@
+package config
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Policies a tool rule can set.
+const (
+	// PolicyAllow lets matching tool calls run without asking.
+	PolicyAllow = "allow"
+	// PolicyAsk asks the user before each matching tool call runs.
+	PolicyAsk = "ask"
+	// PolicyDeny refuses matching tool calls.
+	PolicyDeny = "deny"
+)
+
+// policies lists the valid policies, in the order used in messages.
+var policies = []string{PolicyAllow, PolicyAsk, PolicyDeny}
+
+// Config is a parsed modebox.json. The zero value (see [Default]) is the
+// configuration used when there is no file: default limits, no tool rules,
+// no flows, no MCP servers and every built-in feature off.
+//
+// A Config is not modified by its methods and is safe for concurrent reads.
+type Config struct {
+	// File is the name the configuration was loaded or parsed under; empty
+	// for [Default].
+	File string
+	// Schema is the optional "$schema" string. It is there for editors and
+	// has no effect.
+	Schema string
+	// Limits are the caps of each run; zero fields mean the engine's
+	// defaults.
+	Limits Limits
+	// Tools maps a tool pattern (see [Match]) to its rule. Use
+	// [Config.PolicyFor] to find the rule that applies to a tool.
+	Tools map[string]ToolRule
+	// Flows names the tools whose results are sensitive and the tools
+	// that send data out.
+	Flows Flows
+	// MCPServers maps a server name to how to reach it. The name is the
+	// namespace of the server's tools: tool "get_issue" of server
+	// "github" is "github.get_issue".
+	MCPServers map[string]Server
+	// Shell, Fetch, FS and MCP hold the "shell", "fetch", "fs" and "mcp"
+	// sections as written (always a JSON object when present, nil when
+	// absent). Their keys are defined by those features, which parse them
+	// themselves; an absent or empty section leaves the feature at its
+	// defaults, which for the built-in tools means off.
+	Shell, Fetch, FS, MCP json.RawMessage
+}
+
+// Limits are the caps of each run, as written under "limits". A zero field
+// means "the default" of the engine (timeout 30s, memory 64 MiB, unlimited
+// fuel, 1000 calls, 16 concurrent calls, 4 MiB values, 256 KiB of logs).
+type Limits struct {
+	// Timeout is the wall-clock limit of a run ("timeout").
+	Timeout time.Duration
+	// Memory is the JS heap limit in bytes ("memory"), at most 2 GiB.
+	Memory int64
+	// Fuel limits computation deterministically ("fuel"); one unit is one
+	// interrupt poll, about 10,000 bytecode branches or calls.
+	Fuel uint64
+	// MaxCalls is the number of tool calls a run may make ("maxCalls").
+	MaxCalls int
+	// MaxConcurrency is the number of tool calls in flight at once
+	// ("maxConcurrency").
+	MaxConcurrency int
+	// MaxValue caps any single value crossing the sandbox boundary, in
+	// bytes of JSON ("maxValue").
+	MaxValue int64
+	// MaxLog caps the bytes of console output kept ("maxLog").
+	MaxLog int64
+}
+
+// ToolRule is what the configuration says about the tools matching one
+// pattern under "tools".
+type ToolRule struct {
+	// Policy is [PolicyAllow], [PolicyAsk] or [PolicyDeny].
+	Policy string
+}
+
+// Flows marks tools for information-flow control, by pattern (see
+// [Match]): data that came from a source is not to reach a sink unchecked.
+type Flows struct {
+	// Sources are patterns of tools whose results are sensitive.
+	Sources []string
+	// Sinks are patterns of tools that send data out of the machine or
+	// to other people.
+	Sinks []string
+}
+
+// Server is one entry of "mcpServers", in the format MCP desktop clients
+// use, so that existing entries can be pasted unchanged. Exactly one of
+// Command (a local server spoken to over stdio) and URL (a remote server
+// spoken to over Streamable HTTP) is set.
+type Server struct {
+	// Command is the program to start for a stdio server.
+	Command string
+	// Args are the program's arguments.
+	Args []string
+	// Env holds environment variables set for the program, on top of the
+	// inherited environment.
+	Env map[string]string
+	// Cwd is the program's working directory; empty means modebox's own.
+	// It is kept as written.
+	Cwd string
+	// URL is the http or https endpoint of a remote server.
+	URL string
+	// Headers are HTTP headers sent with every request to URL.
+	Headers map[string]string
+	// Type is the transport the entry declares, if any: "stdio", "http",
+	// "streamable-http" or "sse". It is optional and must agree with
+	// Command/URL ("stdio" with Command, the others with URL).
+	Type string
+	// Disabled entries are kept but not started.
+	Disabled bool
+	// Timeout bounds requests to the server; zero means the default of
+	// the MCP client.
+	Timeout time.Duration
+}
+
+// Transport returns "stdio" for a server with a Command and "http" for
+// one with a URL. An entry of Type "sse" reports "http" too; the MCP
+// client may look at Type to fall back to the legacy SSE transport.
+func (s Server) Transport() string {
+	if s.Command != "" {
+		return "stdio"
+	}
+	return "http"
+}
+
+// Default returns the configuration used when there is no config file.
+func Default() *Config { return &Config{} }
+
+// PolicyFor returns the policy of the most specific "tools" rule matching
+// the tool key (such as "github.delete_repo", "sh" or "fs.read"), and
+// false if no rule matches. See [Config.RuleFor] for how the rule is chosen.
+func (c *Config) PolicyFor(key string) (policy string, ok bool) {
+	_, rule, ok := c.RuleFor(key)
+	return rule.Policy, ok
+}
+
+// RuleFor returns the most specific "tools" rule matching key and its
+// pattern, and false if none matches. Among the patterns matching key:
+//
+//  1. an exact pattern (no "*") wins; otherwise
+//  2. the pattern with fewer "*" wins; otherwise
+//  3. the longer pattern (more literal characters) wins; otherwise
+//  4. the stricter policy wins (deny over ask over allow).
+//
+// So with "github.*": ask, "*.delete_*": deny and "github.delete_repo":
+// allow, "github.delete_repo" is allowed (exact), "github.delete_user" is
+// asked ("github.*" has one "*" to two), and "gitlab.delete_x" is denied.
+func (c *Config) RuleFor(key string) (pattern string, rule ToolRule, ok bool) {
+	if c == nil {
+		return "", ToolRule{}, false
+	}
+	for p, r := range c.Tools {
+		if !Match(p, key) {
+			continue
+		}
+		if !ok || moreSpecific(p, r.Policy, pattern, rule.Policy) {
+			pattern, rule, ok = p, r, true
+		}
+	}
+	return pattern, rule, ok
+}
+
+// moreSpecific reports whether pattern a (with policy pa) beats pattern b
+// (with policy pb) under the rule documented on [Config.RuleFor]. Equal
+// patterns cannot occur (they are map keys); the final comparison of the
+// pattern text only makes the order total.
+func moreSpecific(a, pa, b, pb string) bool {
+	sa, sb := strings.Count(a, "*"), strings.Count(b, "*")
+	if sa != sb {
+		return sa < sb
+	}
+	if la, lb := len(a)-sa, len(b)-sb; la != lb {
+		return la > lb
+	}
+	if ra, rb := strictness(pa), strictness(pb); ra != rb {
+		return ra > rb
+	}
+	return a < b
+}
+
+// strictness orders policies: deny > ask > allow.
+func strictness(policy string) int {
+	switch policy {
+	case PolicyDeny:
+		return 2
+	case PolicyAsk:
+		return 1
+	}
+	return 0
+}
+
+// IsSource reports whether key matches a pattern of "flows.sources".
+func (c *Config) IsSource(key string) bool {
+	return c != nil && matchAny(c.Flows.Sources, key)
+}
+
+// IsSink reports whether key matches a pattern of "flows.sinks".
+func (c *Config) IsSink(key string) bool {
+	return c != nil && matchAny(c.Flows.Sinks, key)
+}
+
+func matchAny(patterns []string, key string) bool {
+	for _, p := range patterns {
+		if Match(p, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// Match reports whether a tool pattern matches a tool key. A tool key is
+// "namespace.tool" for the tools of an MCP server or a Go tool namespace
+// ("github.get_issue", "fs.read") or a bare name for a built-in ("sh",
+// "fetch"). In a pattern, "*" matches any run of characters, including
+// none and including dots: "github.*" matches every tool of github,
+// "*.delete_*" every delete_ tool of every namespace, "*" everything.
+// Everything else matches itself, case-sensitively.
+func Match(pattern, key string) bool {
+	// Classic linear wildcard matching: on a mismatch, retry from the
+	// last star, letting it swallow one more character.
+	p, k := 0, 0
+	star, starK := -1, 0
+	for k < len(key) {
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, starK = p, k
+			p++
+		case p < len(pattern) && pattern[p] == key[k]:
+			p++
+			k++
+		case star >= 0:
+			starK++
+			p, k = star+1, starK
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
+}

@@ -1,0 +1,17 @@
+package config
+
+import (
+	_ "embed"
+	"slices"
+)
+
+//go:embed modebox.schema.json
+var schemaJSON []byte
+
+// Schema returns the JSON Schema (draft 2020-12) of modebox.json, for
+// editors and other tools. It accepts and rejects the same documents as
+// [Parse], except for checks a schema cannot express: duplicate keys,
+// invalid UTF-8, sizes and durations written as strings that are too large
+// (including "memory" above 2GiB written as a string), and URLs that match
+// the URL pattern but do not parse. The caller may modify the result.
+func Schema() []byte { return slices.Clone(schemaJSON) }

@@ -1,0 +1,160 @@
+package tsdecl
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	maxDocValue = 120 // runes of a value shown after a tag
+	maxExamples = 3
+)
+
+// boundTags are the schema keywords rendered as "@keyword value" lines, in
+// this order.
+var boundTags = []string{
+	"format", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
+	"multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+	"minProperties", "maxProperties", "contentEncoding", "contentMediaType",
+}
+
+// docLines returns the doc comment lines for schema n: its description
+// (or its title, unless the title only repeats name), then tags. Root
+// schemas pass titleOK false: generators give them titles such as
+// "create_issueArguments".
+func docLines(n any, name string, titleOK bool) []string {
+	o, ok := n.(*object)
+	if !ok {
+		return nil
+	}
+	var lines []string
+	text := strings.TrimSpace(o.str("description"))
+	if t := strings.TrimSpace(o.str("title")); text == "" && titleOK && t != "" && normWord(t) != normWord(name) {
+		text = t
+	}
+	if text != "" {
+		lines = append(lines, strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")...)
+	}
+	if note := requireNote(o); note != "" {
+		lines = append(lines, note)
+	}
+	if v, _ := o.get("deprecated"); v == true {
+		lines = append(lines, "@deprecated")
+	}
+	if v, ok := o.get("default"); ok {
+		lines = append(lines, "@default "+clip(jsonText(v)))
+	}
+	for _, k := range boundTags {
+		v, ok := o.get(k)
+		if !ok {
+			continue
+		}
+		switch x := v.(type) {
+		case string:
+			lines = append(lines, "@"+k+" "+clip(x))
+		case bool: // draft-04 exclusiveMinimum/exclusiveMaximum flags
+			if x {
+				lines = append(lines, "@"+k)
+			}
+		default:
+			lines = append(lines, "@"+k+" "+clip(jsonText(x)))
+		}
+	}
+	if v, _ := o.get("uniqueItems"); v == true {
+		lines = append(lines, "@uniqueItems")
+	}
+	var examples []any
+	if v, ok := o.get("examples"); ok {
+		if a, ok := v.([]any); ok {
+			examples = a
+		}
+	}
+	if v, ok := o.get("example"); ok { // OpenAPI
+		examples = append(examples, v)
+	}
+	for i, e := range examples {
+		if i == maxExamples {
+			break
+		}
+		lines = append(lines, "@example "+clip(jsonText(e)))
+	}
+	return lines
+}
+
+// requireNote describes a oneOf/anyOf whose branches only list required
+// properties ("give a or b"), which the type itself does not show.
+func requireNote(o *object) string {
+	for _, k := range []string{"oneOf", "anyOf"} {
+		v, _ := o.get(k)
+		branches, _ := v.([]any)
+		var sets []string
+		for _, b := range branches {
+			bo, ok := b.(*object)
+			if !ok || hasTypeInfo(bo) {
+				sets = nil
+				break
+			}
+			rv, _ := bo.get("required")
+			req, _ := rv.([]any)
+			var names []string
+			for _, r := range req {
+				if s, ok := r.(string); ok {
+					names = append(names, s)
+				}
+			}
+			if len(names) == 0 {
+				sets = nil
+				break
+			}
+			sets = append(sets, "`"+strings.Join(names, ", ")+"`")
+		}
+		if len(sets) > 0 {
+			how := "at least"
+			if k == "oneOf" {
+				how = "exactly"
+			}
+			return "Needs " + how + " one of: " + strings.Join(sets, " | ") + "."
+		}
+	}
+	return ""
+}
+
+// clip shortens a value shown in a doc comment.
+func clip(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if utf8.RuneCountInString(s) <= maxDocValue {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxDocValue]) + "…"
+}
+
+// writeDoc writes lines as a /** */ comment at indent: on one line when
+// there is a single line, else one " * " line each.
+func writeDoc(b *strings.Builder, indent string, lines []string) {
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return
+	}
+	esc := func(s string) string {
+		return strings.ReplaceAll(strings.TrimRight(s, " \t\r"), "*/", "*\\/")
+	}
+	if len(lines) == 1 {
+		b.WriteString(indent + "/** " + esc(lines[0]) + " */\n")
+		return
+	}
+	b.WriteString(indent + "/**\n")
+	for _, l := range lines {
+		if l = esc(l); l == "" {
+			b.WriteString(indent + " *\n")
+		} else {
+			b.WriteString(indent + " * " + l + "\n")
+		}
+	}
+	b.WriteString(indent + " */\n")
+}

@@ -1,0 +1,231 @@
+package modebox
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modebox/modebox/internal/schema"
+)
+
+// MapName maps a name from outside (an MCP tool name such as "get-sum",
+// "create_issue" or "files.read", or a server name) to the JS identifier
+// the guest uses: every character other than A–Z, a–z, 0–9, _ and $
+// becomes "_", and a leading digit gets a "_" in front ("" becomes "_").
+// Two names that map to the same identifier in one namespace are a
+// collision, reported by New; the original name stays reachable as a
+// property (tools.ns["get-sum"]).
+func MapName(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_', r == '$':
+			b.WriteRune(r)
+		case r >= '0' && r <= '9':
+			if i == 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
+	return b.String()
+}
+
+// searchKey is the host-call key of tools.search, the toolbox's discovery
+// function in the guest.
+const searchKey = "$search"
+
+// reservedRoot are names under tools that the toolbox itself uses.
+var reservedRoot = []string{"search"}
+
+// jsGlobals are globals a namespace must not shadow; such a namespace is
+// reachable only as tools.<ns>.
+var jsGlobals = map[string]bool{}
+
+func init() {
+	for _, g := range strings.Fields(`globalThis Object Function Array Number Boolean String Symbol BigInt
+		Math JSON Date RegExp Error TypeError RangeError SyntaxError ReferenceError EvalError URIError
+		InternalError AggregateError Promise Proxy Reflect Map Set WeakMap WeakSet ArrayBuffer
+		SharedArrayBuffer DataView Int8Array Uint8Array Uint8ClampedArray Int16Array Uint16Array
+		Int32Array Uint32Array Float32Array Float64Array BigInt64Array BigUint64Array Atomics
+		parseInt parseFloat isNaN isFinite decodeURI decodeURIComponent encodeURI encodeURIComponent
+		escape unescape eval undefined NaN Infinity console tools ToolError setTimeout setInterval
+		clearTimeout clearInterval queueMicrotask structuredClone atob btoa TextEncoder TextDecoder
+		performance sh fetch fs arguments async await break case catch class const continue debugger
+		default delete do else enum export extends false finally for function if implements import in
+		instanceof interface let new null package private protected public return static super switch
+		this throw true try typeof var void while with yield`) {
+		jsGlobals[g] = true
+	}
+}
+
+// entry is one tool in the toolbox.
+type entry struct {
+	Tool
+	ns    string // mapped namespace
+	js    string // mapped name
+	key   string // ns.js, or js
+	input *schema.Validator
+}
+
+// toolbox is the engine's set of tools, with the guest's setup JSON.
+type toolbox struct {
+	entries []*entry
+	byKey   map[string]*entry
+	globals []string
+	setup   []byte
+	index   *searchIndex
+}
+
+type setupTool struct {
+	Key   string   `json:"key"`
+	Path  []string `json:"path"`
+	Alias string   `json:"alias,omitempty"`
+}
+
+type setupJSON struct {
+	Tools   []setupTool `json:"tools"`
+	Globals []string    `json:"globals"`
+	Search  bool        `json:"search"`
+}
+
+func newToolbox(tools []Tool, policies map[string]Policy, flows Flows) (*toolbox, error) {
+	rules, err := compilePolicies("EngineConfig.Policies", policies)
+	if err != nil {
+		return nil, err
+	}
+	fl := flowRules(flows)
+	box := &toolbox{byKey: map[string]*entry{}}
+	nsOriginal := map[string]string{} // mapped namespace -> original
+	for i, t := range tools {
+		field := fmt.Sprintf("Tools[%d]", i)
+		if t.Handler == nil {
+			return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool %q has no handler", t.Name)}
+		}
+		switch t.Policy {
+		case "":
+			t.Policy = PolicyAllow
+		case PolicyAllow, PolicyAsk, PolicyDeny:
+		default:
+			return nil, &ConfigError{Field: field + ".Policy", Reason: fmt.Sprintf("%q is not allow, ask or deny", t.Policy)}
+		}
+		e := &entry{Tool: t, js: MapName(t.Name)}
+		e.key = e.js
+		if t.Namespace != "" {
+			e.ns = MapName(t.Namespace)
+			e.key = e.ns + "." + e.js
+			if prev, ok := nsOriginal[e.ns]; ok && prev != t.Namespace {
+				return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("namespaces %q and %q both map to %q", prev, t.Namespace, e.ns)}
+			}
+			nsOriginal[e.ns] = t.Namespace
+		} else if slices.Contains(reservedRoot, e.js) {
+			return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool name %q is reserved (tools.%s is the toolbox's own); give the tool a namespace", t.Name, e.js)}
+		}
+		if prev, ok := box.byKey[e.key]; ok {
+			return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tools %q and %q both map to tools.%s", prev.qualified(), e.qualified(), e.key)}
+		}
+		v, err := schema.Compile(t.InputSchema)
+		if err != nil {
+			return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool %q has an invalid input schema", t.Name), Err: err}
+		}
+		e.input = v
+		e.Policy = rules.policyFor(e.key, e.Policy)
+		e.Source = e.Source || fl.IsSource(e.key)
+		e.Sink = e.Sink || fl.IsSink(e.key)
+		box.byKey[e.key] = e
+		box.entries = append(box.entries, e)
+	}
+	// a namespace must not also be a tool at the root, and an original
+	// name (the alias) must not shadow another tool's mapped name
+	for _, e := range box.entries {
+		if e.ns != "" {
+			if other, ok := box.byKey[e.ns]; ok {
+				return nil, &ConfigError{Field: "Tools", Reason: fmt.Sprintf("tool %q clashes with the namespace of %q", other.qualified(), e.qualified())}
+			}
+		}
+		if alias := e.alias(); alias != "" {
+			k := alias
+			if e.ns != "" {
+				k = e.ns + "." + alias
+			}
+			if other, ok := box.byKey[k]; ok && other != e {
+				return nil, &ConfigError{Field: "Tools", Reason: fmt.Sprintf("the original name of %q is the name of %q", e.qualified(), other.qualified())}
+			}
+		}
+	}
+	slices.SortFunc(box.entries, func(a, b *entry) int { return strings.Compare(a.key, b.key) })
+	setup := setupJSON{Tools: []setupTool{}, Globals: []string{}, Search: true}
+	seenNS := map[string]bool{}
+	for _, e := range box.entries {
+		path := []string{e.js}
+		if e.ns != "" {
+			path = []string{e.ns, e.js}
+			if !seenNS[e.ns] {
+				seenNS[e.ns] = true
+				if !jsGlobals[e.ns] {
+					box.globals = append(box.globals, e.ns)
+				}
+			}
+		}
+		setup.Tools = append(setup.Tools, setupTool{Key: e.key, Path: path, Alias: e.alias()})
+	}
+	setup.Globals = append(setup.Globals, box.globals...)
+	b, err := json.Marshal(setup)
+	if err != nil {
+		return nil, err
+	}
+	box.setup = b
+	box.index = newSearchIndex(box)
+	return box, nil
+}
+
+// alias is the original name when it differs from the mapped one.
+func (e *entry) alias() string {
+	if e.Name != e.js {
+		return e.Name
+	}
+	return ""
+}
+
+func (e *entry) qualified() string {
+	if e.Namespace != "" {
+		return e.Namespace + "/" + e.Name
+	}
+	return e.Name
+}
+
+// ToolInfo describes a tool of an engine's toolbox.
+type ToolInfo struct {
+	// Key is how the guest reaches it: tools.<Key>.
+	Key string `json:"key"`
+	// Namespace and Name are as registered (before mapping).
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+	// Global is true when the namespace is also a JS global.
+	Global      bool            `json:"global,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Policy      Policy          `json:"policy"`
+	Source      bool            `json:"source,omitempty"`
+	Sink        bool            `json:"sink,omitempty"`
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+}
+
+// Tools lists the toolbox, sorted by key.
+func (e *Engine) Tools() []ToolInfo {
+	out := make([]ToolInfo, 0, len(e.box.entries))
+	for _, t := range e.box.entries {
+		out = append(out, ToolInfo{
+			Key: t.key, Namespace: t.Namespace, Name: t.Name,
+			Global:      t.ns != "" && slices.Contains(e.box.globals, t.ns),
+			Description: t.Description, Policy: t.Policy, Source: t.Source, Sink: t.Sink,
+			InputSchema: t.InputSchema,
+		})
+	}
+	return out
+}
