@@ -1,6 +1,9 @@
 package modebox
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/modebox/modebox/internal/tsdecl"
@@ -36,4 +39,30 @@ func (e *Engine) Declarations() (string, error) {
 		return d[:i+len(head)] + searchDecl + d[i+len(head):], nil
 	}
 	return d + "\ndeclare const tools: {\n" + searchDecl + "};\n", nil
+}
+
+// Index returns a compact index of the toolbox for a model's context: one
+// line per namespace with its tool names, and how to get the rest. It is
+// meant for the description of a "run" tool; full declarations come from
+// tools.search(query, {full: true}) or Declarations.
+func (e *Engine) Index() string {
+	groups := map[string][]string{}
+	n := 0
+	for _, en := range e.box.entries {
+		if en.Policy == PolicyDeny {
+			continue
+		}
+		groups[en.ns] = append(groups[en.ns], en.js)
+		n++
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d tools; call tools.<namespace>.<name>(args). tools.search(\"words\") returns signatures; {full: true} adds declarations.\n", n)
+	for _, ns := range slices.Sorted(maps.Keys(groups)) {
+		label := ns
+		if label == "" {
+			label = "tools"
+		}
+		fmt.Fprintf(&b, "%s (%d): %s\n", label, len(groups[ns]), strings.Join(groups[ns], ", "))
+	}
+	return b.String()
 }

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInitAndConfigCheck(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "modebox.json")
+	if code, out, errs := runCLI(t, "", "init", path); code != ExitOK || !strings.Contains(out, path) {
+		t.Fatalf("init: %d %q %q", code, out, errs)
+	}
+	if code, _, _ := runCLI(t, "", "init", path); code != ExitUsage {
+		t.Fatalf("init over an existing file: %d", code)
+	}
+	if code, out, errs := runCLI(t, "", "config", "check", path); code != ExitOK || !strings.Contains(out, "ok") {
+		t.Fatalf("check: %d %q %q", code, out, errs)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	for content, want := range map[string]string{
+		`{"limts": {}}`: `did you mean "limits"`,
+		`{"tools": {"gh.*": {"policy": "maybe"}}}`:             "/tools/gh.*/policy",
+		"{\n  \"limits\": {\n    \"timeout\": \"5s\",\n  }\n}": "bad.json:4:",
+		`{"limits": {"memory": []}}`:                           "/limits/memory",
+	} {
+		if err := os.WriteFile(bad, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := runCLI(t, "", "config", "check", bad)
+		if code != ExitUsage || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, stderr %q, want it to contain %q", content, code, errs, want)
+		}
+	}
+	if code, _, errs := runCLI(t, "", "config", "check", filepath.Join(dir, "missing.json")); code != ExitUsage || errs == "" {
+		t.Errorf("missing file: %d %q", code, errs)
+	}
+}
+
+func TestRunUsesConfigLimits(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "modebox.json")
+	if err := os.WriteFile(path, []byte(`{"limits": {"timeout": "100ms", "fuel": 20}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "let i = 0; while (true) i++", "run", "--config", path, "--output", "json", "-")
+	if code != ExitFailed || !strings.Contains(out, "FUEL_EXHAUSTED") {
+		t.Fatalf("config fuel: %d %s", code, out)
+	}
+	// a flag can narrow the configured limits, never widen them
+	code, _, errs := runCLI(t, "return 1", "run", "--config", path, "--timeout", "10s", "-")
+	if code != ExitUsage || !strings.Contains(errs, "narrow") {
+		t.Fatalf("widening: %d %q", code, errs)
+	}
+	t.Setenv("MODEBOX_CONFIG", path)
+	code, out, _ = runCLI(t, "let i = 0; while (true) i++", "run", "--output", "json", "-")
+	if code != ExitFailed || !strings.Contains(out, "FUEL_EXHAUSTED") {
+		t.Fatalf("$MODEBOX_CONFIG: %d %s", code, out)
+	}
+	t.Setenv("MODEBOX_CONFIG", filepath.Join(dir, "nope.json"))
+	if code, _, _ := runCLI(t, "return 1", "run", "-"); code != ExitUsage {
+		t.Fatalf("a missing $MODEBOX_CONFIG must be an error: %d", code)
+	}
+}
+
+func TestTypesAndSearch(t *testing.T) {
+	t.Setenv("MODEBOX_CONFIG", "")
+	t.Chdir(t.TempDir())
+	code, out, errs := runCLI(t, "", "types")
+	if code != ExitOK || !strings.Contains(out, "declare const tools: {") || !strings.Contains(out, "search(query: string") {
+		t.Fatalf("types: %d %q %q", code, out, errs)
+	}
+	if code, _, _ := runCLI(t, "", "search"); code != ExitUsage {
+		t.Fatalf("search without a query: %d", code)
+	}
+	if code, out, _ := runCLI(t, "", "search", "--json", "anything"); code != ExitOK || strings.TrimSpace(out) != "null" && strings.TrimSpace(out) != "[]" {
+		t.Fatalf("search on an empty toolbox: %d %q", code, out)
+	}
+}
