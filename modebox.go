@@ -99,16 +99,27 @@ func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	lim := e.limits.merge(opts.Limits)
+	h := &runHost{box: e.box, run: runPolicies, approver: opts.Approver, canPause: e.canPause()}
 	req := engine.Request{
 		Code:   prog.Code,
 		Setup:  e.box.setup,
 		Seed:   seed,
 		Limits: lim.engine(),
-		Host:   &host{box: e.box, run: runPolicies},
+		Host:   h,
 		Replay: opts.Journal.toEngine(),
 	}
 	r := e.eng.Run(ctx, req)
-	return convertResult(r, prog, filename), nil
+	res := convertResult(r, prog, filename)
+	if r.Paused {
+		res.Status = StatusPaused
+		for _, c := range r.Pending {
+			res.Pending = append(res.Pending, PendingCall{ID: c.ID, Tool: c.Tool, Args: c.Args, Reason: c.Approval})
+		}
+		if err := e.sealPause(res, code, lang, filename, lim, opts, h); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 func syntaxResult(err error, filename string) *Result {

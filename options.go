@@ -169,6 +169,11 @@ type RunOptions struct {
 	Policies map[string]Policy
 	// Seed seeds Math.random; 0 picks a random seed.
 	Seed uint64
+	// Approver answers calls that need approval (policy "ask", or a data
+	// flow). Without one, such calls pause the run when the engine has
+	// continuations (EngineConfig.Keys), and are refused with
+	// APPROVAL_UNAVAILABLE when it has not.
+	Approver Approver
 	// Journal, when set, replays a previous run of the same code: its
 	// clock readings, seed and tool results are served in order and no
 	// recorded tool runs again.
@@ -234,10 +239,24 @@ type Result struct {
 	LogsDropped int `json:"logsDropped,omitempty"`
 	// Error says why the run failed.
 	Error *Error `json:"error"`
+	// Pending lists the calls waiting for approval when Status is
+	// "paused", in call order.
+	Pending []PendingCall `json:"pending,omitempty"`
+	// Token resumes a paused run (Engine.Resume). It is a bearer
+	// credential until used or expired: keep it like one.
+	Token string `json:"token,omitempty"`
 	// Stats describes the run.
 	Stats Stats `json:"stats"`
 	// Journal replays the run (see RunOptions.Journal).
 	Journal *Journal `json:"-"`
+}
+
+// PendingCall is a call that waits for approval in a paused run.
+type PendingCall struct {
+	ID     int             `json:"id"`
+	Tool   string          `json:"tool"`
+	Args   json.RawMessage `json:"args"`
+	Reason string          `json:"reason"`
 }
 
 // Log is one console line.

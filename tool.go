@@ -87,29 +87,8 @@ func MustTool[In, Out any](name, description string, fn func(ctx context.Context
 	return t
 }
 
-// host answers the guest's calls with the toolbox.
-type host struct {
-	box *toolbox
-	run *policyRules // the run's narrowing, or nil
-}
-
-func (h *host) Call(ctx context.Context, key string, args json.RawMessage) (json.RawMessage, error) {
-	if key == searchKey {
-		return h.box.searchCall(args)
-	}
-	t := h.box.byKey[key]
-	if t == nil {
-		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + key}
-	}
-	switch stricter(t.Policy, h.run.policyFor(t.key, PolicyAllow)) {
-	case PolicyDeny:
-		return nil, &ToolError{Code: CodeToolDenied, Message: "tools." + t.key + " is denied by policy; the call was refused"}
-	case PolicyAsk:
-		return nil, &ToolError{Code: CodeApprovalUnavailable, Message: "tools." + t.key + " needs approval and no approver is configured; the call was refused"}
-	}
-	if err := t.input.ValidateJSON(args); err != nil {
-		return nil, &ToolError{Code: CodeInvalidArgument, Message: "tools." + t.key + ": " + err.Error(), Err: err}
-	}
+// call runs the tool's handler and turns its result into JSON.
+func (t *entry) call(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
 	v, err := t.Handler(ctx, args)
 	if err != nil {
 		return nil, err

@@ -13,9 +13,11 @@ import (
 // addHost answers tools.add({a, b}) with a+b.
 type addHost struct{}
 
-func (addHost) Call(_ context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
+func (addHost) Gate(Call, bool) Verdict { return Verdict{} }
+
+func (addHost) Call(_ context.Context, c Call) (json.RawMessage, error) {
 	var a struct{ A, B float64 }
-	if err := json.Unmarshal(args, &a); err != nil {
+	if err := json.Unmarshal(c.Args, &a); err != nil {
 		return nil, err
 	}
 	return json.Marshal(a.A + a.B)

@@ -109,20 +109,38 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		}
 	}
 	r.pending[pc.id] = pc
-	if rec := r.replayByID[pc.id]; rec != nil {
+	rec := r.replayByID[pc.id]
+	if rec != nil {
 		if rec.Tool != pc.tool || rec.Args != pc.digest {
 			r.setErr(&Error{Code: CodeReplayMismatch, Message: fmt.Sprintf(
 				"replay: call %d was %s with other arguments when recorded; this run called %s", pc.id, rec.Tool, pc.tool)})
 			return answerStop
 		}
 		pc.replayed = true
+	}
+	var v Verdict
+	if !pc.sleep && r.host != nil {
+		v = r.host.Gate(Call{ID: pc.id, Tool: pc.tool, Args: pc.args}, pc.replayed)
+		if v.Abort != "" {
+			r.setErr(&Error{Code: CodeReplayMismatch, Message: v.Abort})
+			return answerStop
+		}
+	}
+	if pc.replayed {
 		return answerGo
 	}
-	if len(pc.args) > r.limits.MaxValue {
+	switch {
+	case len(pc.args) > r.limits.MaxValue:
 		r.reject(pc, CodeValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(pc.args), r.limits.MaxValue))
-		return answerGo
+	case v.RejectCode != "":
+		r.reject(pc, v.RejectCode, v.RejectMessage)
+	case v.Park:
+		pc.approval = v.Approval
+		r.parked = append(r.parked, pc)
+	default:
+		pc.approval = v.Approval
+		r.schedule(pc)
 	}
-	r.schedule(pc)
 	return answerGo
 }
 
@@ -167,6 +185,7 @@ func (r *run) deliver(c completion) {
 }
 
 func (r *run) startSleep(pc *pendingCall) {
+	r.sleeping++
 	var a struct {
 		MS float64 `json:"ms"`
 	}
@@ -198,7 +217,7 @@ func callHost(ctx context.Context, host Host, pc *pendingCall, maxValue int) (c 
 	if host == nil {
 		return completion{call: pc, value: errorJSON(CodeToolNotFound, "no tool named "+pc.tool)}
 	}
-	v, err := host.Call(ctx, pc.tool, pc.args)
+	v, err := host.Call(ctx, Call{ID: pc.id, Tool: pc.tool, Args: pc.args, Approval: pc.approval})
 	if err != nil {
 		code := CodeToolError
 		var ce CodedError

@@ -58,6 +58,7 @@ type pendingCall struct {
 	digest   string
 	sleep    bool
 	replayed bool
+	approval string
 }
 
 type completion struct {
@@ -100,7 +101,10 @@ type run struct {
 	lastID     int
 	pending    map[int]*pendingCall
 	waiting    []*pendingCall
+	parked     []*pendingCall
 	running    int
+	sleeping   int
+	paused     bool
 	immediate  []completion
 	results    chan completion
 	callCtx    context.Context
@@ -197,7 +201,12 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 			PeakMemory: peak.Load(),
 		},
 	}
-	if r.err != nil {
+	if r.paused {
+		res.Paused = true
+		for _, pc := range r.parked {
+			res.Pending = append(res.Pending, Call{ID: pc.id, Tool: pc.tool, Args: pc.args, Approval: pc.approval})
+		}
+	} else if r.err != nil {
 		res.Err = r.err
 	} else {
 		res.Value = r.value
@@ -309,7 +318,11 @@ func (r *run) next() (completion, bool) {
 		r.immediate = r.immediate[1:]
 		return c, true
 	}
-	if len(r.pending) == 0 {
+	if r.running == 0 && len(r.waiting) == 0 && r.sleeping == 0 {
+		if len(r.parked) > 0 {
+			r.pause()
+			return completion{}, false
+		}
 		r.setErr(&Error{Code: CodeNeverSettled, Message: "the program is waiting for a promise that nothing will settle"})
 		return completion{}, false
 	}
@@ -323,11 +336,24 @@ func (r *run) next() (completion, bool) {
 }
 
 func (r *run) received(c completion) completion {
-	if !c.call.sleep {
+	if c.call.sleep {
+		r.sleeping--
+	} else {
 		r.running--
 		r.startWaiting()
 	}
 	return c
+}
+
+// pause ends the run as paused: every call left waits for an approval.
+func (r *run) pause() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return
+	}
+	r.finished = true
+	r.paused = true
 }
 
 func (r *run) failStopped() {

@@ -6,10 +6,42 @@ import (
 	"time"
 )
 
-// Host answers a run's calls. Call runs on its own goroutine, at most
-// Limits.MaxConcurrency at a time; ctx ends when the run does.
+// Call is one host call as the host sees it.
+type Call struct {
+	// ID is the guest's call number (1, 2, ...), the same on replay.
+	ID int
+	// Tool is the tool's key.
+	Tool string
+	// Args is the call's JSON argument.
+	Args json.RawMessage
+	// Approval, when set, says why a person must approve the call before
+	// it runs (set from the Gate's verdict).
+	Approval string
+}
+
+// Verdict is the Gate's decision on a call.
+type Verdict struct {
+	// Reject refuses the call before it runs with this code and message.
+	RejectCode, RejectMessage string
+	// Approval, when set, says why the call needs approval; Call then runs
+	// with Call.Approval set and asks.
+	Approval string
+	// Park holds the call without running it: nothing can approve it now.
+	// When nothing else can progress the run pauses, listing parked calls.
+	Park bool
+	// Abort ends the run with REPLAY_MISMATCH and this message.
+	Abort string
+}
+
+// Host answers a run's calls.
 type Host interface {
-	Call(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error)
+	// Gate is called on the driver, in call order, for every call except
+	// timers, including calls served from the journal (replayed is then
+	// true and the verdict is ignored unless it aborts). It must be fast.
+	Gate(c Call, replayed bool) Verdict
+	// Call runs a call on a worker goroutine, at most
+	// Limits.MaxConcurrency at a time; ctx ends when the run does.
+	Call(ctx context.Context, c Call) (json.RawMessage, error)
 }
 
 // CodedError is an error with a stable code, passed to the guest as the
@@ -89,4 +121,9 @@ type Result struct {
 	Stats       Stats
 	// Journal records what the run saw; replaying it reproduces the run.
 	Journal *Journal
+	// Paused is true when the run stopped because every call left was
+	// parked (waiting for an approval nobody could give now); Pending
+	// lists those calls, in call order.
+	Paused  bool
+	Pending []Call
 }

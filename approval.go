@@ -1,0 +1,193 @@
+package modebox
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/modebox/modebox/internal/engine"
+)
+
+// Decision answers an approval request.
+type Decision int
+
+// Decisions.
+const (
+	// Deny refuses the call: the program's promise rejects with
+	// APPROVAL_DENIED, which it can catch; the run goes on.
+	Deny Decision = iota
+	// Approve lets this one call run.
+	Approve
+	// ApproveTool lets this call and every later call of the same tool in
+	// this run run without asking.
+	ApproveTool
+)
+
+// ApprovalRequest is a call that stopped before its tool ran.
+type ApprovalRequest struct {
+	// CallID is the program's call number (1, 2, ...).
+	CallID int `json:"id"`
+	// Tool is the tool's key: tools.<Tool>.
+	Tool string `json:"tool"`
+	// Args are the call's arguments, already validated against the
+	// tool's input schema. They come from the program: untrusted.
+	Args json.RawMessage `json:"args"`
+	// Reason says why approval is needed: the tool's "ask" policy, or a
+	// data flow (a sink called after a source, naming the source).
+	Reason string `json:"reason"`
+}
+
+// Approver answers approval requests. Approve may block (a terminal
+// prompt); ctx ends with the run. An error counts as Deny.
+type Approver interface {
+	Approve(ctx context.Context, req ApprovalRequest) (Decision, error)
+}
+
+// ApproverFunc adapts a function to Approver.
+type ApproverFunc func(ctx context.Context, req ApprovalRequest) (Decision, error)
+
+// Approve calls f.
+func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) (Decision, error) {
+	return f(ctx, req)
+}
+
+// CodeApprovalDenied: a person (or a resume decision) denied the call.
+const CodeApprovalDenied = "APPROVAL_DENIED"
+
+// runHost answers one run's calls: policies, data flow and approvals, then
+// the tool. Gate runs on the driver in call order (replayed calls too), so
+// the flow state is deterministic; Call runs on workers.
+type runHost struct {
+	box      *toolbox
+	run      *policyRules
+	approver Approver
+	canPause bool
+
+	// resume: decisions and what each pending call must look like
+	decisions map[int]Decision
+	expect    map[int]PendingCall
+
+	source string // first source tool called in this run (driver only)
+
+	mu       sync.Mutex
+	approved map[string]bool // tools approved for the rest of the run
+}
+
+func (h *runHost) approveTool(key string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.approved == nil {
+		h.approved = map[string]bool{}
+	}
+	h.approved[key] = true
+}
+
+func (h *runHost) toolApproved(key string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.approved[key]
+}
+
+func (h *runHost) approvedTools() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for k := range h.approved {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Gate decides, before anything runs, whether a call runs, is refused,
+// needs an approver, or parks until a resume.
+func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
+	if c.Tool == searchKey {
+		return engine.Verdict{}
+	}
+	e := h.box.byKey[c.Tool]
+	if e == nil {
+		return engine.Verdict{RejectCode: CodeToolNotFound, RejectMessage: "no tool named " + c.Tool}
+	}
+	pol := stricter(e.Policy, h.run.policyFor(e.key, PolicyAllow))
+	if pol == PolicyDeny {
+		return engine.Verdict{RejectCode: CodeToolDenied, RejectMessage: "tools." + e.key + " is denied by policy; the call was refused"}
+	}
+	reason := ""
+	if pol == PolicyAsk {
+		reason = `the tool's policy is "ask"`
+	}
+	if e.Sink && h.source != "" {
+		flow := fmt.Sprintf("data flow: tools.%s is a sink, and tools.%s (a source) was called earlier in this run", e.key, h.source)
+		if reason != "" {
+			reason += "; " + flow
+		} else {
+			reason = flow
+		}
+	}
+	if e.Source && h.source == "" {
+		h.source = e.key
+	}
+	if replayed {
+		return engine.Verdict{}
+	}
+	if d, ok := h.decisions[c.ID]; ok {
+		want := h.expect[c.ID]
+		if want.Tool != c.Tool || argsDigest(want.Args) != argsDigest(c.Args) {
+			return engine.Verdict{Abort: fmt.Sprintf("resume: call %d was %s when the run paused; the replay called %s with other arguments", c.ID, want.Tool, c.Tool)}
+		}
+		switch d {
+		case Deny:
+			return engine.Verdict{RejectCode: CodeApprovalDenied, RejectMessage: "tools." + e.key + ": the call was denied"}
+		case ApproveTool:
+			h.approveTool(e.key)
+		}
+		return engine.Verdict{}
+	}
+	if reason == "" || h.toolApproved(e.key) {
+		return engine.Verdict{}
+	}
+	switch {
+	case h.approver != nil:
+		return engine.Verdict{Approval: reason}
+	case h.canPause:
+		return engine.Verdict{Park: true, Approval: reason}
+	}
+	return engine.Verdict{RejectCode: CodeApprovalUnavailable, RejectMessage: "tools." + e.key + " needs approval (" + reason + ") and nothing can approve it; the call was refused"}
+}
+
+// Call validates the arguments, asks the approver when the gate said so,
+// and runs the tool.
+func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, error) {
+	if c.Tool == searchKey {
+		return h.box.searchCall(c.Args)
+	}
+	e := h.box.byKey[c.Tool]
+	if e == nil {
+		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + c.Tool}
+	}
+	if err := e.input.ValidateJSON(c.Args); err != nil {
+		return nil, &ToolError{Code: CodeInvalidArgument, Message: "tools." + e.key + ": " + err.Error(), Err: err}
+	}
+	if c.Approval != "" && !h.toolApproved(e.key) {
+		d, err := h.approver.Approve(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
+		if err != nil || d == Deny {
+			msg := "tools." + e.key + ": the call was denied"
+			if err != nil {
+				msg += " (" + err.Error() + ")"
+			}
+			return nil, &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
+		}
+		if d == ApproveTool {
+			h.approveTool(e.key)
+		}
+	}
+	return e.call(ctx, c.Args)
+}
+
+// argsDigest compares arguments: a pending call on resume must be the
+// same call as when the run paused.
+func argsDigest(args json.RawMessage) [32]byte {
+	return sha256.Sum256(args)
+}

@@ -1,0 +1,104 @@
+package modebox
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// recorder is an Approver that answers from a table and records requests.
+type recorder struct {
+	mu      sync.Mutex
+	answers map[string]Decision // by tool key; missing = Deny
+	asked   []ApprovalRequest
+}
+
+func (r *recorder) Approve(_ context.Context, req ApprovalRequest) (Decision, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked = append(r.asked, req)
+	return r.answers[req.Tool], nil
+}
+
+func countingTool(ns, name string, runs *int, mu *sync.Mutex) Tool {
+	return Tool{Namespace: ns, Name: name, Handler: func(_ context.Context, args json.RawMessage) (any, error) {
+		mu.Lock()
+		*runs++
+		mu.Unlock()
+		return "ran " + name, nil
+	}}
+}
+
+func TestApprovalsAsk(t *testing.T) {
+	var mu sync.Mutex
+	runs := 0
+	ask := countingTool("t", "ask", &runs, &mu)
+	ask.Policy = PolicyAsk
+	other := countingTool("t", "other", &runs, &mu)
+	other.Policy = PolicyAsk
+	e := newEngine(t, ask, other)
+	rec := &recorder{answers: map[string]Decision{"t.ask": ApproveTool}}
+	code := `const out = [];
+		for (const f of [t.ask, t.ask, t.other]) {
+			try { out.push(await f({n: 1})) } catch (e) { out.push(e.code) }
+		}
+		return out`
+	r := run(t, e, code, RunOptions{Approver: rec})
+	if r.Error != nil || string(r.Value) != `["ran ask","ran ask","APPROVAL_DENIED"]` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+	// approve-for-the-run asked once for t.ask; t.other asked and denied
+	if len(rec.asked) != 2 || rec.asked[0].Tool != "t.ask" || rec.asked[1].Tool != "t.other" || runs != 2 {
+		t.Fatalf("asked %+v, runs %d", rec.asked, runs)
+	}
+	if !strings.Contains(rec.asked[0].Reason, `"ask"`) || string(rec.asked[0].Args) != `{"n":1}` {
+		t.Fatalf("request %+v", rec.asked[0])
+	}
+	// Promise.all mixing approved and denied calls; the denial is caught
+	runs = 0
+	rec = &recorder{answers: map[string]Decision{"t.ask": Approve}}
+	r = run(t, e, `return await Promise.allSettled([t.ask({}), t.other({}), t.ask({})]).then(rs => rs.map(r => r.status === "fulfilled" ? r.value : r.reason.code))`, RunOptions{Approver: rec})
+	if r.Error != nil || string(r.Value) != `["ran ask","APPROVAL_DENIED","ran ask"]` || runs != 2 {
+		t.Fatalf("%s %+v runs %d", r.Value, r.Error, runs)
+	}
+}
+
+func TestDataFlowSourceThenSink(t *testing.T) {
+	var mu sync.Mutex
+	runs := 0
+	src := countingTool("gh", "get_issue", &runs, &mu)
+	src.Source = true
+	sink := countingTool("slack", "post", &runs, &mu)
+	sink.Sink = true
+	e := newEngine(t, src, sink)
+	// a sink before any source does not ask
+	rec := &recorder{}
+	r := run(t, e, `await slack.post({}); return await slack.post({})`, RunOptions{Approver: rec})
+	if r.Error != nil || len(rec.asked) != 0 {
+		t.Fatalf("sink before source: %+v asked %+v", r.Error, rec.asked)
+	}
+	// after a source, every sink call asks, naming the source; approve
+	rec = &recorder{answers: map[string]Decision{"slack.post": Approve}}
+	r = run(t, e, `const i = await gh.get_issue({}); await slack.post({text: i}); return await slack.post({})`, RunOptions{Approver: rec})
+	if r.Error != nil || len(rec.asked) != 2 || !strings.Contains(rec.asked[0].Reason, "tools.gh.get_issue") {
+		t.Fatalf("approve: %+v asked %+v", r.Error, rec.asked)
+	}
+	// deny: the program sees APPROVAL_DENIED and goes on
+	rec = &recorder{}
+	r = run(t, e, `await gh.get_issue({}); try { await slack.post({}) } catch (e) { return e.code }`, RunOptions{Approver: rec})
+	if r.Error != nil || string(r.Value) != `"APPROVAL_DENIED"` {
+		t.Fatalf("deny: %s %+v", r.Value, r.Error)
+	}
+	// flows by pattern in EngineConfig
+	e2, err := New(EngineConfig{Tools: []Tool{countingTool("gh", "get_issue", &runs, &mu), countingTool("slack", "post", &runs, &mu)},
+		Flows: Flows{Sources: []string{"gh.*"}, Sinks: []string{"slack.*"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, e2, `await gh.get_issue({}); try { await slack.post({}) } catch (e) { return e.code }`, RunOptions{})
+	if r.Error != nil || string(r.Value) != `"APPROVAL_UNAVAILABLE"` {
+		t.Fatalf("no approver: %s %+v", r.Value, r.Error)
+	}
+}
