@@ -71,7 +71,7 @@ func TestDeadlineHoldsInNativeCode(t *testing.T) {
 			t.Fatalf("%s: %+v", code, r.Error)
 		}
 		// generous: the property is "returns at the deadline", not a benchmark
-		if took > 500*time.Millisecond {
+		if took > 2*time.Second {
 			t.Fatalf("%s: returned after %s", code, took)
 		}
 	}

@@ -43,6 +43,7 @@ type Engine struct {
 	eng    *engine.Engine
 	box    *toolbox
 	limits Limits
+	cont   *continuations
 }
 
 // New checks the configuration, compiles the tools' schemas and loads the
@@ -59,13 +60,23 @@ func New(cfg EngineConfig) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrEngine, err)
 	}
-	return &Engine{eng: eng, box: box, limits: cfg.Limits}, nil
+	cont, err := newContinuations(cfg.Continuations)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont}, nil
 }
 
 // Run runs one program. The error is for invalid options only: everything
 // that goes wrong with the program (syntax, exceptions, caps, crashes) is
 // in Result.Error with a stable code.
 func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result, error) {
+	return e.run(ctx, code, opts, &runHost{})
+}
+
+// run runs code with h answering calls; Resume passes a host that already
+// holds the pending calls' decisions.
+func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHost) (*Result, error) {
 	if err := opts.Limits.validate("RunOptions.Limits"); err != nil {
 		return nil, err
 	}
@@ -99,7 +110,7 @@ func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	lim := e.limits.merge(opts.Limits)
-	h := &runHost{box: e.box, run: runPolicies, approver: opts.Approver, canPause: e.canPause()}
+	h.box, h.run, h.approver, h.canPause = e.box, runPolicies, opts.Approver, e.canPause()
 	req := engine.Request{
 		Code:   prog.Code,
 		Setup:  e.box.setup,

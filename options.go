@@ -27,6 +27,10 @@ type EngineConfig struct {
 	// Flows marks tools as data-flow sources and sinks by pattern, in
 	// addition to Tool.Source and Tool.Sink.
 	Flows Flows
+	// Continuations lets runs pause for approval and resume from sealed
+	// tokens. nil: calls that need approval and have no approver are
+	// refused with APPROVAL_UNAVAILABLE.
+	Continuations *Continuations
 }
 
 // Flows lists tool patterns that are data-flow sources (their results may

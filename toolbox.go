@@ -81,6 +81,7 @@ type toolbox struct {
 	globals []string
 	setup   []byte
 	index   *searchIndex
+	hash    string // tool-set hash that tokens are bound to
 }
 
 type setupTool struct {
@@ -182,6 +183,7 @@ func newToolbox(tools []Tool, policies map[string]Policy, flows Flows) (*toolbox
 	}
 	box.setup = b
 	box.index = newSearchIndex(box)
+	box.hash = toolsetHash(box.entries)
 	return box, nil
 }
 

@@ -13,7 +13,7 @@ const (
 	ExitOK     = 0 // success
 	ExitFailed = 1 // the program failed (its error code on stderr)
 	ExitUsage  = 2 // usage or configuration error
-	ExitPaused = 3 // the run paused for approval (reserved)
+	ExitPaused = 3 // the run paused for approval; the token is on stdout
 )
 
 // Streams are the command's standard streams.
@@ -27,6 +27,7 @@ const usage = `modebox runs model-written JavaScript/TypeScript in a sandbox.
 
 Usage:
   modebox run [flags] FILE|-    run a program (the body of an async function)
+  modebox resume TOKEN|-        continue a paused run (--approve, --deny, --approve-id N)
   modebox types                 print the toolbox's TypeScript declarations
   modebox search QUERY          find tools by name, description and parameters
   modebox init [PATH]           write a starter modebox.json
@@ -48,6 +49,8 @@ func Run(args []string, s Streams) int {
 	switch args[0] {
 	case "run":
 		return runCmd(args[1:], s)
+	case "resume":
+		return resumeCmd(args[1:], s)
 	case "types":
 		return typesCmd(args[1:], s)
 	case "search":

@@ -44,7 +44,56 @@ func engineFor(cfg *config.Config, s Streams) (*modebox.Engine, error) {
 	if n := len(cfg.MCPServers); n > 0 {
 		fmt.Fprintf(s.Stderr, "modebox: %s: %d mcpServers configured; downstream MCP servers are not connected by this version, so their tools are absent\n", cfg.File, n)
 	}
+	if needsContinuations(cfg) {
+		c, err := cliContinuations()
+		if err != nil {
+			return nil, err
+		}
+		ec.Continuations = c
+	}
 	return modebox.New(ec)
+}
+
+// needsContinuations is true when some call could need approval: only
+// then do the CLI's runs load (and on first use create) the key.
+func needsContinuations(cfg *config.Config) bool {
+	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || len(cfg.MCPServers) > 0 {
+		return true
+	}
+	for _, r := range cfg.Tools {
+		if r.Policy == config.PolicyAsk {
+			return true
+		}
+	}
+	return false
+}
+
+// cliContinuations are the CLI's: the key from $MODEBOX_SECRET or
+// ~/.config/modebox/secret, and used tokens recorded on disk so that a
+// token resumes once across processes.
+func cliContinuations() (*modebox.Continuations, error) {
+	keys, err := modebox.LoadKeys()
+	if err != nil {
+		return nil, err
+	}
+	store, err := modebox.DefaultTokenStore()
+	if err != nil {
+		return nil, err
+	}
+	return &modebox.Continuations{Keys: keys, Store: store}, nil
+}
+
+// engineWithContinuations is engineFor with continuations always on.
+func engineWithContinuations(cfg *config.Config, s Streams) (*modebox.Engine, error) {
+	c, err := cliContinuations()
+	if err != nil {
+		return nil, err
+	}
+	eng, err := engineFor(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	return eng.WithContinuations(c)
 }
 
 // configFlag adds --config to a command's flags.

@@ -42,7 +42,7 @@ func TestInitAndConfigCheck(t *testing.T) {
 func TestRunUsesConfigLimits(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "modebox.json")
-	if err := os.WriteFile(path, []byte(`{"limits": {"timeout": "100ms", "fuel": 20}}`), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(`{"limits": {"timeout": "5s", "fuel": 20}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	code, out, _ := runCLI(t, "let i = 0; while (true) i++", "run", "--config", path, "--output", "json", "-")
@@ -50,7 +50,7 @@ func TestRunUsesConfigLimits(t *testing.T) {
 		t.Fatalf("config fuel: %d %s", code, out)
 	}
 	// a flag can narrow the configured limits, never widen them
-	code, _, errs := runCLI(t, "return 1", "run", "--config", path, "--timeout", "10s", "-")
+	code, _, errs := runCLI(t, "return 1", "run", "--config", path, "--timeout", "50s", "-")
 	if code != ExitUsage || !strings.Contains(errs, "narrow") {
 		t.Fatalf("widening: %d %q", code, errs)
 	}
@@ -77,5 +77,22 @@ func TestTypesAndSearch(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "", "search", "--json", "anything"); code != ExitOK || strings.TrimSpace(out) != "null" && strings.TrimSpace(out) != "[]" {
 		t.Fatalf("search on an empty toolbox: %d %q", code, out)
+	}
+}
+
+func TestResumeRefusesBadTokens(t *testing.T) {
+	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("MODEBOX_CONFIG", "")
+	t.Chdir(t.TempDir())
+	code, _, errs := runCLI(t, "", "resume", "--approve", "mbx1.not-a-token")
+	if code != ExitUsage || !strings.Contains(errs, "TOKEN_") {
+		t.Fatalf("garbage token: %d %q", code, errs)
+	}
+	if code, _, _ := runCLI(t, "", "resume", "sometoken"); code != ExitUsage {
+		t.Fatalf("no decision: %d", code)
+	}
+	if code, _, _ := runCLI(t, "", "resume", "--approve", "--deny", "x"); code != ExitUsage {
+		t.Fatalf("both: %d", code)
 	}
 }

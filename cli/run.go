@@ -21,12 +21,14 @@ const maxProgram = 4 << 20
 
 // envelope is what `--output json` prints.
 type envelope struct {
-	Status      string          `json:"status"`
-	Result      json.RawMessage `json:"result"`
-	Logs        []modebox.Log   `json:"logs"`
-	LogsDropped int             `json:"logsDropped,omitempty"`
-	Error       *modebox.Error  `json:"error"`
-	Stats       modebox.Stats   `json:"stats"`
+	Status      string                `json:"status"`
+	Result      json.RawMessage       `json:"result"`
+	Logs        []modebox.Log         `json:"logs"`
+	LogsDropped int                   `json:"logsDropped,omitempty"`
+	Error       *modebox.Error        `json:"error"`
+	Stats       modebox.Stats         `json:"stats"`
+	Token       string                `json:"token,omitempty"`
+	Pending     []modebox.PendingCall `json:"pending,omitempty"`
 }
 
 func runCmd(args []string, s Streams) int {
@@ -45,6 +47,7 @@ func runCmd(args []string, s Streams) int {
 		output   = fs.String("output", "text", "output: text or json (one envelope {status, result, logs, error, stats})")
 		seed     = fs.Uint64("seed", 0, "Math.random seed (0: random)")
 		cfgPath  = configFlag(fs)
+		noPrompt = fs.Bool("no-prompt", false, "never ask on the terminal: calls that need approval pause the run (exit 3, token on stdout)")
 	)
 	fs.DurationVar(&lim.Timeout, "timeout", 0, "wall-clock limit, e.g. 5s (default 30s)")
 	fs.Var(sizeFlag{&memory}, "memory", "JS heap limit, e.g. 64MiB (default 64MiB)")
@@ -81,7 +84,7 @@ func runCmd(args []string, s Streams) int {
 		fmt.Fprintf(s.Stderr, "modebox run: %v\n", err)
 		return ExitUsage
 	}
-	opts := modebox.RunOptions{Lang: *lang, Limits: lim, Seed: *seed}
+	opts := modebox.RunOptions{Lang: *lang, Limits: lim, Seed: *seed, Approver: approverFor(s, *noPrompt)}
 	if path != "-" {
 		opts.Filename = filepath.Base(path)
 		if opts.Lang == "" {
@@ -107,8 +110,18 @@ func runCmd(args []string, s Streams) int {
 		fmt.Fprintf(s.Stderr, "modebox run: %v\n", err)
 		return ExitUsage
 	}
-	if *output == "json" {
+	return printResult(res, *output, s)
+}
+
+func printResult(res *modebox.Result, output string, s Streams) int {
+	if output == "json" {
 		return printEnvelope(res, s)
+	}
+	if res.Status == modebox.StatusPaused {
+		for _, l := range res.Logs {
+			fmt.Fprintln(s.Stderr, l.Message)
+		}
+		return printPaused(res, s)
 	}
 	return printText(res, s)
 }
@@ -136,6 +149,9 @@ func readProgram(path string, stdin io.Reader) ([]byte, error) {
 }
 
 func exitFor(res *modebox.Result) int {
+	if res.Status == modebox.StatusPaused {
+		return ExitPaused
+	}
 	if res.Error != nil {
 		return ExitFailed
 	}
@@ -150,6 +166,8 @@ func printEnvelope(res *modebox.Result, s Streams) int {
 		LogsDropped: res.LogsDropped,
 		Error:       res.Error,
 		Stats:       res.Stats,
+		Token:       res.Token,
+		Pending:     res.Pending,
 	}
 	if env.Logs == nil {
 		env.Logs = []modebox.Log{}
