@@ -102,3 +102,35 @@ func TestDataFlowSourceThenSink(t *testing.T) {
 		t.Fatalf("no approver: %s %+v", r.Value, r.Error)
 	}
 }
+
+// Every route to a tool goes through the gate: aliases, call/apply,
+// detached references, and concurrent calls.
+func TestApprovalCannotBeBypassed(t *testing.T) {
+	var mu sync.Mutex
+	runs := 0
+	g := countingTool("ns", "guarded-tool", &runs, &mu)
+	g.Policy = PolicyAsk
+	d := countingTool("ns", "denied", &runs, &mu)
+	d.Policy = PolicyDeny
+	e := newEngine(t, g, d)
+	rec := &recorder{}
+	r := run(t, e, `const out = [];
+		const attempts = [
+			() => tools.ns.guarded_tool({}),
+			() => tools.ns["guarded-tool"]({}),
+			() => ns["guarded-tool"].call(null, {}),
+			() => Reflect.apply(ns.guarded_tool, undefined, [{}]),
+			() => { const { guarded_tool } = tools.ns; return guarded_tool({}) },
+			() => tools.ns.denied({}),
+			() => Promise.all([ns.guarded_tool({}), ns.guarded_tool({})]),
+		];
+		for (const a of attempts) { try { await a(); out.push("ran") } catch (e) { out.push(e.code) } }
+		return out`, RunOptions{Approver: rec})
+	want := `["APPROVAL_DENIED","APPROVAL_DENIED","APPROVAL_DENIED","APPROVAL_DENIED","APPROVAL_DENIED","TOOL_DENIED","APPROVAL_DENIED"]`
+	if r.Error != nil || string(r.Value) != want || runs != 0 {
+		t.Fatalf("%s %+v runs=%d", r.Value, r.Error, runs)
+	}
+	if len(rec.asked) != 7 {
+		t.Fatalf("asked %d times", len(rec.asked))
+	}
+}
