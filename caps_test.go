@@ -32,6 +32,7 @@ var capCases = []capCase{
 	{"cycle in result", `const a = {}; a.self = a; return a`, Limits{}, CodeValueNotSerializable},
 	{"uncaught", `throw new TypeError("nope")`, Limits{}, CodeUncaughtException},
 	{"syntax", `return 1 +`, Limits{}, CodeSyntaxError},
+	{"huge program", "return 1;" + strings.Repeat(" ", MaxProgramSize), Limits{}, CodeProgramTooLarge},
 }
 
 // Every cap stops its program with its own code, and the next run in the

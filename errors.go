@@ -29,6 +29,8 @@ const (
 	CodeNeverSettled = engine.CodeNeverSettled
 	// CodeCancelled: the caller's context was cancelled.
 	CodeCancelled = engine.CodeCancelled
+	// CodeProgramTooLarge: the program's source is over MaxProgramSize.
+	CodeProgramTooLarge = "PROGRAM_TOO_LARGE"
 	// CodeReplayMismatch: a replayed program made other calls than the
 	// journal recorded.
 	CodeReplayMismatch = engine.CodeReplayMismatch

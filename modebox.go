@@ -26,6 +26,9 @@ import (
 	"github.com/modebox/modebox/internal/tsx"
 )
 
+// MaxProgramSize caps the source of one program (4 MiB).
+const MaxProgramSize = 4 << 20
+
 // Version is the modebox release.
 const Version = "0.1.0-dev"
 
@@ -98,6 +101,10 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 	filename := opts.Filename
 	if filename == "" {
 		filename = lang.Filename()
+	}
+	if len(code) > MaxProgramSize {
+		return &Result{Status: StatusError, Error: &Error{Code: CodeProgramTooLarge,
+			Message: fmt.Sprintf("the program is %d bytes, over the limit of %d", len(code), MaxProgramSize)}}, nil
 	}
 	prog, err := tsx.Transform(code, lang)
 	if err != nil {
