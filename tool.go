@@ -105,3 +105,10 @@ func (t *entry) call(ctx context.Context, args json.RawMessage) (json.RawMessage
 	}
 	return b, nil
 }
+
+// CheckSchema reports whether raw is a JSON Schema that tools can use as
+// InputSchema (nil is fine: it accepts anything).
+func CheckSchema(raw json.RawMessage) error {
+	_, err := schema.Compile(raw)
+	return err
+}
