@@ -13,6 +13,11 @@
 #            worker threads), integrity-checked, installed into a temporary
 #            directory and driven by bench/peer-run/driver.mjs.
 #
+# A second table compares pause → token → resume (continuations) between
+# modebox (go test -bench PauseResume in the root package) and run
+# (bench/peer-run/pause.mjs) on bench/programs/{pause2,pause10}.js; native
+# QuickJS has no such mechanism.
+#
 # Usage (from anywhere; it works from the repo root):
 #   bench/peers.sh
 # Environment:
@@ -50,7 +55,7 @@ step() { echo "peers.sh: $*" >&2; }
 for t in go gcc node npm openssl tar awk; do
 	command -v "$t" >/dev/null 2>&1 || die "$t not found"
 done
-for p in empty hostcalls100 fib27 json1mb; do
+for p in empty hostcalls100 fib27 json1mb pause2 pause10; do
 	[ -f "$PROGRAMS/$p.js" ] || die "missing $PROGRAMS/$p.js"
 done
 
@@ -71,6 +76,8 @@ expected() {
 	hostcalls100) echo '5050' ;;
 	fib27) echo '196418' ;;
 	json1mb) echo '{"bytes":947763,"same":true}' ;;
+	pause2) echo 'true' ;;
+	pause10) echo '[45,true]' ;;
 	esac
 }
 check() { # engine program got
@@ -148,19 +155,34 @@ step "modebox: go test -bench (count $COUNT)"
 	cat "$work/go-bench.txt" >&2
 	die "go test -bench ./internal/engine/"
 }
-declare -A MB
-for b in RunStart HostCalls100 Fib27 JSON1MB; do
-	# median of ns/op over the -count samples, in ms
-	MB[$b]=$(awk -v b="Benchmark$b" '
+# go_median FILE NAME UNIT DIVISOR -> median over the -count samples of
+# BenchmarkNAME's metric UNIT (ns/op, token-bytes, ...), divided by DIVISOR.
+go_median() {
+	awk -v b="Benchmark$2" -v u="$3" -v d="$4" '
 		{ name = $1; sub(/-[0-9]+$/, "", name) }
-		name == b && $4 == "ns/op" { v[n++] = $3 }
+		name == b { for (i = 4; i <= NF; i++) if ($i == u) v[n++] = $(i - 1) + 0 }
 		END {
 			if (n == 0) exit 1
 			for (i = 0; i < n; i++) for (j = i + 1; j < n; j++)
 				if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 			m = (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2
-			printf "%.6f\n", m / 1e6
-		}' "$work/go-bench.txt") || die "no Benchmark$b results in go test output"
+			printf "%.6f\n", m / d
+		}' "$1"
+}
+declare -A MB
+for b in RunStart HostCalls100 Fib27 JSON1MB; do
+	MB[$b]=$(go_median "$work/go-bench.txt" "$b" ns/op 1e6) || die "no Benchmark$b results in go test output"
+done
+
+step "modebox: go test -bench PauseResume . (count $COUNT)"
+(cd "$ROOT" && go test -run XXX -bench 'PauseResume' -count "$COUNT" .) >"$work/go-pause.txt" 2>&1 || {
+	cat "$work/go-pause.txt" >&2
+	die "go test -bench PauseResume ."
+}
+declare -A MBP
+for b in PauseResume2 PauseResume10; do
+	MBP[$b.cycle]=$(go_median "$work/go-pause.txt" "$b" ns/op 1e6) || die "no Benchmark$b ns/op in go test output"
+	MBP[$b.token]=$(go_median "$work/go-pause.txt" "$b" token-bytes 1) || die "no Benchmark$b token-bytes in go test output"
 done
 
 cold_median() { # file -> median of first column
@@ -206,6 +228,34 @@ while read -r kind name ms n value; do
 done <"$work/run.txt"
 for k in cold_start warm_run hostcalls100 fib27 json1mb; do
 	[ -n "${RP[$k]:-}" ] || die "run peer driver gave no figure for $k"
+done
+
+step "run: pause driver (pause → token → resume)"
+node "$ROOT/bench/peer-run/pause.mjs" --peer-dir "$peer" --programs "$PROGRAMS" \
+	>"$work/run-pause.txt" || die "run peer pause driver"
+declare -A RPP RPD
+while read -r kind name rest; do
+	case $kind in
+	pause)
+		read -r n pms rms cms tok state value <<<"$rest"
+		check run "$name" "$value"
+		RPP[$name.n]=$n
+		RPP[$name.pause]=$pms
+		RPP[$name.resume]=$rms
+		RPP[$name.cycle]=$cms
+		RPP[$name.token]=$tok
+		RPP[$name.state]=$state
+		;;
+	detail) RPD[$name]=$rest ;;
+	unsupported)
+		step "run: $name: unsupported: $rest"
+		RPD[$name]="unsupported: $rest"
+		for f in n pause resume cycle token state; do RPP[$name.$f]="n/a"; done
+		;;
+	esac
+done <"$work/run-pause.txt"
+for k in pause2 pause10; do
+	[ -n "${RPP[$k.cycle]:-}" ] || die "run peer pause driver gave no figure for $k"
 done
 
 # ---------------------------------------------------------------- table ---
@@ -254,6 +304,34 @@ echo "Host call round trip = (100-call run - empty run) / 100. Native has no hos
 echo "its tools.add is a C function returning an already resolved promise."
 echo
 
+echo "### pause → token → resume"
+echo
+echo "| figure (median) | modebox | run@2.1.5 | modebox / run |"
+echo "|---|---:|---:|---:|"
+prow() { # label modebox run
+	printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"
+}
+for p in pause2 pause10; do
+	case $p in pause2) b=PauseResume2 ;; pause10) b=PauseResume10 ;; esac
+	prow "$p.js: continuation token (bytes)" "$(fmt "${MBP[$b.token]}" 0)" "$(fmt "${RPP[$p.token]}" 0)"
+	prow "$p.js: pause, start → paused result with token (ms)" "n/a" "$(fmt "${RPP[$p.pause]}" 2)"
+	prow "$p.js: resume, token → final result (ms)" "n/a" "$(fmt "${RPP[$p.resume]}" 2)"
+	prow "$p.js: whole cycle, pause + resume (ms)" "$(fmt "${MBP[$b.cycle]}" 2)" "$(fmt "${RPP[$p.cycle]}" 2)"
+done
+echo
+echo "pause2.js: two tools.fetchData calls with ~1 KB arguments each, then tools.approveMe pauses the run;"
+echo "pause10.js: ten tools.fetchData calls, then tools.approveMe (the program of BenchmarkPauseResume10)."
+echo "The resume approves the call and the run finishes (pause2.js returns true, pause10.js [45,true])."
+echo "modebox: BenchmarkPauseResume2 / BenchmarkPauseResume10 in the root package, go test -count $COUNT,"
+echo "median ns/op of one Run to the pause plus one Resume of its token; token = its reported token-bytes."
+echo "run: bench/peer-run/pause.mjs, createRunner({continuationSecret}) with the package's default signed codec;"
+echo "approveMe calls getHostFunctionContext().interrupt(), the resume is runner.run({continuation, resolutions})."
+echo "Token = byte length of result.continuation as returned. Pause, resume and cycle are medians of"
+echo "N = ${RPP[pause2.n]} / ${RPP[pause10.n]} cycles (pause2 / pause10) after 3 warm-up cycles; the driver checks that a resume"
+echo "answers the recorded fetchData calls from the token (none is invoked again)."
+echo "run token contents: pause2.js ${RPD[pause2]:-}; pause10.js ${RPD[pause10]:-}."
+echo
+
 verdict() { # value op limit
 	awk -v v="$1" -v l="$3" -v op="$2" 'BEGIN { ok = (op == "<=") ? (v <= l) : 0; print ok ? "MET" : "MISSED" }'
 }
@@ -272,15 +350,15 @@ echo "| fib(27) within 3× of native | ${FIB_X}× | $(verdict "$FIB_X" "<=" 3) |
 echo "| 1 MB JSON within 3× of native | ${JSON_X}× | $(verdict "$JSON_X" "<=" 3) |"
 echo
 
-echo "### go test -bench ./internal/engine (count $COUNT)"
+echo "### go test -bench ./internal/engine and -bench PauseResume . (count $COUNT)"
 echo
 echo '```'
 # benchstat labels the column with the file name, so give it a short one.
-cp "$work/go-bench.txt" "$work/modebox.txt"
+cat "$work/go-bench.txt" "$work/go-pause.txt" >"$work/modebox.txt"
 if (cd "$work" && go run golang.org/x/perf/cmd/benchstat@latest modebox.txt) >"$work/benchstat.txt" 2>"$work/benchstat.err"; then
 	cat "$work/benchstat.txt"
 else
 	step "benchstat unavailable ($(tail -n 1 "$work/benchstat.err")); raw go test output follows"
-	grep -E '^(Benchmark|goos|goarch|pkg|cpu)' "$work/go-bench.txt"
+	grep -E '^(Benchmark|goos|goarch|pkg|cpu)' "$work/modebox.txt"
 fi
 echo '```'

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -23,8 +24,9 @@ func loadConfig(flagPath string) (*config.Config, error) {
 	return config.Load(path)
 }
 
-// engineFor builds the engine a command uses from its configuration.
-func engineFor(cfg *config.Config, s Streams) (*modebox.Engine, error) {
+// engineFor builds the engine a command uses from its configuration and
+// starts the configured MCP servers; stop ends them.
+func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox.Engine, stop func(), err error) {
 	ec := modebox.EngineConfig{
 		Limits: modebox.Limits{
 			Timeout:        cfg.Limits.Timeout,
@@ -41,59 +43,25 @@ func engineFor(cfg *config.Config, s Streams) (*modebox.Engine, error) {
 	for pattern, rule := range cfg.Tools {
 		ec.Policies[pattern] = modebox.Policy(rule.Policy)
 	}
-	if n := len(cfg.MCPServers); n > 0 {
-		fmt.Fprintf(s.Stderr, "modebox: %s: %d mcpServers configured; downstream MCP servers are not connected by this version, so their tools are absent\n", cfg.File, n)
+	tools, stop, err := downstream(ctx, cfg, s)
+	if err != nil {
+		return nil, nil, err
 	}
+	ec.Tools = tools
 	if needsContinuations(cfg) {
 		c, err := cliContinuations()
 		if err != nil {
-			return nil, err
+			stop()
+			return nil, nil, err
 		}
 		ec.Continuations = c
 	}
-	return modebox.New(ec)
-}
-
-// needsContinuations is true when some call could need approval: only
-// then do the CLI's runs load (and on first use create) the key.
-func needsContinuations(cfg *config.Config) bool {
-	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || len(cfg.MCPServers) > 0 {
-		return true
-	}
-	for _, r := range cfg.Tools {
-		if r.Policy == config.PolicyAsk {
-			return true
-		}
-	}
-	return false
-}
-
-// cliContinuations are the CLI's: the key from $MODEBOX_SECRET or
-// ~/.config/modebox/secret, and used tokens recorded on disk so that a
-// token resumes once across processes.
-func cliContinuations() (*modebox.Continuations, error) {
-	keys, err := modebox.LoadKeys()
+	eng, err = modebox.New(ec)
 	if err != nil {
-		return nil, err
+		stop()
+		return nil, nil, err
 	}
-	store, err := modebox.DefaultTokenStore()
-	if err != nil {
-		return nil, err
-	}
-	return &modebox.Continuations{Keys: keys, Store: store}, nil
-}
-
-// engineWithContinuations is engineFor with continuations always on.
-func engineWithContinuations(cfg *config.Config, s Streams) (*modebox.Engine, error) {
-	c, err := cliContinuations()
-	if err != nil {
-		return nil, err
-	}
-	eng, err := engineFor(cfg, s)
-	if err != nil {
-		return nil, err
-	}
-	return eng.WithContinuations(c)
+	return eng, stop, nil
 }
 
 // configFlag adds --config to a command's flags.
@@ -175,4 +143,51 @@ func configCmd(args []string, s Streams) int {
 	fmt.Fprintf(s.Stdout, "%s: ok (%d tool rules, %d sources, %d sinks, %d mcpServers)\n",
 		path, len(cfg.Tools), len(cfg.Flows.Sources), len(cfg.Flows.Sinks), len(cfg.MCPServers))
 	return ExitOK
+}
+
+// needsContinuations is true when some call could need approval: only
+// then do the CLI's runs load (and on first use create) the key.
+func needsContinuations(cfg *config.Config) bool {
+	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || len(cfg.MCPServers) > 0 {
+		return true
+	}
+	for _, r := range cfg.Tools {
+		if r.Policy == config.PolicyAsk {
+			return true
+		}
+	}
+	return false
+}
+
+// cliContinuations are the CLI's: the key from $MODEBOX_SECRET or
+// ~/.config/modebox/secret, and used tokens recorded on disk so that a
+// token resumes once across processes.
+func cliContinuations() (*modebox.Continuations, error) {
+	keys, err := modebox.LoadKeys()
+	if err != nil {
+		return nil, err
+	}
+	store, err := modebox.DefaultTokenStore()
+	if err != nil {
+		return nil, err
+	}
+	return &modebox.Continuations{Keys: keys, Store: store}, nil
+}
+
+// engineWithContinuations is engineFor with continuations always on.
+func engineWithContinuations(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), error) {
+	c, err := cliContinuations()
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, stop, err := engineFor(ctx, cfg, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	eng, err = eng.WithContinuations(c)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	return eng, stop, nil
 }

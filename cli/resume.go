@@ -88,12 +88,13 @@ func resumeCmd(args []string, s Streams) int {
 		fmt.Fprintln(s.Stderr, err)
 		return ExitUsage
 	}
-	eng, err := engineWithContinuations(cfg, s)
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopSignals()
+	eng, stop, err := engineWithContinuations(ctx, cfg, s)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox resume: %v\n", err)
 		return ExitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := eng.Resume(ctx, token, d)
 	if err != nil {

@@ -98,12 +98,13 @@ func runCmd(args []string, s Streams) int {
 		fmt.Fprintln(s.Stderr, err)
 		return ExitUsage
 	}
-	eng, err := engineFor(cfg, s)
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopSignals()
+	eng, stop, err := engineFor(ctx, cfg, s)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox run: %v\n", err)
 		return ExitUsage
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := eng.Run(ctx, string(code), opts)
 	if err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,11 +20,12 @@ func typesCmd(args []string, s Streams) int {
 		fmt.Fprintln(s.Stderr, err)
 		return ExitUsage
 	}
-	eng, err := engineFor(cfg, s)
+	eng, stop, err := engineFor(context.Background(), cfg, s)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox types: %v\n", err)
 		return ExitUsage
 	}
+	defer stop()
 	d, err := eng.Declarations()
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox types: %v\n", err)
@@ -53,11 +55,12 @@ func searchCmd(args []string, s Streams) int {
 		fmt.Fprintln(s.Stderr, err)
 		return ExitUsage
 	}
-	eng, err := engineFor(cfg, s)
+	eng, stop, err := engineFor(context.Background(), cfg, s)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox search: %v\n", err)
 		return ExitUsage
 	}
+	defer stop()
 	hits := eng.Search(query, *limit, *full)
 	if *asJSON {
 		b, _ := json.MarshalIndent(hits, "", "  ")

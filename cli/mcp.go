@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/internal/mcpclient"
+)
+
+// serverStart bounds starting the configured downstream servers.
+const serverStart = 60 * time.Second
+
+// downstream starts the configured MCP servers and returns their tools as
+// modebox tools, and a function that stops the servers. A server that
+// does not start is reported once on stderr and the rest keep working.
+func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.Tool, func(), error) {
+	if len(cfg.MCPServers) == 0 {
+		return nil, func() {}, nil
+	}
+	m := mcpclient.New(cfg.MCPServers, mcpclient.Options{})
+	sctx, cancel := context.WithTimeout(ctx, serverStart)
+	defer cancel()
+	if err := m.Start(sctx); err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	for _, f := range m.Failures() {
+		fmt.Fprintf(s.Stderr, "modebox: MCP server %q did not start: %s\n", f.Server, f.Reason)
+		if f.StderrTail != "" {
+			fmt.Fprintf(s.Stderr, "  its stderr ended with:\n%s\n", indent(f.StderrTail))
+		}
+	}
+	var tools []modebox.Tool
+	for _, t := range m.Tools() {
+		in := t.InputSchema
+		if err := modebox.CheckSchema(in); err != nil {
+			fmt.Fprintf(s.Stderr, "modebox: %s/%s: its input schema is not usable (%v); arguments are passed unchecked\n", t.Server, t.Name, err)
+			in = nil
+		}
+		server, name := t.Server, t.Name
+		tools = append(tools, modebox.Tool{
+			Namespace: server, Name: name, Description: t.Description,
+			InputSchema: in, OutputSchema: t.OutputSchema,
+			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
+				v, err := m.Call(ctx, server, name, args)
+				if err != nil {
+					return nil, err
+				}
+				return v, nil
+			},
+		})
+	}
+	return tools, func() { m.Close() }, nil
+}
+
+func indent(s string) string {
+	out := "    "
+	for _, r := range s {
+		out += string(r)
+		if r == '\n' {
+			out += "    "
+		}
+	}
+	return out
+}

@@ -1,0 +1,49 @@
+// Package mcpclient connects modebox to the downstream MCP servers listed
+// under "mcpServers" in modebox.json and turns their tools into calls the
+// engine can make on behalf of a sandboxed program.
+//
+// A [Manager] owns one connection per enabled server: a child process spoken
+// to over stdio (in its own process group, with a minimal environment of
+// PATH, HOME and the configured env) or a Streamable HTTP endpoint (with the
+// configured headers; Type "sse" selects the legacy SSE transport). [Manager.Start]
+// connects to all of them in parallel and lists their tools; a server that
+// does not come up is reported by [Manager.Failures] and the others keep
+// working.
+//
+// The client does not advertise the roots capability (server-filesystem
+// would otherwise replace its allowed directories with the client's roots),
+// never sends "arguments": null, and advertises elicitation (form mode)
+// only when [Options.Elicitor] is set.
+//
+// # Results
+//
+// [Manager.Call] converts a tools/call result into one JSON value for the
+// sandbox, by this rule:
+//
+//  1. isError true: no value; the error is a [*ToolError] whose Message is
+//     the text blocks joined by newlines.
+//  2. structuredContent present: that value, as the server sent it.
+//  3. exactly one content block, of type "text": that text as a JSON string.
+//  4. otherwise: {"content": [block, ...]}, each block in its MCP wire
+//     shape: {"type":"text","text":…}, {"type":"image","mimeType":…,
+//     "data":"<base64>"}, {"type":"audio",…}, {"type":"resource_link",
+//     "uri":…,…} or {"type":"resource","resource":{"uri":…,"text"|"blob":…}}.
+//     Zero blocks give {"content": []}.
+//
+// Text is never parsed: a text block holding JSON stays a string. Results
+// are data from an untrusted server, never instructions.
+//
+// # Failures
+//
+// Errors are typed: [*ServerError] (a server that is not configured, did
+// not start, exited or lost its connection; with the tail of its stderr),
+// [*ToolError] (the server answered the call with isError or a JSON-RPC
+// error) and [*TimeoutError] (the per-call timeout ran out). When the
+// caller's own context ends first, Call returns the context's error.
+//
+// When a stdio server dies, the calls in flight fail with a *ServerError
+// "exited"; the next call restarts it, waiting first for a backoff that
+// starts at 0.5s after the crash and doubles with each consecutive failure
+// up to 30s (a successful call resets it). If the backoff is longer than
+// the call's remaining time, the call fails at once with a *ServerError.
+package mcpclient

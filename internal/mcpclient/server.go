@@ -1,0 +1,342 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modebox/modebox/internal/config"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Restart backoff: the first restart after a crash waits backoffMin, each
+// further consecutive failure doubles it, up to backoffMax.
+const (
+	backoffMin = 500 * time.Millisecond
+	backoffMax = 30 * time.Second
+)
+
+// backoff returns the wait before the next start after n consecutive
+// failures (n ≥ 1).
+func backoff(n int) time.Duration {
+	d := backoffMin
+	for i := 1; i < n && d < backoffMax; i++ {
+		d *= 2
+	}
+	return min(d, backoffMax)
+}
+
+// conn is one live session with a server.
+type conn struct {
+	session *mcp.ClientSession
+	proc    *process // nil for a remote server
+	release func()   // frees transport resources; may be nil
+	done    chan struct{}
+	once    sync.Once
+}
+
+// isDone reports whether the session has ended.
+func (c *conn) isDone() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// close ends the session and stops the process; it is idempotent and
+// returns once the process is reaped.
+func (c *conn) close() {
+	c.once.Do(func() {
+		_ = c.session.Close()
+		if c.proc != nil {
+			c.proc.stop(stopGrace)
+		}
+		if c.release != nil {
+			c.release()
+		}
+	})
+}
+
+// server is the state of one configured server.
+type server struct {
+	name string
+	cfg  config.Server
+	m    *Manager
+
+	mu       sync.Mutex
+	live     *conn         // nil while down
+	starting chan struct{} // closed when the start in progress ends
+	tools    []Tool        // last listed; nil before the first listing
+	crashes  int           // consecutive failures, for the backoff
+	retryAt  time.Time     // no start before this
+	lastErr  *ServerError  // the last failure
+	closed   bool
+
+	eliciting  int       // elicitations waiting for the Elicitor
+	lastElicit time.Time // when the last one was answered
+
+	relisting    bool // a tools/list_changed re-list is running
+	relistAgain  bool // another notification came during it
+	relistOnLive bool // a notification came before the session was live
+}
+
+// callTimeout is the server's own timeout or the manager's.
+func (s *server) callTimeout() time.Duration {
+	if s.cfg.Timeout > 0 {
+		return s.cfg.Timeout
+	}
+	return s.m.callTimeout
+}
+
+// acquire returns the live connection, starting the server if it is down
+// (after the backoff). Concurrent callers share one start. If the backoff
+// ends after deadline (or ctx's deadline), acquire fails at once; a zero
+// deadline means none.
+func (s *server) acquire(ctx context.Context, deadline time.Time) (*conn, error) {
+	if dl, ok := ctx.Deadline(); ok && (deadline.IsZero() || dl.Before(deadline)) {
+		deadline = dl
+	}
+	for {
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			return nil, &ServerError{Server: s.name, Reason: "is closed", Err: ErrClosed}
+		}
+		if c := s.live; c != nil {
+			s.mu.Unlock()
+			if !c.isDone() {
+				return c, nil
+			}
+			s.markDown(c, s.exitError(c))
+			continue
+		}
+		ch := s.starting
+		if ch == nil {
+			if wait := time.Until(s.retryAt); wait > 0 {
+				last := s.lastErr
+				s.mu.Unlock()
+				if !deadline.IsZero() && time.Until(deadline) < wait {
+					return nil, downError(s.name, last, wait)
+				}
+				if err := sleepCtx(ctx, wait); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			ch = make(chan struct{})
+			s.starting = ch
+			go s.start(ch)
+		}
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		s.mu.Lock()
+		c, last := s.live, s.lastErr
+		s.mu.Unlock()
+		if c == nil && last != nil {
+			return nil, last
+		}
+	}
+}
+
+// start connects in the background, bounded by the start timeout and by
+// Close, then records the outcome and closes ch.
+func (s *server) start(ch chan struct{}) {
+	ctx, cancel := context.WithTimeout(s.m.base, s.m.startTimeout)
+	defer cancel()
+	c, tools, err := s.connect(ctx)
+	s.mu.Lock()
+	defer close(ch)
+	defer s.mu.Unlock()
+	if err == nil && s.closed {
+		s.mu.Unlock()
+		c.close()
+		s.mu.Lock()
+		err = &ServerError{Server: s.name, Reason: "is closed", Err: ErrClosed}
+	}
+	s.starting = nil
+	if err != nil {
+		var se *ServerError
+		if !errors.As(err, &se) {
+			se = &ServerError{Server: s.name, Reason: "did not start", Err: err}
+		}
+		s.crashes++
+		s.retryAt = time.Now().Add(backoff(s.crashes))
+		s.lastErr = se
+		return
+	}
+	s.live, s.tools, s.lastErr = c, tools, nil
+	if s.relistOnLive {
+		s.relistOnLive = false
+		s.toolsChangedLocked()
+	}
+}
+
+// connect starts the transport, initializes the session and lists tools.
+func (s *server) connect(ctx context.Context) (*conn, []Tool, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "modebox", Version: "1"}, s.clientOptions())
+	var t mcp.Transport
+	var st *stdioTransport
+	var release func()
+	if s.cfg.Transport() == "stdio" {
+		st = &stdioTransport{cfg: s.cfg, out: s.m.stderr, prefix: "[" + s.name + "] "}
+		t = st
+	} else {
+		t, release = httpTransport(s.cfg)
+	}
+	session, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		if st != nil && st.proc != nil {
+			st.proc.stop(0) // it failed to initialize: no grace
+		}
+		if release != nil {
+			release()
+		}
+		return nil, nil, s.startError(ctx, st, err)
+	}
+	c := &conn{session: session, release: release, done: make(chan struct{})}
+	if st != nil {
+		c.proc = st.proc
+	}
+	go func() {
+		_ = session.Wait()
+		close(c.done)
+	}()
+	tools, err := s.list(ctx, session)
+	if err != nil {
+		c.close()
+		return nil, nil, s.startError(ctx, st, err)
+	}
+	return c, tools, nil
+}
+
+// startError explains why a start failed.
+func (s *server) startError(ctx context.Context, st *stdioTransport, err error) *ServerError {
+	se := &ServerError{Server: s.name, Reason: "did not start", Err: err}
+	switch {
+	case st != nil && st.startErr != nil:
+		se.Reason, se.Err = "could not be started", st.startErr
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		se.Reason, se.Err = fmt.Sprintf("did not start within %s", s.m.startTimeout), nil
+	case st != nil && st.proc != nil && st.proc.hasExited(time.Second):
+		se.Reason, se.Err = fmt.Sprintf("exited during startup (%s)", st.proc.exitStatus()), nil
+	}
+	if st != nil && st.proc != nil {
+		se.StderrTail = st.proc.stderrTail()
+	}
+	return se
+}
+
+// exitError explains why a live session ended.
+func (s *server) exitError(c *conn) *ServerError {
+	if c.proc != nil && c.proc.hasExited(time.Second) {
+		return &ServerError{Server: s.name, Reason: "exited (" + c.proc.exitStatus() + ")",
+			StderrTail: c.proc.stderrTail()}
+	}
+	return &ServerError{Server: s.name, Reason: "lost its connection", Err: mcp.ErrConnectionClosed}
+}
+
+// markDown records that c ended, unless that was already done.
+func (s *server) markDown(c *conn, why *ServerError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.live != c {
+		return
+	}
+	s.live = nil
+	s.crashes++
+	s.retryAt = time.Now().Add(backoff(s.crashes))
+	s.lastErr = why
+	go c.close()
+}
+
+// list returns the server's tools, sorted by name.
+func (s *server) list(ctx context.Context, session *mcp.ClientSession) ([]Tool, error) {
+	tools := []Tool{}
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, convertTool(s.name, t))
+	}
+	sortTools(tools)
+	return tools, nil
+}
+
+// clientOptions configures the SDK client: no roots, elicitation only with
+// an Elicitor, and a handler for tools/list_changed.
+func (s *server) clientOptions() *mcp.ClientOptions {
+	opts := &mcp.ClientOptions{
+		Capabilities:           &mcp.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { s.toolsChanged() },
+	}
+	if s.m.elicitor != nil {
+		opts.ElicitationHandler = s.elicit
+	}
+	return opts
+}
+
+// elicit forwards a form elicitation to the Elicitor; URL elicitations are
+// declined (the Elicitor cannot show a URL).
+func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	p := req.Params
+	if p.Mode == "url" {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	var schema json.RawMessage
+	if p.RequestedSchema != nil {
+		b, err := json.Marshal(p.RequestedSchema)
+		if err != nil {
+			return nil, err
+		}
+		schema = b
+	}
+	s.elicitationStarted()
+	action, content, err := s.m.elicitor(ctx, s.name, p.Message, schema)
+	s.elicitationEnded()
+	if err != nil {
+		return nil, err
+	}
+	switch action {
+	case "accept":
+		if content == nil {
+			content = map[string]any{}
+		}
+		return &mcp.ElicitResult{Action: action, Content: content}, nil
+	case "decline", "cancel":
+		return &mcp.ElicitResult{Action: action}, nil
+	}
+	return nil, fmt.Errorf("mcpclient: elicitor returned invalid action %q", action)
+}
+
+// downError is the error of a call that finds the server down and its
+// next restart later than the call's deadline.
+func downError(name string, last *ServerError, wait time.Duration) *ServerError {
+	e := &ServerError{Server: name,
+		Reason: fmt.Sprintf("is down (next restart in %s)", wait.Round(100*time.Millisecond))}
+	if last != nil {
+		e.Reason += " after it " + last.Reason
+		e.StderrTail, e.Err = last.StderrTail, last.Err
+	}
+	return e
+}
+
+// sleepCtx sleeps for d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
