@@ -22,6 +22,13 @@ func (r *recorder) Approve(_ context.Context, req ApprovalRequest) (Decision, er
 	return r.answers[req.Tool], nil
 }
 
+// requests returns a copy of the requests so far.
+func (r *recorder) requests() []ApprovalRequest {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]ApprovalRequest(nil), r.asked...)
+}
+
 func countingTool(ns, name string, runs *int, mu *sync.Mutex) Tool {
 	return Tool{Namespace: ns, Name: name, Handler: func(_ context.Context, args json.RawMessage) (any, error) {
 		mu.Lock()
@@ -127,10 +134,15 @@ func TestApprovalCannotBeBypassed(t *testing.T) {
 		for (const a of attempts) { try { await a(); out.push("ran") } catch (e) { out.push(e.code) } }
 		return out`, RunOptions{Approver: rec})
 	want := `["APPROVAL_DENIED","APPROVAL_DENIED","APPROVAL_DENIED","APPROVAL_DENIED","APPROVAL_DENIED","TOOL_DENIED","APPROVAL_DENIED"]`
-	if r.Error != nil || string(r.Value) != want || runs != 0 {
-		t.Fatalf("%s %+v runs=%d", r.Value, r.Error, runs)
+	mu.Lock()
+	ran := runs
+	mu.Unlock()
+	if r.Error != nil || string(r.Value) != want || ran != 0 {
+		t.Fatalf("%s %+v runs=%d", r.Value, r.Error, ran)
 	}
-	if len(rec.asked) != 7 {
-		t.Fatalf("asked %d times", len(rec.asked))
+	// the second call of the Promise.all may still be asking when the
+	// run returns (the first denial settles it)
+	if n := len(rec.requests()); n < 6 || n > 7 {
+		t.Fatalf("asked %d times", n)
 	}
 }

@@ -29,10 +29,7 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 		return nil, nil, err
 	}
 	for _, f := range m.Failures() {
-		fmt.Fprintf(s.Stderr, "modebox: MCP server %q did not start: %s\n", f.Server, f.Reason)
-		if f.StderrTail != "" {
-			fmt.Fprintf(s.Stderr, "  its stderr ended with:\n%s\n", indent(f.StderrTail))
-		}
+		fmt.Fprintf(s.Stderr, "modebox: MCP server %q did not start: %s\n", f.Server, indent(f.Error()))
 	}
 	var tools []modebox.Tool
 	for _, t := range m.Tools() {

@@ -34,9 +34,13 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	timeout := s.callTimeout()
 	cctx, cancel := s.withCallTimeout(ctx, timeout)
 	defer cancel()
-	timedOut := func() error {
-		if ctx.Err() != nil {
+	// ended explains a call whose context ended.
+	ended := func() error {
+		switch {
+		case ctx.Err() != nil:
 			return ctx.Err()
+		case errors.Is(context.Cause(cctx), ErrClosed):
+			return &ServerError{Server: server, Reason: "is closed", Err: ErrClosed}
 		}
 		return &TimeoutError{Server: server, Tool: tool, Timeout: timeout}
 	}
@@ -44,18 +48,24 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	c, err := s.acquire(cctx, time.Now().Add(timeout))
 	if err != nil {
 		if cctx.Err() != nil {
-			return nil, timedOut()
+			return nil, ended()
 		}
 		return nil, err
 	}
 	res, err := c.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: arguments})
 	if err != nil {
 		if cctx.Err() != nil {
-			return nil, timedOut()
+			return nil, ended()
 		}
 		var rpcErr *jsonrpc.Error
 		if errors.As(err, &rpcErr) {
 			return nil, &ToolError{Server: server, Tool: tool, Message: rpcErr.Message, Code: rpcErr.Code}
+		}
+		s.mu.Lock()
+		closed := s.closed
+		s.mu.Unlock()
+		if closed {
+			return nil, &ServerError{Server: server, Reason: "is closed", Err: ErrClosed}
 		}
 		if c.isDone() || waitDone(c, time.Second) {
 			why := s.exitError(c)

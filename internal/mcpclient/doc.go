@@ -41,6 +41,11 @@
 // error) and [*TimeoutError] (the per-call timeout ran out). When the
 // caller's own context ends first, Call returns the context's error.
 //
+// The per-call timeout does not run out while the server waits for an
+// answer from the [Elicitor] (a human may be slow); the call then has at
+// least the full timeout after the answer. A server that is restarted
+// within a call does so inside the call's timeout.
+//
 // When a stdio server dies, the calls in flight fail with a *ServerError
 // "exited"; the next call restarts it, waiting first for a backoff that
 // starts at 0.5s after the crash and doubles with each consecutive failure

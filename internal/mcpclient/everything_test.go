@@ -164,11 +164,14 @@ func TestElicitation(t *testing.T) {
 		if action != "accept" {
 			return action, nil, nil
 		}
+		// A human answers slower than the per-call timeout, which must
+		// not run out meanwhile.
+		time.Sleep(1500 * time.Millisecond)
 		return "accept", map[string]any{"name": "Ada Lovelace", "check": true}, nil
 	}
 	m := startManager(t, map[string]config.Server{
 		"everything": npmServer(t, pkgEverything, "stdio"),
-	}, Options{Elicitor: elicitor})
+	}, Options{Elicitor: elicitor, CallTimeout: time.Second})
 	if !hasTool(m, "everything", "trigger-elicitation-request") {
 		if err := m.Refresh(context.Background()); err != nil {
 			t.Fatal(err)

@@ -1,8 +1,10 @@
 package mcpclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -41,6 +43,11 @@ func newGoServer(t *testing.T) (*mcp.Server, *httptest.Server, func() []string) 
 	var auth []string
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"arguments":null`)) {
+			t.Errorf("request with null arguments: %s", body)
+		}
 		mu.Lock()
 		auth = append(auth, r.Header.Get("Authorization"))
 		mu.Unlock()
@@ -84,8 +91,10 @@ func TestStreamableHTTP(t *testing.T) {
 	if !waitFor(5*time.Second, func() bool { return hasTool(m, "remote", "hello") }) {
 		t.Errorf("tools after list_changed = %v", toolNames(m, "remote"))
 	}
-	if got := string(mustCall(t, m, "remote", "hello", ``)); got != `"hi"` {
-		t.Errorf("hello = %s", got)
+	for _, args := range []string{``, `null`} { // sent as {}
+		if got := string(mustCall(t, m, "remote", "hello", args)); got != `"hi"` {
+			t.Errorf("hello = %s", got)
+		}
 	}
 
 	// Refresh picks up a change too.
@@ -109,10 +118,10 @@ func TestHTTPServerDown(t *testing.T) {
 	}
 }
 
-// startEverythingHTTP runs server-everything in Streamable HTTP mode on a
-// free port and returns its endpoint.
-func startEverythingHTTP(t *testing.T) string {
-	srv := npmServer(t, pkgEverything, "streamableHttp")
+// startEverythingHTTP runs server-everything in mode ("streamableHttp" or
+// "sse") on a free port and returns its address (host:port).
+func startEverythingHTTP(t *testing.T, mode string) string {
+	srv := npmServer(t, pkgEverything, mode)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -139,11 +148,11 @@ func startEverythingHTTP(t *testing.T) string {
 	}) {
 		t.Fatal("server-everything did not listen on " + addr)
 	}
-	return "http://" + addr + "/mcp"
+	return addr
 }
 
 func TestEverythingOverHTTP(t *testing.T) {
-	url := startEverythingHTTP(t)
+	url := "http://" + startEverythingHTTP(t, "streamableHttp") + "/mcp"
 	var asked string
 	elicitor := func(_ context.Context, server, message string, _ json.RawMessage) (string, map[string]any, error) {
 		asked = server + ": " + message
@@ -165,5 +174,16 @@ func TestEverythingOverHTTP(t *testing.T) {
 	res := string(mustCall(t, m, "web", "trigger-elicitation-request", `{}`))
 	if !strings.Contains(res, "Grace Hopper") || !strings.HasPrefix(asked, "web: Please provide") {
 		t.Errorf("elicitation over HTTP: asked %q, result %s", asked, res)
+	}
+}
+
+func TestEverythingOverSSE(t *testing.T) {
+	url := "http://" + startEverythingHTTP(t, "sse") + "/sse"
+	m := startManager(t, map[string]config.Server{"old": {URL: url, Type: "sse"}}, Options{})
+	if f := m.Failures(); len(f) != 0 {
+		t.Fatalf("Failures = %v", f)
+	}
+	if got := string(mustCall(t, m, "old", "echo", `{"message":"over sse"}`)); got != `"Echo: over sse"` {
+		t.Errorf("echo = %s", got)
 	}
 }

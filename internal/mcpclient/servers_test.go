@@ -117,7 +117,11 @@ func probeNpx(pkg string) error {
 func startManager(t *testing.T, servers map[string]config.Server, opts Options) *Manager {
 	t.Helper()
 	m := New(servers, opts)
-	t.Cleanup(func() { t0 := time.Now(); _ = m.Close(); t.Logf("Close took %s", time.Since(t0).Round(time.Millisecond)) })
+	t.Cleanup(func() {
+		start := time.Now()
+		_ = m.Close()
+		t.Logf("Close took %s", time.Since(start).Round(time.Millisecond))
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	start := time.Now()

@@ -10,14 +10,17 @@ import (
 // timeout.
 var errCallTimeout = errors.New("mcpclient: per-call timeout")
 
-// withCallTimeout returns a context for one call to s that ends with cause
-// errCallTimeout d after the call started, except that a call does not
-// time out while one of s's elicitations waits for the Elicitor (a human
-// may take longer than d to answer) and then ends no sooner than d after
-// the last answer. Elicitations cannot be tied to the call that caused
-// them, so any pending elicitation of s holds off all of s's calls.
+// withCallTimeout returns a context for one call to s. It ends with cause
+// ErrClosed when the manager is closed (so that closing the sessions need
+// not wait for the calls in flight), and with cause errCallTimeout d after
+// the call started, except that it does not time out while one of s's
+// elicitations waits for the Elicitor (a human may take longer than d to
+// answer) and then ends no sooner than d after the last answer.
+// Elicitations cannot be tied to the call that caused them, so any pending
+// elicitation of s holds off all of s's calls.
 func (s *server) withCallTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	cctx, cancel := context.WithCancelCause(ctx)
+	unhook := context.AfterFunc(s.m.base, func() { cancel(ErrClosed) })
 	stop := make(chan struct{})
 	go func() {
 		t := time.NewTimer(d)
@@ -46,21 +49,8 @@ func (s *server) withCallTimeout(ctx context.Context, d time.Duration) (context.
 		}
 	}()
 	return cctx, func() {
+		unhook()
 		close(stop)
 		cancel(context.Canceled)
 	}
-}
-
-// elicitationStarted and elicitationEnded bracket a call to the Elicitor.
-func (s *server) elicitationStarted() {
-	s.mu.Lock()
-	s.eliciting++
-	s.mu.Unlock()
-}
-
-func (s *server) elicitationEnded() {
-	s.mu.Lock()
-	s.eliciting--
-	s.lastElicit = time.Now()
-	s.mu.Unlock()
 }

@@ -50,13 +50,16 @@ type Elicitor func(ctx context.Context, server string, message string, requested
 // Options configure a [Manager].
 type Options struct {
 	// CallTimeout bounds each call (default [DefaultCallTimeout]); a
-	// server's own Timeout in modebox.json overrides it.
+	// server's own Timeout in modebox.json overrides it. Time spent
+	// waiting for the Elicitor does not count (see the package doc).
 	CallTimeout time.Duration
 	// StartTimeout bounds connect + initialize + tools/list of one server
 	// (default [DefaultStartTimeout]).
 	StartTimeout time.Duration
 	// Elicitor answers the servers' elicitation requests. When nil the
-	// elicitation capability is not advertised and servers cannot elicit.
+	// elicitation capability is not advertised, so servers do not elicit
+	// (a request sent anyway is refused with a JSON-RPC error). URL-mode
+	// requests are always declined: only form mode is advertised.
 	Elicitor Elicitor
 	// Stderr receives the stdio servers' stderr, each line prefixed with
 	// "[server] ", besides the tail kept for error messages. Nil discards
