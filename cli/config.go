@@ -191,3 +191,25 @@ func engineWithContinuations(ctx context.Context, cfg *config.Config, s Streams)
 	}
 	return eng, stop, nil
 }
+
+// openEngine loads the configuration named by cfgPath and builds the
+// engine for command cmd, with continuations always on when cont is set.
+// On failure it prints why and returns ok == false; otherwise the caller
+// must call stop.
+func openEngine(ctx context.Context, cmd, cfgPath string, cont bool, s Streams) (eng *modebox.Engine, stop func(), ok bool) {
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		fmt.Fprintln(s.Stderr, err)
+		return nil, nil, false
+	}
+	if cont {
+		eng, stop, err = engineWithContinuations(ctx, cfg, s)
+	} else {
+		eng, stop, err = engineFor(ctx, cfg, s)
+	}
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox %s: %v\n", cmd, err)
+		return nil, nil, false
+	}
+	return eng, stop, true
+}

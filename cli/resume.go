@@ -83,16 +83,10 @@ func resumeCmd(args []string, s Streams) int {
 		d.ByID[id] = modebox.Deny
 	}
 	d.Approver = approverFor(s, *noPrompt)
-	cfg, err := loadConfig(*cfgPath)
-	if err != nil {
-		fmt.Fprintln(s.Stderr, err)
-		return ExitUsage
-	}
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stopSignals()
-	eng, stop, err := engineWithContinuations(ctx, cfg, s)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox resume: %v\n", err)
+	eng, stop, ok := openEngine(ctx, "resume", *cfgPath, true, s)
+	if !ok {
 		return ExitUsage
 	}
 	defer stop()

@@ -93,16 +93,10 @@ func runCmd(args []string, s Streams) int {
 			}
 		}
 	}
-	cfg, err := loadConfig(*cfgPath)
-	if err != nil {
-		fmt.Fprintln(s.Stderr, err)
-		return ExitUsage
-	}
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stopSignals()
-	eng, stop, err := engineFor(ctx, cfg, s)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox run: %v\n", err)
+	eng, stop, ok := openEngine(ctx, "run", *cfgPath, false, s)
+	if !ok {
 		return ExitUsage
 	}
 	defer stop()

@@ -15,14 +15,8 @@ func typesCmd(args []string, s Streams) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	cfg, err := loadConfig(*cfgPath)
-	if err != nil {
-		fmt.Fprintln(s.Stderr, err)
-		return ExitUsage
-	}
-	eng, stop, err := engineFor(context.Background(), cfg, s)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox types: %v\n", err)
+	eng, stop, ok := openEngine(context.Background(), "types", *cfgPath, false, s)
+	if !ok {
 		return ExitUsage
 	}
 	defer stop()
@@ -50,14 +44,8 @@ func searchCmd(args []string, s Streams) int {
 		fmt.Fprintln(s.Stderr, "Usage: modebox search [flags] QUERY")
 		return ExitUsage
 	}
-	cfg, err := loadConfig(*cfgPath)
-	if err != nil {
-		fmt.Fprintln(s.Stderr, err)
-		return ExitUsage
-	}
-	eng, stop, err := engineFor(context.Background(), cfg, s)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox search: %v\n", err)
+	eng, stop, ok := openEngine(context.Background(), "search", *cfgPath, false, s)
+	if !ok {
 		return ExitUsage
 	}
 	defer stop()
