@@ -28,6 +28,7 @@ const usage = `modebox runs model-written JavaScript/TypeScript in a sandbox.
 Usage:
   modebox run [flags] FILE|-    run a program (the body of an async function)
   modebox resume TOKEN|-        continue a paused run (--approve, --deny, --approve-id N)
+  modebox mcp [--http ADDR]     serve modebox as an MCP server (stdio, or Streamable HTTP)
   modebox types                 print the toolbox's TypeScript declarations
   modebox search QUERY          find tools by name, description and parameters
   modebox init [PATH]           write a starter modebox.json
@@ -53,6 +54,8 @@ func Run(args []string, s Streams) int {
 		return resumeCmd(args[1:], s)
 	case "types":
 		return typesCmd(args[1:], s)
+	case "mcp":
+		return mcpCmd(args[1:], s)
 	case "search":
 		return searchCmd(args[1:], s)
 	case "init":

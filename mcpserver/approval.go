@@ -1,0 +1,324 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/prompt"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Protocol versions that change how approvals work.
+const (
+	version20260728 = "2026-07-28" // no server-initiated requests: multi round-trip requests
+	version20251125 = "2025-11-25" // titled enums in elicitation forms
+)
+
+// route is how one request's calls that need approval are approved.
+type route int
+
+const (
+	// routeElicit: the approver asks with elicitation/create while the run
+	// waits (clients up to 2025-11-25 with elicitation).
+	routeElicit route = iota
+	// routeInput: the run pauses and the result is input_required, with
+	// the continuation token as requestState (2026-07-28 clients with
+	// elicitation).
+	routeInput
+	// routePause: the run pauses and the model is told to call approve
+	// (Options.ApproveTool, client cannot elicit).
+	routePause
+	// routeDeny: calls that need approval are denied; the run goes on.
+	routeDeny
+)
+
+// routeFor picks the route from what the client declared for this request.
+func (s *Server) routeFor(req *mcp.CallToolRequest) route {
+	if canElicitForm(req.ClientCapabilities()) {
+		if req.ProtocolVersion() >= version20260728 {
+			return routeInput
+		}
+		return routeElicit
+	}
+	if s.opts.ApproveTool {
+		return routePause
+	}
+	return routeDeny
+}
+
+// canElicitForm reports whether the client accepts form elicitation. An
+// empty elicitation capability means form (before 2025-11-25 there was
+// only form).
+func canElicitForm(c *mcp.ClientCapabilities) bool {
+	if c == nil || c.Elicitation == nil {
+		return false
+	}
+	return c.Elicitation.Form != nil || c.Elicitation.URL == nil
+}
+
+// approverFor returns the run's approver for rt: nil lets the run pause.
+func (s *Server) approverFor(rt route, req *mcp.CallToolRequest) modebox.Approver {
+	switch rt {
+	case routeElicit:
+		return &elicitApprover{ss: req.Session, titled: req.ProtocolVersion() >= version20251125, turn: make(chan struct{}, 1)}
+	case routeDeny:
+		return denyApprover
+	}
+	return nil
+}
+
+// errCannotAsk is why calls are denied for clients that cannot be asked.
+var errCannotAsk = errors.New("this MCP client cannot ask its user for approval (no elicitation support), and the server does not offer the approve tool")
+
+var denyApprover = modebox.ApproverFunc(func(context.Context, modebox.ApprovalRequest) (modebox.Decision, error) {
+	return modebox.Deny, errCannotAsk
+})
+
+// Answers of the approval form.
+const (
+	answerApprove     = "approve"
+	answerApproveTool = "approve_tool"
+	answerDeny        = "deny"
+	decisionField     = "decision"
+)
+
+// elicitApprover asks the client's user with elicitation/create, one
+// question at a time. A tool approved for the rest of the run is not asked
+// about again.
+type elicitApprover struct {
+	ss     *mcp.ServerSession
+	titled bool
+	turn   chan struct{} // one question at a time
+
+	mu       sync.Mutex
+	approved map[string]bool
+}
+
+func (a *elicitApprover) Approve(ctx context.Context, r modebox.ApprovalRequest) (modebox.Decision, error) {
+	select {
+	case a.turn <- struct{}{}:
+	case <-ctx.Done():
+		return modebox.Deny, ctx.Err()
+	}
+	defer func() { <-a.turn }()
+	a.mu.Lock()
+	done := a.approved[r.Tool]
+	a.mu.Unlock()
+	if done {
+		return modebox.ApproveTool, nil
+	}
+	res, err := a.ss.Elicit(ctx, elicitParams(r, a.titled))
+	if err != nil {
+		return modebox.Deny, fmt.Errorf("asking the user failed: %w", err)
+	}
+	d, ok := decisionOf(res)
+	if !ok {
+		return modebox.Deny, errors.New("the user's answer was not one of the choices")
+	}
+	if d == modebox.ApproveTool {
+		a.mu.Lock()
+		if a.approved == nil {
+			a.approved = map[string]bool{}
+		}
+		a.approved[r.Tool] = true
+		a.mu.Unlock()
+	}
+	return d, nil
+}
+
+// elicitParams is the approval form for one call: the tool, the reason and
+// the arguments (untrusted: sanitised and bounded by prompt.Render), and a
+// choice of approve once, approve the tool for this run, or deny.
+func elicitParams(r modebox.ApprovalRequest, titled bool) *mcp.ElicitParams {
+	tool := prompt.Sanitize(r.Tool)
+	msg := prompt.Render(prompt.Request{Tool: "tools." + r.Tool, Reason: r.Reason, Args: r.Args}, 200, 40)
+	values := []string{answerApprove, answerApproveTool, answerDeny}
+	titles := []string{"Approve this call once", "Approve tools." + tool + " for the rest of this run", "Deny"}
+	prop := map[string]any{
+		"type":        "string",
+		"title":       "Decision",
+		"description": "Let this call of tools." + tool + " run?",
+	}
+	if titled {
+		var one []any
+		for i, v := range values {
+			one = append(one, map[string]any{"const": v, "title": titles[i]})
+		}
+		prop["oneOf"] = one
+	} else {
+		prop["enum"] = values
+		prop["enumNames"] = titles
+	}
+	return &mcp.ElicitParams{
+		Mode:    "form",
+		Message: strings.TrimRight(msg, "\n"),
+		RequestedSchema: map[string]any{
+			"type":       "object",
+			"properties": map[string]any{decisionField: prop},
+			"required":   []string{decisionField},
+		},
+	}
+}
+
+// decisionOf reads an answer to the approval form. Decline and cancel
+// deny; ok is false for an accept without a valid choice.
+func decisionOf(res *mcp.ElicitResult) (modebox.Decision, bool) {
+	if res == nil {
+		return modebox.Deny, false
+	}
+	switch res.Action {
+	case "decline", "cancel":
+		return modebox.Deny, true
+	case "accept":
+	default:
+		return modebox.Deny, false
+	}
+	v, _ := res.Content[decisionField].(string)
+	switch v {
+	case answerApprove:
+		return modebox.Approve, true
+	case answerApproveTool:
+		return modebox.ApproveTool, true
+	case answerDeny:
+		return modebox.Deny, true
+	}
+	return modebox.Deny, false
+}
+
+// inputKey names the input request for pending call id.
+func inputKey(id int) string { return "call-" + strconv.Itoa(id) }
+
+// inputRequired asks for the pending calls of a paused run in one round
+// (2026-07-28 multi round-trip requests). The requestState is the run's
+// continuation token: sealed, bound to this engine and tool set, expiring
+// and single use.
+func (s *Server) inputRequired(res *modebox.Result, in runInput) *mcp.CallToolResult {
+	s.asks.put(res.Token, &ask{calls: res.Pending, args: argsDigest(in)})
+	reqs := mcp.InputRequestMap{}
+	for _, p := range res.Pending {
+		reqs[inputKey(p.ID)] = elicitParams(modebox.ApprovalRequest{CallID: p.ID, Tool: p.Tool, Args: p.Args, Reason: p.Reason}, true)
+	}
+	return &mcp.CallToolResult{InputRequests: reqs, RequestState: res.Token}
+}
+
+// askInput re-asks for the calls of a pause whose answers were missing
+// or not valid.
+func askInput(state string, a *ask) *mcp.CallToolResult {
+	reqs := mcp.InputRequestMap{}
+	for _, p := range a.calls {
+		reqs[inputKey(p.ID)] = elicitParams(modebox.ApprovalRequest{CallID: p.ID, Tool: p.Tool, Args: p.Args, Reason: p.Reason}, true)
+	}
+	return &mcp.CallToolResult{InputRequests: reqs, RequestState: state}
+}
+
+func argsDigest(in runInput) [32]byte {
+	lang := in.Lang
+	if lang == "" {
+		lang = "ts"
+	}
+	return sha256.Sum256([]byte(lang + "\x00" + in.Code))
+}
+
+// retryRun is a 2026-07-28 client's retry of run with the answers to an
+// input_required result: the token in requestState resumes the run with
+// those decisions. Missing or invalid answers are asked again while the
+// pause is known here; otherwise they deny. A retried resume gets the
+// first resume's result.
+func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, error) {
+	state := req.Params.RequestState
+	if res, err, ok := s.resumes.wait(ctx, state); ok {
+		return s.resumedResult(res, err, routeInput, in)
+	}
+	a := s.asks.get(state)
+	if a != nil && a.args != argsDigest(in) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState belongs to another run call (other code or lang)"}
+	}
+	byID := map[int]modebox.Decision{}
+	for key, resp := range req.Params.InputResponses {
+		id, err := strconv.Atoi(strings.TrimPrefix(key, "call-"))
+		if err != nil || !strings.HasPrefix(key, "call-") {
+			continue
+		}
+		er, _ := resp.(*mcp.ElicitResult)
+		if d, ok := decisionOf(er); ok {
+			byID[id] = d
+		}
+	}
+	if a != nil {
+		for _, p := range a.calls {
+			if _, ok := byID[p.ID]; !ok {
+				return askInput(state, a), nil
+			}
+		}
+	}
+	res, err := s.resumes.do(ctx, state, func(ctx context.Context) (*modebox.Result, error) {
+		return s.eng.Resume(ctx, state, modebox.Decisions{ByID: byID, Default: modebox.Deny})
+	})
+	if err == nil {
+		s.asks.drop(state)
+	}
+	return s.resumedResult(res, err, routeInput, in)
+}
+
+// resumedResult renders a resume for a retry of run: a token that does
+// not open is a protocol error (the client sent a requestState that is
+// not ours, or too late).
+func (s *Server) resumedResult(res *modebox.Result, err error, rt route, in runInput) (*mcp.CallToolResult, error) {
+	if err != nil {
+		var te *modebox.TokenError
+		if errors.As(err, &te) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + te.Error()}
+		}
+		return s.failure("RESUME_FAILED", err.Error()), nil
+	}
+	return s.runResult(res, rt, in), nil
+}
+
+type approveInput struct {
+	Token     string `json:"token"`
+	Decisions string `json:"decisions"`
+}
+
+// handleApprove resumes a paused run with one decision for all its
+// pending calls. Later calls that need approval are asked the way this
+// request's client allows, or pause the run again.
+func (s *Server) handleApprove(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in approveInput
+	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
+		return s.failure(codeInvalidArgument, "approve: invalid arguments: "+err.Error()), nil
+	}
+	var d modebox.Decision
+	switch in.Decisions {
+	case "approve":
+		d = modebox.Approve
+	case "deny":
+		d = modebox.Deny
+	default:
+		return s.failure(codeInvalidArgument, `approve: "decisions" must be "approve" or "deny"`), nil
+	}
+	if strings.TrimSpace(in.Token) == "" {
+		return s.failure(codeInvalidArgument, `approve: "token" is required: the token of a paused run result`), nil
+	}
+	rt := s.routeFor(req)
+	if rt == routeInput || rt == routeDeny {
+		rt = routePause // a tool call cannot become input_required here; let it pause again
+	}
+	res, err := s.resumes.do(ctx, in.Token, func(ctx context.Context) (*modebox.Result, error) {
+		return s.eng.Resume(ctx, in.Token, modebox.Decisions{Default: d, Approver: s.approverFor(rt, req)})
+	})
+	if err != nil {
+		var te *modebox.TokenError
+		if errors.As(err, &te) {
+			return s.failure(te.Code, "approve: "+te.Message), nil
+		}
+		return s.failure("RESUME_FAILED", "approve: "+err.Error()), nil
+	}
+	return s.runResult(res, rt, runInput{}), nil
+}

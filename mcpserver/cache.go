@@ -1,0 +1,176 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/modebox/modebox"
+)
+
+const (
+	// resumeKeep is how long the first result of a resume answers
+	// retries of the same resume.
+	resumeKeep = 10 * time.Minute
+	// askKeep is how long the pending calls of an input_required result
+	// are kept, to ask again when a retry's answers are missing.
+	askKeep = time.Hour
+	// maxEntries bounds each store; the oldest entries go first.
+	maxEntries = 4096
+)
+
+// resumeCache runs each token's resume once and answers retries with the
+// first result for resumeKeep. Tokens are keyed by digest: the cache holds
+// no credential.
+type resumeCache struct {
+	keep time.Duration
+	mu   sync.Mutex
+	m    map[[32]byte]*resumeEntry
+}
+
+type resumeEntry struct {
+	done chan struct{}
+	res  *modebox.Result
+	err  error
+	at   time.Time // when done
+}
+
+func newResumeCache(keep time.Duration) *resumeCache {
+	return &resumeCache{keep: keep, m: map[[32]byte]*resumeEntry{}}
+}
+
+// do returns the result of the token's resume: fn's result on the first
+// call, the same result for later calls within keep. The resume runs
+// without ctx's cancellation (it is bounded by the run's limits), so that
+// a retry after a dropped connection gets the whole result. A token that
+// does not open is not kept.
+func (c *resumeCache) do(ctx context.Context, token string, fn func(context.Context) (*modebox.Result, error)) (*modebox.Result, error) {
+	k := sha256.Sum256([]byte(token))
+	c.mu.Lock()
+	c.prune(time.Now())
+	if e := c.m[k]; e != nil {
+		c.mu.Unlock()
+		return e.wait(ctx)
+	}
+	e := &resumeEntry{done: make(chan struct{})}
+	c.m[k] = e
+	c.mu.Unlock()
+
+	res, err := fn(context.WithoutCancel(ctx))
+
+	c.mu.Lock()
+	e.res, e.err, e.at = res, err, time.Now()
+	var te *modebox.TokenError
+	if errors.As(err, &te) && te.Code != modebox.CodeTokenUsed {
+		delete(c.m, k)
+	}
+	close(e.done)
+	c.mu.Unlock()
+	return res, err
+}
+
+// wait returns the result of a resume of token already started here.
+func (c *resumeCache) wait(ctx context.Context, token string) (*modebox.Result, error, bool) {
+	k := sha256.Sum256([]byte(token))
+	c.mu.Lock()
+	c.prune(time.Now())
+	e := c.m[k]
+	c.mu.Unlock()
+	if e == nil {
+		return nil, nil, false
+	}
+	res, err := e.wait(ctx)
+	return res, err, true
+}
+
+func (e *resumeEntry) wait(ctx context.Context) (*modebox.Result, error) {
+	select {
+	case <-e.done:
+		return e.res, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// prune drops finished entries older than keep, and the oldest finished
+// ones past maxEntries. c.mu is held.
+func (c *resumeCache) prune(now time.Time) {
+	var oldest [32]byte
+	var oldestAt time.Time
+	for k, e := range c.m {
+		select {
+		case <-e.done:
+		default:
+			continue
+		}
+		if now.Sub(e.at) > c.keep {
+			delete(c.m, k)
+			continue
+		}
+		if oldestAt.IsZero() || e.at.Before(oldestAt) {
+			oldest, oldestAt = k, e.at
+		}
+	}
+	if len(c.m) >= maxEntries && !oldestAt.IsZero() {
+		delete(c.m, oldest)
+	}
+}
+
+// ask is what an input_required result asked for: the pending calls, and
+// a digest of the run call's arguments that the retry must match.
+type ask struct {
+	calls []modebox.PendingCall
+	args  [32]byte
+	at    time.Time
+}
+
+// askStore keeps asks by token digest.
+type askStore struct {
+	keep time.Duration
+	mu   sync.Mutex
+	m    map[[32]byte]*ask
+}
+
+func newAskStore(keep time.Duration) *askStore {
+	return &askStore{keep: keep, m: map[[32]byte]*ask{}}
+}
+
+func (s *askStore) put(token string, a *ask) {
+	now := time.Now()
+	a.at = now
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var oldest [32]byte
+	var oldestAt time.Time
+	for k, e := range s.m {
+		if now.Sub(e.at) > s.keep {
+			delete(s.m, k)
+			continue
+		}
+		if oldestAt.IsZero() || e.at.Before(oldestAt) {
+			oldest, oldestAt = k, e.at
+		}
+	}
+	if len(s.m) >= maxEntries {
+		delete(s.m, oldest)
+	}
+	s.m[sha256.Sum256([]byte(token))] = a
+}
+
+func (s *askStore) get(token string) *ask {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.m[sha256.Sum256([]byte(token))]
+	if a == nil || time.Since(a.at) > s.keep {
+		return nil
+	}
+	return a
+}
+
+func (s *askStore) drop(token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, sha256.Sum256([]byte(token)))
+}

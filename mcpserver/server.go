@@ -1,0 +1,130 @@
+// Package mcpserver serves a modebox engine as an MCP server: a model gets
+// one tool, run, that runs a JavaScript or TypeScript program against the
+// whole toolbox, plus search and declarations to discover tools, and (when
+// configured) approve to resume runs paused for approval.
+//
+// Approvals follow what the calling client declared, per request:
+//
+//   - a client on protocol 2025-11-25 or older with the elicitation
+//     capability is asked with elicitation/create while the run waits, one
+//     question at a time;
+//   - a 2026-07-28 client with elicitation gets an input_required result
+//     (multi round-trip requests): the run pauses, its continuation token
+//     is the requestState, and the retry's answers resume it;
+//   - any other client: with Options.ApproveTool the run pauses and the
+//     model is told to call approve with the token (the client shows that
+//     call to its user); without it, calls that need approval are denied
+//     and the run goes on.
+//
+// The server serves stdio (ServeStdio) and Streamable HTTP (Handler). The
+// HTTP handler routes requests of protocol 2026-07-28 and later to a
+// stateless handler and older ones to a stateful one, so that both
+// generations can be asked for approval on one endpoint.
+package mcpserver
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"io"
+
+	"github.com/modebox/modebox"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// DefaultMaxResultText is the default cap, in characters, of the text
+// mirror of a tool result.
+const DefaultMaxResultText = 24000
+
+// Options configures a Server.
+type Options struct {
+	// Name and Version are the server's identity (serverInfo). Defaults:
+	// "modebox" and modebox.Version.
+	Name, Version string
+	// ApproveTool offers the approve tool, which resumes a run that paused
+	// for approval, to clients that cannot be asked (no elicitation).
+	// Without it such clients' calls that need approval are denied.
+	ApproveTool bool
+	// MaxResultText caps the text mirror of a tool result, in characters
+	// (default 24,000); longer text is cut with a note. structuredContent
+	// is never cut.
+	MaxResultText int
+}
+
+// Server is modebox as an MCP server. It is safe for concurrent use; one
+// Server can serve stdio and HTTP at once.
+type Server struct {
+	eng     *modebox.Engine
+	opts    Options
+	srv     *mcp.Server
+	resumes *resumeCache
+	asks    *askStore
+}
+
+// New returns a server for eng. An engine without continuations gets a
+// copy with an in-memory key and token store (tokens then resume only in
+// this process), because pausing is how 2026-07-28 clients and the approve
+// tool approve calls.
+func New(eng *modebox.Engine, opts Options) *Server {
+	if opts.Name == "" {
+		opts.Name = "modebox"
+	}
+	if opts.Version == "" {
+		opts.Version = modebox.Version
+	}
+	if opts.MaxResultText <= 0 {
+		opts.MaxResultText = DefaultMaxResultText
+	}
+	s := &Server{
+		eng:     withContinuations(eng),
+		opts:    opts,
+		resumes: newResumeCache(resumeKeep),
+		asks:    newAskStore(askKeep),
+	}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "modebox", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: instructions,
+	})
+	s.addTools()
+	return s
+}
+
+// MCPServer returns the underlying SDK server, for transports other than
+// stdio and Streamable HTTP.
+func (s *Server) MCPServer() *mcp.Server { return s.srv }
+
+// withContinuations returns eng, or a copy of it that can pause when it
+// cannot.
+func withContinuations(eng *modebox.Engine) *modebox.Engine {
+	// Resume reports a ConfigError, before looking at the token, exactly
+	// when the engine has no continuations; an empty token claims nothing.
+	_, err := eng.Resume(context.Background(), "", modebox.Decisions{})
+	var ce *modebox.ConfigError
+	if !errors.As(err, &ce) {
+		return eng
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	cp, err := eng.WithContinuations(&modebox.Continuations{Keys: [][]byte{key}})
+	if err != nil {
+		return eng
+	}
+	return cp
+}
+
+// ServeStdio serves one client over newline-delimited JSON-RPC on in and
+// out until in ends or ctx is cancelled.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	err := s.srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+const instructions = "modebox runs JavaScript/TypeScript programs that call tools as async functions. " +
+	"Do a task in one `run` program (loops, filtering, Promise.all) rather than many separate calls; " +
+	"use `search` or `declarations` (or tools.search inside a program) to find tools and their exact types."

@@ -1,0 +1,351 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modebox/modebox"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// codeInvalidArgument marks a tool call whose arguments are wrong (the
+// model's mistake: an error result, not a protocol error).
+const codeInvalidArgument = modebox.CodeInvalidArgument
+
+func (s *Server) addTools() {
+	no := false
+	s.srv.AddTool(&mcp.Tool{
+		Name:         "run",
+		Title:        "Run a program",
+		Description:  s.runDescription(),
+		InputSchema:  runInputSchema,
+		OutputSchema: runOutputSchema,
+	}, s.handleRun)
+	s.srv.AddTool(&mcp.Tool{
+		Name:         "search",
+		Title:        "Search the toolbox",
+		Description:  searchDescription,
+		InputSchema:  searchInputSchema,
+		OutputSchema: searchOutputSchema,
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+	}, s.handleSearch)
+	s.srv.AddTool(&mcp.Tool{
+		Name:         "declarations",
+		Title:        "TypeScript declarations of the toolbox",
+		Description:  declarationsDescription,
+		InputSchema:  declarationsInputSchema,
+		OutputSchema: declarationsOutputSchema,
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+	}, s.handleDeclarations)
+	if s.opts.ApproveTool {
+		s.srv.AddTool(&mcp.Tool{
+			Name:         "approve",
+			Title:        "Approve or deny a paused run's calls",
+			Description:  approveDescription,
+			InputSchema:  approveInputSchema,
+			OutputSchema: runOutputSchema,
+		}, s.handleApprove)
+	}
+}
+
+// decodeArgs unmarshals a call's arguments; absent arguments are {}.
+func decodeArgs(raw json.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+type runInput struct {
+	Code string `json:"code"`
+	Lang string `json:"lang,omitempty"`
+}
+
+func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in runInput
+	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
+		return s.failure(codeInvalidArgument, "run: invalid arguments: "+err.Error()), nil
+	}
+	if strings.TrimSpace(in.Code) == "" {
+		return s.failure(codeInvalidArgument, `run: "code" is required: the body of an async function, e.g. return await tools.search("words")`), nil
+	}
+	switch in.Lang {
+	case "", "ts", "js":
+	default:
+		return s.failure(codeInvalidArgument, fmt.Sprintf(`run: "lang" is %q; use "ts" or "js"`, in.Lang)), nil
+	}
+	if req.Params.RequestState != "" {
+		return s.retryRun(ctx, req, in)
+	}
+	rt := s.routeFor(req)
+	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.approverFor(rt, req)}
+	res, err := s.eng.Run(ctx, in.Code, opts)
+	if err != nil {
+		return s.failure(codeInvalidArgument, err.Error()), nil
+	}
+	return s.runResult(res, rt, in), nil
+}
+
+// runOutput is the structuredContent of run and approve. Its field order
+// is the text mirror's: what must survive a cut comes first.
+type runOutput struct {
+	Status      string                `json:"status"`
+	Error       *modebox.Error        `json:"error"`
+	Pending     []modebox.PendingCall `json:"pending,omitempty"`
+	Token       string                `json:"token,omitempty"`
+	Next        string                `json:"next,omitempty"`
+	Result      json.RawMessage       `json:"result"`
+	Logs        []modebox.Log         `json:"logs"`
+	LogsDropped int                   `json:"logsDropped,omitempty"`
+	Stats       *modebox.Stats        `json:"stats,omitempty"`
+}
+
+// runResult turns a run's result into a tool result for route rt: an
+// input_required result for a paused run of a 2026-07-28 client that can
+// elicit, else the run output.
+func (s *Server) runResult(res *modebox.Result, rt route, in runInput) *mcp.CallToolResult {
+	if res.Status == modebox.StatusPaused && rt == routeInput && res.Token != "" {
+		return s.inputRequired(res, in)
+	}
+	out := runOutput{
+		Status: res.Status, Error: res.Error, Result: res.Value,
+		Logs: res.Logs, LogsDropped: res.LogsDropped, Stats: &res.Stats,
+	}
+	if out.Logs == nil {
+		out.Logs = []modebox.Log{}
+	}
+	if res.Status == modebox.StatusPaused {
+		out.Pending, out.Token = res.Pending, res.Token
+		out.Next = pausedNext(res, s.opts.ApproveTool)
+	}
+	return s.toolResult(out, res.Status == modebox.StatusError)
+}
+
+func pausedNext(res *modebox.Result, approveTool bool) string {
+	var calls []string
+	for _, p := range res.Pending {
+		calls = append(calls, "tools."+p.Tool)
+	}
+	msg := fmt.Sprintf("The run paused: %d call(s) need a person's approval (%s; see pending for arguments and reasons). ",
+		len(res.Pending), strings.Join(calls, ", "))
+	if approveTool {
+		return msg + `Show them to the user and ask. Then call the approve tool with {"token": <token>, "decisions": "approve"} if the user agrees, or "deny" if not; the run continues where it stopped and no tool runs twice.`
+	}
+	return msg + "This server offers no way to approve them now."
+}
+
+// failure is an error result with a code and message of the server's own
+// (bad arguments, a token that does not open).
+func (s *Server) failure(code, msg string) *mcp.CallToolResult {
+	return s.toolResult(runOutput{Status: modebox.StatusError, Error: &modebox.Error{Code: code, Message: msg}, Logs: []modebox.Log{}}, true)
+}
+
+// toolResult is a result with v as structuredContent and its JSON as the
+// text mirror, cut at MaxResultText characters.
+func (s *Server) toolResult(v any, isError bool) *mcp.CallToolResult {
+	b, err := marshal(v)
+	if err != nil {
+		// Only a value that is not JSON gets here; report it rather than panic.
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "modebox: cannot encode the result: " + err.Error()}}}
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(string(b), "filter, slice or summarize in the program and return only the fields you need")}},
+		StructuredContent: json.RawMessage(b),
+		IsError:           isError,
+	}
+}
+
+// marshal is json.Marshal without HTML escaping: the text is read by a
+// model, and "Promise<number>" should stay as written.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// mirror cuts text at MaxResultText characters (runes) and says how to
+// get less.
+func (s *Server) mirror(text, howToGetLess string) string {
+	max := s.opts.MaxResultText
+	n := utf8.RuneCountInString(text)
+	if n <= max {
+		return text
+	}
+	cut := 0
+	for i := range text {
+		if cut == max {
+			text = text[:i]
+			break
+		}
+		cut++
+	}
+	return text + fmt.Sprintf("\n[modebox: cut at %d of %d characters; structuredContent has all of it. To get less, %s.]", max, n, howToGetLess)
+}
+
+type searchInput struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit,omitempty"`
+	Full  bool   `json:"full,omitempty"`
+}
+
+func (s *Server) handleSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in searchInput
+	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
+		return s.failure(codeInvalidArgument, "search: invalid arguments: "+err.Error()), nil
+	}
+	if strings.TrimSpace(in.Query) == "" {
+		return s.failure(codeInvalidArgument, `search: "query" is required`), nil
+	}
+	hits := s.eng.Search(in.Query, in.Limit, in.Full)
+	if hits == nil {
+		hits = []modebox.SearchHit{}
+	}
+	return s.plainResult(map[string]any{"hits": hits}, "use a narrower query, a lower limit, or full: false"), nil
+}
+
+type declarationsInput struct {
+	Namespace string `json:"namespace,omitempty"`
+}
+
+func (s *Server) handleDeclarations(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	var in declarationsInput
+	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
+		return s.failure(codeInvalidArgument, "declarations: invalid arguments: "+err.Error()), nil
+	}
+	var (
+		d   string
+		err error
+	)
+	if in.Namespace == "" {
+		d, err = s.eng.Declarations()
+	} else {
+		d, err = s.namespaceDeclarations(in.Namespace)
+	}
+	if err != nil {
+		return s.failure(codeInvalidArgument, "declarations: "+err.Error()), nil
+	}
+	res := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(d, "pass a namespace, or use the search tool")}},
+		StructuredContent: map[string]string{"declarations": d},
+	}
+	return res, nil
+}
+
+// plainResult is a successful result of a discovery tool.
+func (s *Server) plainResult(v any, howToGetLess string) *mcp.CallToolResult {
+	b, err := marshal(v)
+	if err != nil {
+		return s.failure("INTERNAL", err.Error())
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(string(b), howToGetLess)}},
+		StructuredContent: json.RawMessage(b),
+	}
+}
+
+// namespaceDeclarations returns the declarations of one namespace's
+// callable tools, merged into one tools block. ns is the namespace as in
+// tools.<ns>, or as registered.
+func (s *Server) namespaceDeclarations(ns string) (string, error) {
+	var keys []string
+	global := false
+	all := map[string]bool{}
+	for _, t := range s.eng.Tools() {
+		mapped, _, ok := strings.Cut(t.Key, ".")
+		if !ok {
+			mapped = ""
+		}
+		if mapped != "" {
+			all[mapped] = true
+		}
+		if t.Policy == modebox.PolicyDeny || (mapped != ns && t.Namespace != ns) || mapped == "" {
+			continue
+		}
+		keys = append(keys, t.Key)
+		global = global || t.Global
+	}
+	if len(keys) == 0 {
+		names := slices.Sorted(maps.Keys(all))
+		return "", fmt.Errorf("no namespace %q with callable tools; namespaces: %s", ns, strings.Join(names, ", "))
+	}
+	mapped, _, _ := strings.Cut(keys[0], ".")
+	var heads, members, whole []string
+	merged := true
+	for _, key := range keys {
+		decl, ok := s.declarationOf(key)
+		if !ok {
+			continue // denied by a pattern: not callable
+		}
+		whole = append(whole, decl)
+		head, member, ok := splitDeclaration(decl, mapped)
+		if !ok {
+			merged = false
+			continue
+		}
+		if head != "" {
+			heads = append(heads, head)
+		}
+		members = append(members, member)
+	}
+	if len(whole) == 0 {
+		return "", errors.New("no callable tools in namespace " + ns)
+	}
+	if !merged {
+		return strings.Join(whole, "\n"), nil
+	}
+	var b strings.Builder
+	for _, h := range heads {
+		b.WriteString(h)
+		b.WriteString("\n\n")
+	}
+	fmt.Fprintf(&b, "declare const tools: {\n  %s: {\n%s  };\n};\n", mapped, strings.Join(members, ""))
+	if global {
+		fmt.Fprintf(&b, "declare const %s: typeof tools.%s;\n", mapped, mapped)
+	}
+	return b.String(), nil
+}
+
+// declarationOf returns the full declaration of the tool with key.
+func (s *Server) declarationOf(key string) (string, bool) {
+	for _, h := range s.eng.Search(strings.ReplaceAll(key, ".", " "), 50, true) {
+		if h.Key == key {
+			return h.Declaration, h.Declaration != ""
+		}
+	}
+	return "", false
+}
+
+// splitDeclaration splits one tool's declaration into its interfaces and
+// its member lines inside "declare const tools: { ns: { ... } }".
+func splitDeclaration(decl, ns string) (head, member string, ok bool) {
+	const open = "declare const tools: {\n"
+	i := strings.Index(decl, open)
+	if i < 0 {
+		return "", "", false
+	}
+	head = strings.TrimSpace(decl[:i])
+	body := decl[i+len(open):]
+	nsOpen := "  " + ns + ": {\n"
+	const nsClose = "  };\n};"
+	if !strings.HasPrefix(body, nsOpen) {
+		return "", "", false
+	}
+	body = strings.TrimRight(body[len(nsOpen):], "\n")
+	if !strings.HasSuffix(body, nsClose) {
+		return "", "", false
+	}
+	return head, strings.TrimSuffix(body, nsClose), true
+}
