@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/modebox/modebox/internal/engine"
 )
@@ -171,7 +172,7 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 		return nil, &ToolError{Code: CodeInvalidArgument, Message: "tools." + e.key + ": " + err.Error(), Err: err}
 	}
 	if c.Approval != "" && !h.toolApproved(e.key) {
-		d, err := h.approver.Approve(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
+		d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
 		if err != nil || d == Deny {
 			msg := "tools." + e.key + ": the call was denied"
 			if err != nil {
@@ -184,6 +185,20 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 		}
 	}
 	return e.call(ctx, c.Args)
+}
+
+// MaxApprovalWait bounds how long a call waits for an approver; past it
+// the call is denied. The run's wall-clock limit does not count this wait.
+const MaxApprovalWait = 10 * time.Minute
+
+// ask asks the approver with the run's clock held: a person's thinking
+// time is not the program's time.
+func (h *runHost) ask(ctx context.Context, req ApprovalRequest) (Decision, error) {
+	release := engine.HoldClock(ctx)
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, MaxApprovalWait)
+	defer cancel()
+	return h.approver.Approve(ctx, req)
 }
 
 // argsDigest compares arguments: a pending call on resume must be the

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // recorder is an Approver that answers from a table and records requests.
@@ -144,5 +145,31 @@ func TestApprovalCannotBeBypassed(t *testing.T) {
 	// run returns (the first denial settles it)
 	if n := len(rec.requests()); n < 6 || n > 7 {
 		t.Fatalf("asked %d times", n)
+	}
+}
+
+// A person's thinking time does not count against the run's time limit.
+func TestApprovalWaitHoldsTheClock(t *testing.T) {
+	var mu sync.Mutex
+	runs := 0
+	g := countingTool("t", "slowly_approved", &runs, &mu)
+	g.Policy = PolicyAsk
+	e := newEngine(t, g)
+	slow := ApproverFunc(func(ctx context.Context, req ApprovalRequest) (Decision, error) {
+		select {
+		case <-time.After(600 * time.Millisecond):
+			return Approve, nil
+		case <-ctx.Done():
+			return Deny, ctx.Err()
+		}
+	})
+	r := run(t, e, `return await t.slowly_approved({})`, RunOptions{Approver: slow, Limits: Limits{Timeout: 300 * time.Millisecond}})
+	if r.Error != nil || string(r.Value) != `"ran slowly_approved"` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+	// the program's own time still counts
+	r = run(t, e, `await t.slowly_approved({}); while (true) {}`, RunOptions{Approver: slow, Limits: Limits{Timeout: 300 * time.Millisecond}})
+	if r.Error == nil || r.Error.Code != CodeTimeout {
+		t.Fatalf("%+v", r.Error)
 	}
 }

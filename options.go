@@ -44,6 +44,8 @@ type Flows struct {
 type Limits struct {
 	// Timeout is the wall-clock limit (default 30s). The run returns at the
 	// deadline even while the guest is inside a builtin that never polls.
+	// Time spent waiting for an Approver does not count (it is bounded by
+	// MaxApprovalWait instead).
 	Timeout time.Duration
 	// Memory is the JS heap limit in bytes (default 64 MiB).
 	Memory int64

@@ -78,6 +78,7 @@ type run struct {
 	now      func() time.Time
 	start    time.Time
 	deadline time.Time
+	hold     clockHold
 	hardMem  uint32
 
 	stopCode atomic.Pointer[string] // set by Run on timeout or cancel
@@ -149,7 +150,7 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 		}
 	}
 	r.journal.Seed = seed
-	callCtx, cancelCalls := context.WithDeadline(ctx, r.deadline)
+	callCtx, cancelCalls := context.WithCancel(context.WithValue(ctx, holdKey{}, &r.hold))
 	r.callCtx = callCtx
 
 	peak := new(atomic.Uint64)
@@ -161,15 +162,25 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 
 	timer := time.NewTimer(time.Until(r.deadline))
 	defer timer.Stop()
-	select {
-	case <-r.done:
-	case <-timer.C:
-		r.requestStop(CodeTimeout)
-	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+wait:
+	for {
+		select {
+		case <-r.done:
+			break wait
+		case <-timer.C:
+			if left := time.Until(r.effectiveDeadline()); left > 0 {
+				timer.Reset(left) // the clock was held: the deadline moved
+				continue
+			}
 			r.requestStop(CodeTimeout)
-		} else {
-			r.requestStop(CodeCancelled)
+			break wait
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				r.requestStop(CodeTimeout)
+			} else {
+				r.requestStop(CodeCancelled)
+			}
+			break wait
 		}
 	}
 	select {
@@ -253,7 +264,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		peak.Store(uint64(mod.Memory().Size()))
 		mod.Close(context.Background())
 		if req.Exited != nil {
-			req.Exited(max(0, time.Since(r.deadline)))
+			req.Exited(max(0, time.Since(r.effectiveDeadline())))
 		}
 	}()
 	alloc := mod.ExportedFunction("mb_alloc")
@@ -440,7 +451,7 @@ func (r *run) checkStop(mod api.Module) int32 {
 		r.failStopped()
 		return answerStop
 	}
-	if time.Now().After(r.deadline) {
+	if time.Now().After(r.effectiveDeadline()) {
 		r.requestStop(CodeTimeout)
 		r.failStopped()
 		return answerStop
