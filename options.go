@@ -108,6 +108,27 @@ func (l Limits) narrows(o Limits) error {
 	return nil
 }
 
+// clamp returns o with every field that l sets lowered to l's value: a
+// token's limits on an engine whose limits were lowered since.
+func (l Limits) clamp(o Limits) Limits {
+	low := func(set, run int64) int64 {
+		if set != 0 && (run == 0 || run > set) {
+			return set
+		}
+		return run
+	}
+	o.Timeout = time.Duration(low(int64(l.Timeout), int64(o.Timeout)))
+	o.Memory = low(l.Memory, o.Memory)
+	if l.Fuel != 0 && (o.Fuel == 0 || o.Fuel > l.Fuel) {
+		o.Fuel = l.Fuel
+	}
+	o.MaxCalls = int(low(int64(l.MaxCalls), int64(o.MaxCalls)))
+	o.MaxConcurrency = int(low(int64(l.MaxConcurrency), int64(o.MaxConcurrency)))
+	o.MaxValue = int(low(int64(l.MaxValue), int64(o.MaxValue)))
+	o.MaxLog = int(low(int64(l.MaxLog), int64(o.MaxLog)))
+	return o
+}
+
 // merge returns l with the non-zero fields of o on top.
 func (l Limits) merge(o Limits) Limits {
 	if o.Timeout != 0 {
