@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -184,6 +185,9 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 			h.approveTool(e.key)
 		}
 	}
+	if h.approver != nil {
+		ctx = context.WithValue(ctx, approverKey{}, h.approver)
+	}
 	return e.call(ctx, c.Args)
 }
 
@@ -205,4 +209,47 @@ func (h *runHost) ask(ctx context.Context, req ApprovalRequest) (Decision, error
 // same call as when the run paused.
 func argsDigest(args json.RawMessage) [32]byte {
 	return sha256.Sum256(args)
+}
+
+type approverKey struct{}
+
+// ErrNoApprover is Ask's error when the run has no approver.
+var ErrNoApprover = errors.New("modebox: nothing can approve this now")
+
+// Ask puts a question to the approver of the run that ctx (a tool
+// handler's context) belongs to, with the run's clock held and the wait
+// bounded by MaxApprovalWait. Tools use it to route a person-facing
+// question (for example a downstream MCP server's elicitation) to the same
+// person who approves calls. Without an approver it returns Deny and
+// ErrNoApprover.
+func Ask(ctx context.Context, req ApprovalRequest) (Decision, error) {
+	a, _ := ctx.Value(approverKey{}).(Approver)
+	if a == nil {
+		return Deny, ErrNoApprover
+	}
+	h := &runHost{approver: a}
+	return h.ask(ctx, req)
+}
+
+// FormAsker is an Approver that can also put a form to the person (an MCP
+// client's elicitation). AskForm returns the person's action ("accept",
+// "decline" or "cancel") and, on accept, the form's content.
+type FormAsker interface {
+	AskForm(ctx context.Context, message string, schema json.RawMessage) (action string, content map[string]any, err error)
+}
+
+// AskForm puts a form to the person who approves the run that ctx (a tool
+// handler's context) belongs to, with the run's clock held, when its
+// approver can show forms; ok is false when it cannot.
+func AskForm(ctx context.Context, message string, schema json.RawMessage) (action string, content map[string]any, ok bool, err error) {
+	fa, _ := ctx.Value(approverKey{}).(FormAsker)
+	if fa == nil {
+		return "", nil, false, nil
+	}
+	release := engine.HoldClock(ctx)
+	defer release()
+	ctx, cancel := context.WithTimeout(ctx, MaxApprovalWait)
+	defer cancel()
+	action, content, err = fa.AskForm(ctx, message, schema)
+	return action, content, true, err
 }

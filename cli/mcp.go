@@ -21,7 +21,8 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 	if len(cfg.MCPServers) == 0 {
 		return nil, func() {}, nil
 	}
-	m := mcpclient.New(cfg.MCPServers, mcpclient.Options{})
+	router := &elicitRouter{}
+	m := mcpclient.New(cfg.MCPServers, mcpclient.Options{Elicitor: router.elicit})
 	sctx, cancel := context.WithTimeout(ctx, serverStart)
 	defer cancel()
 	if err := m.Start(sctx); err != nil {
@@ -43,6 +44,7 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 			Namespace: server, Name: name, Description: t.Description,
 			InputSchema: in, OutputSchema: t.OutputSchema,
 			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
+				defer router.enter(server, ctx)()
 				v, err := m.Call(ctx, server, name, args)
 				if err != nil {
 					return nil, err

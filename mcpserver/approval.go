@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -321,4 +322,26 @@ func (s *Server) handleApprove(ctx context.Context, req *mcp.CallToolRequest) (*
 		return s.failure("RESUME_FAILED", "approve: "+err.Error()), nil
 	}
 	return s.runResult(res, rt, runInput{}), nil
+}
+
+// AskForm forwards a form (a downstream server's elicitation) to the
+// client's user as it is: the person fills it in.
+func (a *elicitApprover) AskForm(ctx context.Context, message string, schema json.RawMessage) (string, map[string]any, error) {
+	select {
+	case a.turn <- struct{}{}:
+	case <-ctx.Done():
+		return "cancel", nil, ctx.Err()
+	}
+	defer func() { <-a.turn }()
+	var rs any
+	if len(schema) > 0 {
+		if err := json.Unmarshal(schema, &rs); err != nil {
+			return "decline", nil, err
+		}
+	}
+	res, err := a.ss.Elicit(ctx, &mcp.ElicitParams{Message: prompt.Sanitize(message), RequestedSchema: rs})
+	if err != nil {
+		return "cancel", nil, err
+	}
+	return res.Action, res.Content, nil
 }
