@@ -60,6 +60,7 @@ type TokenError struct {
 	Err     error
 }
 
+// Error renders "CODE: message".
 func (e *TokenError) Error() string { return e.Code + ": " + e.Message }
 
 // Unwrap returns the underlying error.

@@ -54,6 +54,7 @@ type ToolError struct {
 	Err     error
 }
 
+// Error returns the message (or the wrapped error's).
 func (e *ToolError) Error() string {
 	if e.Message == "" && e.Err != nil {
 		return e.Err.Error()
@@ -74,6 +75,7 @@ type ConfigError struct {
 	Err    error
 }
 
+// Error renders "modebox: field: reason: cause".
 func (e *ConfigError) Error() string {
 	msg := fmt.Sprintf("modebox: %s: %s", e.Field, e.Reason)
 	if e.Err != nil {

@@ -308,6 +308,7 @@ type Error struct {
 	Source string `json:"source,omitempty"`
 }
 
+// Error renders "CODE: message (line L, column C)".
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		if e.Column > 0 {
