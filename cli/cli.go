@@ -33,6 +33,7 @@ Usage:
   modebox search QUERY          find tools by name, description and parameters
   modebox init [PATH]           write a starter modebox.json
   modebox config check [PATH]   validate a modebox.json
+  modebox doctor [--json]       check the engine, configuration, token key and sandbox here
   modebox version [--json]      print the version, engine image hash and imports
 
 Configuration: --config FILE, else $MODEBOX_CONFIG, else ./modebox.json;
@@ -56,6 +57,8 @@ func Run(args []string, s Streams) int {
 		return typesCmd(args[1:], s)
 	case "mcp":
 		return mcpCmd(args[1:], s)
+	case "doctor":
+		return doctorCmd(args[1:], s)
 	case "search":
 		return searchCmd(args[1:], s)
 	case "init":
