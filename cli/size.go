@@ -1,42 +1,16 @@
 package cli
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
+
+	"github.com/modebox/modebox/internal/config"
 )
 
-var sizeUnits = []struct {
-	suffix string
-	mult   int64
-}{
-	{"gib", 1 << 30}, {"mib", 1 << 20}, {"kib", 1 << 10},
-	{"gb", 1e9}, {"mb", 1e6}, {"kb", 1e3},
-	{"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10},
-	{"b", 1},
-}
-
 // ParseSize reads a byte count: plain bytes ("1048576"), binary units
-// ("64MiB", "512KiB", "1GiB", also "64M"), or decimal units ("10MB").
+// ("64MiB", "512KiB", "1GiB", also "64M"), or decimal units ("10MB"); the
+// same syntax as sizes in modebox.json.
 func ParseSize(s string) (int64, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	mult := int64(1)
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(t, u.suffix) {
-			t = strings.TrimSpace(strings.TrimSuffix(t, u.suffix))
-			mult = u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseFloat(t, 64)
-	if err != nil || n < 0 || t == "" {
-		return 0, fmt.Errorf("invalid size %q (use bytes, or a unit such as 64MiB or 512KiB)", s)
-	}
-	v := n * float64(mult)
-	if v > 1<<62 {
-		return 0, fmt.Errorf("size %q is too large", s)
-	}
-	return int64(v), nil
+	return config.ParseSize(s)
 }
 
 // sizeFlag is a flag.Value for sizes.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -155,4 +156,15 @@ func formatSize(n int64) string {
 		return strconv.FormatInt(n>>10, 10) + "KiB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// ParseSize reads a byte count as modebox.json writes sizes: a number of
+// bytes, or a number with a unit B, K/KB/KiB, M/MB/MiB or G/GB/GiB ("64MiB",
+// "512KiB", "10MB"). The CLI's size flags use it too.
+func ParseSize(s string) (int64, error) {
+	n, problem := stringSize(strings.TrimSpace(s))
+	if problem != "" {
+		return 0, errors.New(problem)
+	}
+	return n, nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -14,6 +15,7 @@ type holdKey struct{}
 
 // clockHold tracks the time a run's deadline is held.
 type clockHold struct {
+	used    atomic.Bool // set at the first hold: polls skip the lock until then
 	mu      sync.Mutex
 	holding int
 	since   time.Time
@@ -21,6 +23,7 @@ type clockHold struct {
 }
 
 func (h *clockHold) hold() func() {
+	h.used.Store(true)
 	h.mu.Lock()
 	if h.holding == 0 {
 		h.since = time.Now()
@@ -42,6 +45,9 @@ func (h *clockHold) hold() func() {
 
 // extra is how far the deadline has moved.
 func (h *clockHold) extra() time.Duration {
+	if !h.used.Load() {
+		return 0
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	d := h.held
