@@ -1,0 +1,136 @@
+package netguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Resolver looks up a host's addresses; *net.Resolver is one.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+type privateKey struct{}
+
+// WithPrivate returns a context whose dials may (allowed true) or may not
+// reach non-public addresses. Without it they may not.
+func WithPrivate(ctx context.Context, allowed bool) context.Context {
+	return context.WithValue(ctx, privateKey{}, allowed)
+}
+
+func privateAllowed(ctx context.Context) bool {
+	v, _ := ctx.Value(privateKey{}).(bool)
+	return v
+}
+
+// CheckAddr refuses a non-public address unless allowPrivate.
+func CheckAddr(a netip.Addr, allowPrivate bool) error {
+	c := Classify(a)
+	if c == ClassPublic {
+		return nil
+	}
+	if c == ClassInvalid {
+		return &Error{Code: CodeAddress, Reason: "not an IP address"}
+	}
+	if allowPrivate {
+		// an allowance opens the special ranges, never the unspecified
+		// address or multicast
+		if c != ClassUnspecified && c != ClassMulticast {
+			return nil
+		}
+	}
+	return &Error{Code: CodeAddress, Reason: fmt.Sprintf("%s is a %s address; it is reachable only through an allowlist entry that names it", Normalize(a), c)}
+}
+
+// Dialer dials TCP with every address checked: the host is resolved here
+// (not by the system's dialer), every answer is classified, and the
+// socket's Control hook checks the address once more right before connect.
+// A name with any non-public answer is refused as a whole unless the
+// context allows private addresses (mixed answers are a rebinding sign).
+type Dialer struct {
+	// Resolver resolves names; nil means net.DefaultResolver.
+	Resolver Resolver
+	// Timeout bounds each connect; zero means 10s.
+	Timeout time.Duration
+}
+
+// DialContext dials network ("tcp", "tcp4", "tcp6") address ("host:port").
+func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
+	host, portStr, err := net.SplitHostPort(address)
+	if err != nil {
+		return nil, &Error{Code: CodeAddress, Reason: "bad address " + address, Err: err}
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || port < 1 || port > 65535 {
+		return nil, &Error{Code: CodeAddress, Reason: "bad port in " + address}
+	}
+	allow := privateAllowed(ctx)
+	addrs, err := d.resolve(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range addrs {
+		if err := CheckAddr(a, allow); err != nil {
+			var ge *Error
+			if errors.As(err, &ge) && host != Normalize(a).String() {
+				ge.Reason = host + " resolves to " + ge.Reason
+			}
+			return nil, err
+		}
+	}
+	timeout := d.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	nd := &net.Dialer{
+		Timeout: timeout,
+		ControlContext: func(ctx context.Context, network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return &Error{Code: CodeAddress, Reason: "bad dial address " + address, Err: err}
+			}
+			return CheckAddr(ap.Addr(), allow)
+		},
+	}
+	var firstErr error
+	for _, a := range addrs {
+		c, err := nd.DialContext(ctx, network, netip.AddrPortFrom(Normalize(a), uint16(port)).String())
+		if err == nil {
+			return c, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, firstErr
+}
+
+func (d *Dialer) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		if a.Zone() != "" {
+			return nil, &Error{Code: CodeAddress, Reason: "zoned addresses are not dialled"}
+		}
+		return []netip.Addr{a}, nil
+	}
+	var r Resolver = net.DefaultResolver
+	if d.Resolver != nil {
+		r = d.Resolver
+	}
+	addrs, err := r.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil, err
+	}
+	if len(addrs) == 0 {
+		return nil, &Error{Code: CodeAddress, Reason: host + " has no addresses"}
+	}
+	return addrs, nil
+}
