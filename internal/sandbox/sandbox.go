@@ -1,0 +1,218 @@
+// Package sandbox runs shell commands on the host inside an operating-system
+// sandbox: bubblewrap with a seccomp filter on Linux, sandbox-exec (Seatbelt)
+// on macOS. It backs modebox's built-in sh() tool.
+//
+// The policy is the same everywhere:
+//
+//   - writes only in the configured workspace directories and a private /tmp;
+//   - reads everywhere except a deny list: credential files and directories
+//     (SSH, cloud, registry and package-manager tokens, shell history,
+//     browser profiles; as root also /etc/shadow, /etc/sudoers, the SSH host
+//     keys and /root) plus Config.DenyRead;
+//   - no network, or only a filtering proxy reached through a Unix socket
+//     (Config.Network);
+//   - an environment rebuilt from an allowlist (modebox's own environment
+//     never reaches the command);
+//   - on Linux, no new namespaces, no mounts, no ptrace, no io_uring, no
+//     kernel-module or keyring calls, no TIOCSTI, enforced by seccomp with a
+//     guard that kills calls from any other architecture (the 32-bit
+//     int $0x80 path);
+//   - on timeout or cancellation the whole process tree is killed.
+//
+// The package fails closed: if the sandbox cannot be set up, New and Run
+// return an *Error with code SANDBOX_UNAVAILABLE (or SANDBOX_FAILED) that
+// says what failed and how to fix it; nothing is ever run unconfined.
+//
+// A workspace may not lie inside a masked path (New refuses it), except
+// that when running as root a workspace inside /root is allowed: /root is
+// hidden behind an empty read-only tmpfs and only the workspace is bound
+// back into it.
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Error codes returned in Error.Code.
+const (
+	// CodeUnavailable: the sandbox cannot run on this machine (bubblewrap
+	// missing, user namespaces disabled, the preflight failed).
+	CodeUnavailable = "SANDBOX_UNAVAILABLE"
+	// CodeFailed: bubblewrap could not set up the sandbox for this command
+	// (for example the working directory could not be entered); the command
+	// did not run.
+	CodeFailed = "SANDBOX_FAILED"
+	// CodeConfig: the configuration or the command is invalid.
+	CodeConfig = "SANDBOX_CONFIG"
+)
+
+// Network bridge constants.
+const (
+	// BridgeCommand is the first argument that makes MaybeBridge run the
+	// network bridge.
+	BridgeCommand = "__modebox-bridge"
+	// BridgeAddr is the address of the proxy inside the sandbox (the
+	// bridge listens there, in the sandbox's own loopback).
+	BridgeAddr = "127.0.0.1:3128"
+)
+
+// Defaults applied by New when the corresponding Config field is zero.
+const (
+	DefaultTimeout    = 30 * time.Second
+	DefaultMaxTimeout = 10 * time.Minute
+	DefaultMaxOutput  = 1 << 20
+)
+
+// Config configures a Sandbox.
+type Config struct {
+	// Workspace lists the directories the command may write, in order.
+	// Each must be an absolute path to an existing directory. The first is
+	// the default working directory.
+	Workspace []string
+	// DenyRead lists extra paths hidden from the command, in addition to
+	// the built-in credential masks. "~" is expanded to $HOME and glob
+	// patterns are expanded with filepath.Glob; paths that do not exist are
+	// ignored.
+	DenyRead []string
+	// Env adds environment variables to every command.
+	Env map[string]string
+	// Timeout is the default time limit of a command (DefaultTimeout if
+	// zero); MaxTimeout caps Command.Timeout (DefaultMaxTimeout if zero).
+	Timeout, MaxTimeout time.Duration
+	// MaxOutput caps each of stdout and stderr, in bytes (DefaultMaxOutput
+	// if zero).
+	MaxOutput int
+	// Network, when nil, gives the command no network at all. Otherwise
+	// the command reaches only the proxy listening on Network.ProxySocket.
+	Network *Network
+	// Bwrap is the path of the bubblewrap executable; if empty it is
+	// looked up in PATH. (Linux only.)
+	Bwrap string
+}
+
+// Network describes the filtering proxy a sandboxed command may use.
+type Network struct {
+	// ProxySocket is the host path of the proxy's Unix socket. The proxy
+	// speaks HTTP (plain and CONNECT) and SOCKS5 on it.
+	ProxySocket string
+	// Bridge is the path of an executable that runs BridgeMain when its
+	// first argument is "__modebox-bridge" (see MaybeBridge); if empty,
+	// os.Executable() is used.
+	Bridge string
+}
+
+// Command is one shell command to run in the sandbox.
+type Command struct {
+	// Script is run as /bin/sh -c Script.
+	Script string
+	// Cwd is the working directory: inside a workspace directory, or /tmp.
+	// It defaults to the first workspace directory.
+	Cwd string
+	// Env adds environment variables for this command (after Config.Env).
+	Env map[string]string
+	// Stdin is the command's standard input (empty: /dev/null).
+	Stdin []byte
+	// Timeout limits the command (Config.Timeout if zero), capped by
+	// Config.MaxTimeout.
+	Timeout time.Duration
+}
+
+// Result is the outcome of a command that ran.
+type Result struct {
+	// ExitCode is the command's exit status; 128+N if it was killed by
+	// signal N (137 after a timeout).
+	ExitCode int
+	// Stdout and Stderr hold the command's output, up to MaxOutput bytes
+	// each, with invalid UTF-8 replaced by U+FFFD.
+	Stdout, Stderr string
+	// TimedOut reports that the command was killed at its time limit.
+	TimedOut bool
+	// Truncated reports that some output was discarded beyond MaxOutput.
+	Truncated bool
+	// Duration is the wall time of the command, sandbox setup included.
+	Duration time.Duration
+}
+
+// Check is one line of a Probe report.
+type Check struct {
+	Name   string
+	OK     bool
+	Detail string
+}
+
+// Error is returned when the sandbox cannot be set up or the input is
+// invalid. Reason says what failed and Fix what to change.
+type Error struct {
+	Code   string
+	Reason string
+	Fix    string
+	Err    error
+}
+
+// Error returns the code, the reason and the fix on one line.
+func (e *Error) Error() string {
+	msg := e.Code + ": " + e.Reason
+	if e.Fix != "" {
+		msg += " (fix: " + e.Fix + ")"
+	}
+	return msg
+}
+
+// Unwrap returns the underlying error, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error with the same code, so that
+// errors.Is(err, &Error{Code: CodeUnavailable}) works.
+func (e *Error) Is(target error) bool {
+	var t *Error
+	if !errors.As(target, &t) {
+		return false
+	}
+	return t.Code == e.Code
+}
+
+func configError(format string, args ...any) *Error {
+	return &Error{Code: CodeConfig, Reason: fmt.Sprintf(format, args...)}
+}
+
+// DeniedSyscalls returns the system calls the Linux seccomp filter refuses,
+// for documentation; entries with a parenthesis are refused only with the
+// arguments described. Calls from any architecture other than x86-64 (or
+// arm64 when running there) kill the process; x32 calls fail with ENOSYS.
+func DeniedSyscalls() []string {
+	out := make([]string, 0, len(deniedNames)+len(conditionalDenials))
+	out = append(out, deniedNames...)
+	out = append(out, conditionalDenials...)
+	return out
+}
+
+// deniedNames are refused with EPERM unconditionally (those not present in
+// the running architecture's syscall table are skipped).
+var deniedNames = []string{
+	// Namespaces and mounts.
+	"unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
+	"fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
+	// Other processes' memory.
+	"ptrace", "process_vm_readv", "process_vm_writev",
+	// Kernel attack surface.
+	"bpf", "perf_event_open", "userfaultfd",
+	"io_uring_setup", "io_uring_enter", "io_uring_register",
+	"kexec_load", "kexec_file_load",
+	"init_module", "finit_module", "delete_module",
+	"keyctl", "add_key", "request_key",
+	"open_by_handle_at", "acct", "swapon", "swapoff", "reboot", "quotactl",
+	"lookup_dcookie", "vhangup", "iopl", "ioperm",
+	// Legacy x86 calls.
+	"uselib", "ustat", "sysfs", "_sysctl", "vm86", "vm86old",
+	"create_module", "get_kernel_syms", "query_module", "nfsservctl",
+}
+
+// conditionalDenials documents the argument-checked rules.
+var conditionalDenials = []string{
+	"clone (with any CLONE_NEW* namespace flag)",
+	"clone3 (ENOSYS, so libc falls back to clone)",
+	"personality (anything but 0 = PER_LINUX and 0xffffffff = query)",
+	"ioctl (TIOCSTI, TIOCLINUX)",
+}

@@ -1,0 +1,626 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Paths inside the sandbox used by the network bridge.
+const (
+	insideDir    = "/run/modebox"
+	insideSocket = "/run/modebox/proxy.sock"
+	insideBridge = "/run/modebox/bridge"
+)
+
+// Sandbox runs commands under bubblewrap. It is safe for concurrent use.
+type Sandbox struct {
+	cfg        Config
+	bwrap      string
+	filter     []byte
+	workspaces []string // resolved, in order
+	home       string
+	userName   string
+	root       bool
+	proxySock  string
+	bridge     string
+	baseEnv    map[string]string
+}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkEnv(env map[string]string, what string) error {
+	for k, v := range env {
+		if !envName.MatchString(k) {
+			return configError("%s: invalid environment variable name %q", what, k)
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return configError("%s: value of %s contains a NUL byte", what, k)
+		}
+	}
+	return nil
+}
+
+// New validates cfg, finds bubblewrap, builds the seccomp filter and runs
+// /bin/true through the exact sandbox flags. Any failure to sandbox is an
+// *Error with code SANDBOX_UNAVAILABLE; an invalid cfg is SANDBOX_CONFIG.
+func New(cfg Config) (*Sandbox, error) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = DefaultMaxTimeout
+	}
+	if cfg.Timeout > cfg.MaxTimeout {
+		cfg.Timeout = cfg.MaxTimeout
+	}
+	if cfg.MaxOutput <= 0 {
+		cfg.MaxOutput = DefaultMaxOutput
+	}
+	s := &Sandbox{cfg: cfg, root: os.Geteuid() == 0}
+	s.home, _ = os.UserHomeDir()
+	if u, err := user.Current(); err == nil {
+		s.userName = u.Username
+		if s.home == "" {
+			s.home = u.HomeDir
+		}
+	}
+	if s.home == "" {
+		s.home = "/"
+	}
+	for _, w := range cfg.Workspace {
+		rw, err := checkWorkspace(w)
+		if err != nil {
+			return nil, err
+		}
+		s.workspaces = append(s.workspaces, rw)
+	}
+	if err := checkEnv(cfg.Env, "config env"); err != nil {
+		return nil, err
+	}
+	if n := cfg.Network; n != nil {
+		if !filepath.IsAbs(n.ProxySocket) {
+			return nil, configError("network proxy socket %q is not an absolute path", n.ProxySocket)
+		}
+		fi, err := os.Stat(n.ProxySocket)
+		if err != nil || fi.Mode().Type() != os.ModeSocket {
+			return nil, &Error{Code: CodeConfig, Reason: fmt.Sprintf("network proxy socket %s is not a Unix socket", n.ProxySocket), Err: err}
+		}
+		s.proxySock = n.ProxySocket
+		s.bridge = n.Bridge
+		if s.bridge == "" {
+			if s.bridge, err = os.Executable(); err != nil {
+				return nil, &Error{Code: CodeConfig, Reason: "cannot find the modebox executable for the network bridge", Err: err}
+			}
+		}
+		fi, err = os.Stat(s.bridge)
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			return nil, &Error{Code: CodeConfig, Reason: fmt.Sprintf("network bridge %s is not an executable file", s.bridge), Err: err}
+		}
+	}
+	if _, err := s.masks(); err != nil {
+		return nil, err
+	}
+
+	bw, err := findBwrap(cfg.Bwrap)
+	if err != nil {
+		return nil, err
+	}
+	s.bwrap = bw
+	if s.filter, err = buildFilter(true); err != nil {
+		return nil, &Error{Code: CodeUnavailable, Reason: "cannot build the seccomp filter: " + err.Error(), Err: err}
+	}
+	if err := s.preflight(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkWorkspace validates one workspace directory and resolves symlinks.
+func checkWorkspace(w string) (string, error) {
+	if !filepath.IsAbs(w) {
+		return "", configError("workspace %q is not an absolute path", w)
+	}
+	rw, err := filepath.EvalSymlinks(filepath.Clean(w))
+	if err != nil {
+		return "", &Error{Code: CodeConfig, Reason: fmt.Sprintf("workspace %s does not exist", w), Err: err}
+	}
+	fi, err := os.Stat(rw)
+	if err != nil || !fi.IsDir() {
+		return "", &Error{Code: CodeConfig, Reason: fmt.Sprintf("workspace %s is not a directory", w), Err: err}
+	}
+	if rw == "/" {
+		return "", configError("workspace %s would make the whole file system writable", w)
+	}
+	for _, sys := range []string{"/proc", "/sys", "/dev", "/run"} {
+		if within(rw, sys) {
+			return "", configError("workspace %s is inside %s, which the sandbox replaces", w, sys)
+		}
+	}
+	return rw, nil
+}
+
+// findBwrap returns the bubblewrap path or a SANDBOX_UNAVAILABLE error.
+func findBwrap(p string) (string, error) {
+	if p == "" {
+		lp, err := exec.LookPath("bwrap")
+		if err != nil {
+			return "", &Error{Code: CodeUnavailable, Reason: "bubblewrap (bwrap) is not installed or not in PATH",
+				Fix: "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap) or set the bwrap path in the configuration", Err: err}
+		}
+		p = lp
+	}
+	fi, err := os.Stat(p)
+	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		return "", &Error{Code: CodeUnavailable, Reason: fmt.Sprintf("bubblewrap not found at %s", p),
+			Fix: "install bubblewrap (apt-get install bubblewrap) or correct the configured bwrap path", Err: err}
+	}
+	return p, nil
+}
+
+// homes lists the home directories whose credentials are masked: $HOME,
+// the passwd home of our uid, the sudo caller's home and, as root, every
+// home directory in /etc/passwd.
+func (s *Sandbox) homes() []string {
+	set := map[string]bool{}
+	add := func(h string) {
+		if filepath.IsAbs(h) && h != "/" {
+			set[filepath.Clean(h)] = true
+		}
+	}
+	add(s.home)
+	if u, err := user.LookupId(strconv.Itoa(os.Getuid())); err == nil {
+		add(u.HomeDir)
+	}
+	if su := os.Getenv("SUDO_USER"); su != "" {
+		if u, err := user.Lookup(su); err == nil {
+			add(u.HomeDir)
+		}
+	}
+	if s.root {
+		if data, err := os.ReadFile("/etc/passwd"); err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if f := strings.Split(line, ":"); len(f) >= 7 {
+					add(f[5])
+				}
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for h := range set {
+		out = append(out, h)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// masks computes the paths hidden from the command on this machine now,
+// and refuses a workspace that lies inside one (except /root as root).
+func (s *Sandbox) masks() ([]mask, error) {
+	var pats []string
+	for _, h := range s.homes() {
+		for _, rel := range homeCredentialPaths {
+			pats = append(pats, filepath.Join(h, rel))
+		}
+	}
+	if s.root {
+		pats = append(pats, rootOnlyPaths...)
+	}
+	for _, p := range s.cfg.DenyRead {
+		pats = append(pats, expandUserPath(p, s.home))
+	}
+	all := collectMasks(pats, s.workspaces)
+	out := all[:0]
+	for _, m := range all {
+		// Paths under /tmp and /run are already replaced by empty tmpfs,
+		// unless a workspace brings them back.
+		if (within(m.path, "/tmp") || within(m.path, "/run")) && !s.inWorkspace(m.path) {
+			continue
+		}
+		for _, w := range s.workspaces {
+			if within(w, m.path) && !(s.root && m.path == "/root") {
+				return nil, configError("workspace %s is inside the masked path %s; move the workspace or drop the path from deny_read", w, m.path)
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func (s *Sandbox) inWorkspace(p string) bool {
+	for _, w := range s.workspaces {
+		if within(p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Masked returns the paths hidden from commands on this machine now.
+func (s *Sandbox) Masked() []string {
+	ms, _ := s.masks()
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.path
+	}
+	return out
+}
+
+// env builds the command's environment: the allowlist, Config.Env,
+// Command.Env, and the proxy variables when the network is on.
+func (s *Sandbox) env(extra map[string]string) map[string]string {
+	env := map[string]string{
+		"PATH":   "/usr/local/bin:/usr/bin:/bin",
+		"HOME":   s.home,
+		"LANG":   "C.UTF-8",
+		"TMPDIR": "/tmp",
+		"TERM":   "dumb",
+	}
+	if s.userName != "" {
+		env["USER"] = s.userName
+		env["LOGNAME"] = s.userName
+	}
+	for k, v := range s.cfg.Env {
+		env[k] = v
+	}
+	for k, v := range extra {
+		env[k] = v
+	}
+	if s.proxySock != "" {
+		httpProxy := "http://" + BridgeAddr
+		for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
+			env[k] = httpProxy
+		}
+		env["ALL_PROXY"] = "socks5h://" + BridgeAddr
+		env["all_proxy"] = "socks5h://" + BridgeAddr
+		env["NO_PROXY"] = ""
+		env["no_proxy"] = ""
+		env["NODE_USE_ENV_PROXY"] = "1"
+	}
+	return env
+}
+
+// args builds bwrap's argument list (without argv[0]).
+func (s *Sandbox) args(cwd string, env map[string]string, masks []mask, tail []string) []string {
+	a := []string{
+		"--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+		"--die-with-parent", "--new-session", "--clearenv",
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		a = append(a, "--setenv", k, env[k])
+	}
+	a = append(a, "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/run")
+	if s.proxySock != "" {
+		a = append(a, "--dir", insideDir, "--ro-bind", s.proxySock, insideSocket, "--ro-bind", s.bridge, insideBridge)
+	}
+	// Masks that contain a workspace go first; the workspace is bound back.
+	var later []mask
+	for _, m := range masks {
+		if m.dir && s.containsWorkspace(m.path) {
+			a = append(a, "--tmpfs", m.path)
+		} else {
+			later = append(later, m)
+		}
+	}
+	for _, w := range s.workspaces {
+		a = append(a, "--bind", w, w)
+	}
+	for _, m := range later {
+		if m.dir {
+			a = append(a, "--tmpfs", m.path)
+		} else {
+			a = append(a, "--ro-bind", "/dev/null", m.path)
+		}
+	}
+	for _, m := range masks {
+		if m.dir {
+			a = append(a, "--remount-ro", m.path)
+		}
+	}
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--chdir", cwd,
+		"--seccomp", "3", "--json-status-fd", "4", "--")
+	if s.proxySock != "" {
+		a = append(a, insideBridge, BridgeCommand, insideSocket, BridgeAddr, "--")
+	}
+	return append(a, tail...)
+}
+
+func (s *Sandbox) containsWorkspace(dir string) bool {
+	for _, w := range s.workspaces {
+		if within(w, dir) && w != dir {
+			return true
+		}
+	}
+	return false
+}
+
+// Run runs c in the sandbox. A command that ran returns its Result (a
+// non-zero exit code is not an error). The error is an *Error when the
+// sandbox could not be set up or c is invalid, and wraps ctx.Err() when ctx
+// ended first (the partial Result is returned with it).
+func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
+	if err := checkEnv(c.Env, "command env"); err != nil {
+		return Result{}, err
+	}
+	cwd, err := s.cwd(c.Cwd)
+	if err != nil {
+		return Result{}, err
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = s.cfg.Timeout
+	}
+	if timeout > s.cfg.MaxTimeout {
+		timeout = s.cfg.MaxTimeout
+	}
+	return s.run(ctx, cwd, s.env(c.Env), c.Stdin, timeout, []string{"/bin/sh", "-c", c.Script})
+}
+
+func (s *Sandbox) cwd(dir string) (string, error) {
+	if dir == "" {
+		if len(s.workspaces) > 0 {
+			return s.workspaces[0], nil
+		}
+		return "/tmp", nil
+	}
+	if !filepath.IsAbs(dir) {
+		return "", configError("working directory %q is not an absolute path", dir)
+	}
+	dir = filepath.Clean(dir)
+	if dir == "/tmp" {
+		return dir, nil
+	}
+	for i, w := range s.workspaces {
+		if within(dir, w) {
+			return dir, nil
+		}
+		// The configured (unresolved) spelling is accepted too.
+		if cw := filepath.Clean(s.cfg.Workspace[i]); within(dir, cw) {
+			return filepath.Join(w, strings.TrimPrefix(dir, cw)), nil
+		}
+	}
+	return "", configError("working directory %s is outside the workspace and /tmp", dir)
+}
+
+// capture keeps up to max bytes and discards the rest, so that the writer
+// never blocks the command.
+type capture struct {
+	buf       []byte
+	max       int
+	truncated bool
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	room := c.max - len(c.buf)
+	if room > len(p) {
+		room = len(p)
+	}
+	if room > 0 {
+		c.buf = append(c.buf, p[:room]...)
+	}
+	if room < len(p) {
+		c.truncated = true
+	}
+	return len(p), nil
+}
+
+// filterFile returns a sealed memfd (or, failing that, a pipe) holding the
+// seccomp program, positioned at its start.
+func filterFile(prog []byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate("modebox-seccomp", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err == nil {
+		f := os.NewFile(uintptr(fd), "modebox-seccomp")
+		if _, err := f.Write(prog); err != nil {
+			f.Close()
+			return nil, err
+		}
+		_, _ = unix.FcntlInt(f.Fd(), unix.F_ADD_SEALS, unix.F_SEAL_SEAL|unix.F_SEAL_SHRINK|unix.F_SEAL_GROW|unix.F_SEAL_WRITE)
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	if _, err := w.Write(prog); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// status is one line bwrap writes to --json-status-fd.
+type status struct {
+	ChildPid *int `json:"child-pid"`
+	ExitCode *int `json:"exit-code"`
+}
+
+// runFiltered is run with a given seccomp program (tests use it to run
+// without the architecture guard).
+func (s *Sandbox) run(ctx context.Context, cwd string, env map[string]string, stdin []byte, timeout time.Duration, tail []string) (Result, error) {
+	return s.runFiltered(ctx, s.filter, cwd, env, stdin, timeout, tail)
+}
+
+func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env map[string]string, stdin []byte, timeout time.Duration, tail []string) (Result, error) {
+	masks, err := s.masks()
+	if err != nil {
+		return Result{}, err
+	}
+	filt, err := filterFile(prog)
+	if err != nil {
+		return Result{}, &Error{Code: CodeFailed, Reason: "cannot pass the seccomp filter to bubblewrap: " + err.Error(), Err: err}
+	}
+	defer filt.Close()
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		return Result{}, &Error{Code: CodeFailed, Reason: "cannot create the status pipe: " + err.Error(), Err: err}
+	}
+	defer statusR.Close()
+
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, s.bwrap, s.args(cwd, env, masks, tail)...)
+	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	cmd.Dir = "/"
+	if len(stdin) > 0 {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	stdout := &capture{max: s.cfg.MaxOutput}
+	stderr := &capture{max: s.cfg.MaxOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.ExtraFiles = []*os.File{filt, statusW}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error {
+		// bwrap leads its own process group; the pid namespace takes the
+		// rest of the tree down with bwrap's init.
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	cmd.WaitDelay = 2 * time.Second
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		statusW.Close()
+		return Result{}, &Error{Code: CodeUnavailable, Reason: fmt.Sprintf("cannot start %s: %v", s.bwrap, err), Fix: "check that bubblewrap is installed and executable", Err: err}
+	}
+	statusW.Close()
+	statusDone := make(chan *int, 1)
+	go func() {
+		var exit *int
+		sc := bufio.NewScanner(statusR)
+		for sc.Scan() {
+			var st status
+			if json.Unmarshal(sc.Bytes(), &st) == nil && st.ExitCode != nil {
+				exit = st.ExitCode
+			}
+		}
+		statusDone <- exit
+	}()
+	waitErr := cmd.Wait()
+	dur := time.Since(start)
+	// bwrap is gone; anything still holding the status pipe is killed with
+	// the pid namespace, so the reader finishes promptly.
+	var exit *int
+	select {
+	case exit = <-statusDone:
+	case <-time.After(2 * time.Second):
+	}
+
+	res := Result{
+		Stdout:    strings.ToValidUTF8(string(stdout.buf), "\uFFFD"),
+		Stderr:    strings.ToValidUTF8(string(stderr.buf), "\uFFFD"),
+		Truncated: stdout.truncated || stderr.truncated,
+		Duration:  dur,
+	}
+	if runCtx.Err() != nil {
+		res.ExitCode = 128 + int(syscall.SIGKILL)
+		if ctx.Err() != nil {
+			return res, fmt.Errorf("sandbox: command stopped: %w", ctx.Err())
+		}
+		res.TimedOut = true
+		return res, nil
+	}
+	if exit == nil {
+		reason := "bubblewrap could not set up the sandbox"
+		if msg := strings.TrimSpace(res.Stderr); msg != "" {
+			reason += ": " + msg
+		} else if waitErr != nil {
+			reason += ": " + waitErr.Error()
+		}
+		return Result{}, &Error{Code: CodeFailed, Reason: reason, Fix: "run `modebox doctor` to check the sandbox on this machine", Err: waitErr}
+	}
+	res.ExitCode = *exit
+	return res, nil
+}
+
+// preflight runs /bin/true with the exact flags of Run.
+func (s *Sandbox) preflight() error {
+	cwd, _ := s.cwd("")
+	res, err := s.run(context.Background(), cwd, s.env(nil), nil, 30*time.Second, []string{"/bin/true"})
+	if err == nil && res.ExitCode == 0 {
+		return nil
+	}
+	var detail string
+	var cause error = err
+	if err != nil {
+		var se *Error
+		if errors.As(err, &se) {
+			detail = se.Reason
+		} else {
+			detail = err.Error()
+		}
+	} else {
+		detail = fmt.Sprintf("/bin/true exited with status %d: %s", res.ExitCode, strings.TrimSpace(res.Stderr))
+	}
+	return &Error{Code: CodeUnavailable, Reason: "sandbox preflight failed: " + detail, Fix: diagnoseFix(detail), Err: cause}
+}
+
+// diagnoseFix suggests what to change on this machine, from bwrap's message
+// and the kernel's user-namespace settings.
+func diagnoseFix(msg string) string {
+	var fixes []string
+	read := func(p string) string {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(b))
+	}
+	if read("/proc/sys/kernel/unprivileged_userns_clone") == "0" {
+		fixes = append(fixes, "enable unprivileged user namespaces: sysctl -w kernel.unprivileged_userns_clone=1 (persist it in /etc/sysctl.d/)")
+	}
+	if read("/proc/sys/user/max_user_namespaces") == "0" {
+		fixes = append(fixes, "allow user namespaces: sysctl -w user.max_user_namespaces=15000")
+	}
+	if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1" {
+		fixes = append(fixes, "AppArmor restricts unprivileged user namespaces (Ubuntu 23.10+/24.04): install an AppArmor profile for bwrap that allows userns, or sysctl -w kernel.apparmor_restrict_unprivileged_userns=0")
+	}
+	if inContainer() {
+		fixes = append(fixes, "inside Docker/containers the default seccomp profile blocks unshare: run the container with --privileged or --security-opt seccomp=<a profile allowing unshare, clone and mount in new namespaces> (and apparmor=unconfined on AppArmor hosts)")
+	}
+	lower := strings.ToLower(msg)
+	if len(fixes) == 0 && (strings.Contains(lower, "namespace") || strings.Contains(lower, "permission denied") || strings.Contains(lower, "operation not permitted")) {
+		fixes = append(fixes, "make sure unprivileged user namespaces are enabled (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone) and that no container or security module blocks unshare")
+	}
+	if len(fixes) == 0 {
+		fixes = append(fixes, "run `bwrap --unshare-all --unshare-user --ro-bind / / /bin/true` to see the error, and install a bubblewrap of version 0.8 or later (apt-get install bubblewrap)")
+	}
+	return strings.Join(fixes, "; ")
+}
+
+func inContainer() bool {
+	if _, err := os.Stat("/.dockerenv"); err == nil {
+		return true
+	}
+	if _, err := os.Stat("/run/.containerenv"); err == nil {
+		return true
+	}
+	b, _ := os.ReadFile("/proc/1/cgroup")
+	return bytes.Contains(b, []byte("docker")) || bytes.Contains(b, []byte("containerd")) || bytes.Contains(b, []byte("kubepods"))
+}
