@@ -42,6 +42,8 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		if len(payload) > r.limits.MaxValue {
 			r.setErr(&Error{Code: CodeValueTooLarge, Message: fmt.Sprintf(
 				"the result is %d bytes, over the limit of %d", len(payload), r.limits.MaxValue)})
+		} else if len(payload) > 0 && !json.Valid(payload) {
+			r.crash("malformed result")
 		} else {
 			r.setValue(payload)
 		}
@@ -274,7 +276,7 @@ func (r *run) onError(class int32, payload []byte) {
 		Name:    truncate(str(g.Name), 256),
 		Message: truncate(str(g.Message), 16384),
 		Stack:   truncate(str(g.Stack), 16384),
-		Thrown:  str(g.Thrown),
+		Thrown:  truncate(str(g.Thrown), 64),
 		JSCode:  truncate(str(g.Code), 256),
 	}
 	if e.Thrown != "" && e.Name == "" {
@@ -289,7 +291,7 @@ func (r *run) onError(class int32, payload []byte) {
 // classify picks the stable code of a thrown error.
 func classify(class int32, e *Error, errorCode string) string {
 	switch {
-	case errorCode != "":
+	case errorCode != "" && codeLike(errorCode):
 		return errorCode
 	case class == errCompile:
 		return CodeSyntaxError
@@ -299,6 +301,21 @@ func classify(class int32, e *Error, errorCode string) string {
 		return CodeStackOverflow
 	}
 	return CodeUncaughtException
+}
+
+// codeLike reports whether a code reported by the guest looks like a
+// stable code (a tool may pick its own): 1 to 64 letters, digits, "_",
+// ".", ":" or "-". Anything else is the program's doing, not a code.
+func codeLike(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func truncate(s string, n int) string {
