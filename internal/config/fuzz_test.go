@@ -3,8 +3,12 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -107,4 +111,163 @@ func FuzzSchemaAgrees(f *testing.F) {
 		}
 		t.Fatalf("disagree on %q\nParse:  %v\nschema: %v", data, goErr, schemaErr)
 	})
+}
+
+// encodeConfig writes c back as modebox.json, in a canonical form: sizes
+// and counts as numbers, durations as strings in nanoseconds, and empty
+// sections present exactly when they were present (nil or not).
+func encodeConfig(c *Config) []byte {
+	doc := map[string]any{}
+	if c.Schema != "" {
+		doc["$schema"] = c.Schema
+	}
+	ns := func(d time.Duration) string { return strconv.FormatInt(int64(d), 10) + "ns" }
+	l := c.Limits
+	doc["limits"] = map[string]any{
+		"timeout": ns(l.Timeout), "memory": l.Memory, "fuel": l.Fuel, "maxCalls": l.MaxCalls,
+		"maxConcurrency": l.MaxConcurrency, "maxValue": l.MaxValue, "maxLog": l.MaxLog,
+	}
+	if c.Tools != nil {
+		tools := map[string]any{}
+		for k, r := range c.Tools {
+			tools[k] = map[string]any{"policy": r.Policy}
+		}
+		doc["tools"] = tools
+	}
+	if c.Flows.Sources != nil || c.Flows.Sinks != nil {
+		flows := map[string]any{}
+		if c.Flows.Sources != nil {
+			flows["sources"] = c.Flows.Sources
+		}
+		if c.Flows.Sinks != nil {
+			flows["sinks"] = c.Flows.Sinks
+		}
+		doc["flows"] = flows
+	}
+	if c.MCPServers != nil {
+		servers := map[string]any{}
+		for name, s := range c.MCPServers {
+			e := map[string]any{}
+			if s.Command != "" {
+				e["command"] = s.Command
+			}
+			if s.Args != nil {
+				e["args"] = s.Args
+			}
+			if s.Env != nil {
+				e["env"] = s.Env
+			}
+			if s.Cwd != "" {
+				e["cwd"] = s.Cwd
+			}
+			if s.URL != "" {
+				e["url"] = s.URL
+			}
+			if s.Headers != nil {
+				e["headers"] = s.Headers
+			}
+			if s.Type != "" {
+				e["type"] = s.Type
+			}
+			if s.Disabled {
+				e["disabled"] = true
+			}
+			if s.Timeout != 0 {
+				e["timeout"] = ns(s.Timeout)
+			}
+			servers[name] = e
+		}
+		doc["mcpServers"] = servers
+	}
+	for k, raw := range map[string]json.RawMessage{"shell": c.Shell, "fetch": c.Fetch, "fs": c.FS, "mcp": c.MCP} {
+		if raw != nil {
+			doc[k] = raw
+		}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// FuzzConfigRoundTrip checks what Parse promises about the configurations
+// it accepts: every accepted file yields a Config that is consistent
+// (limits in range, policies known, every server either a command or a
+// URL), that written back out parses again to the same Config and passes
+// the JSON Schema, and parsing the same bytes twice gives the same result.
+// Refusals always carry a message and a position inside the file.
+func FuzzConfigRoundTrip(f *testing.F) {
+	for _, s := range goodDocs {
+		f.Add([]byte(s))
+	}
+	for _, c := range errorCases {
+		f.Add([]byte(c.doc))
+	}
+	f.Add([]byte(fullExample))
+	f.Add([]byte(starter))
+	v := compileSchema(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Parse(data, "f.json")
+		if err != nil {
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Message == "" || ce.File != "f.json" {
+				t.Fatalf("refusal is not a config error with a message: %#v", err)
+			}
+			if ce.Line < 0 || ce.Column < 0 || ce.Line > bytes.Count(data, []byte("\n"))+1 {
+				t.Fatalf("position %d:%d outside the file", ce.Line, ce.Column)
+			}
+			return
+		}
+		again, err := Parse(data, "f.json")
+		if err != nil || !reflect.DeepEqual(cfg, again) {
+			t.Fatalf("parsing twice differs: %v", err)
+		}
+		l := cfg.Limits
+		if l.Timeout < 0 || l.Memory < 0 || l.Memory > maxMemory || l.MaxCalls < 0 || l.MaxConcurrency < 0 ||
+			l.MaxValue < 0 || l.MaxLog < 0 || l.Fuel > maxNumber {
+			t.Fatalf("limits out of range: %+v", l)
+		}
+		for p, r := range cfg.Tools {
+			if patternProblem(p) != "" || !slices.Contains(policies, r.Policy) {
+				t.Fatalf("tool rule %q: %+v", p, r)
+			}
+		}
+		for name, s := range cfg.MCPServers {
+			if (s.Command == "") == (s.URL == "") {
+				t.Fatalf("server %q is neither or both a command and a URL: %+v", name, s)
+			}
+			if s.Timeout < 0 {
+				t.Fatalf("server %q: negative timeout", name)
+			}
+		}
+		out := encodeConfig(cfg)
+		back, err := Parse(out, "f.json")
+		if err != nil {
+			t.Fatalf("accepted config does not re-validate: %v\n%s", err, out)
+		}
+		if !reflect.DeepEqual(compactSections(cfg), compactSections(back)) {
+			t.Fatalf("round trip changed the config:\n%+v\n%+v\n%s", cfg, back, out)
+		}
+		if err := v.ValidateJSON(out); err != nil {
+			t.Fatalf("written back, the config fails its JSON Schema: %v\n%s", err, out)
+		}
+	})
+}
+
+// compactSections returns a copy of c whose raw sections (shell, fetch,
+// fs, mcp) are compacted, so that configs differing only in the
+// whitespace of those sections compare equal.
+func compactSections(c *Config) *Config {
+	out := *c
+	for _, p := range []*json.RawMessage{&out.Shell, &out.Fetch, &out.FS, &out.MCP} {
+		if *p != nil {
+			var b bytes.Buffer
+			if err := json.Compact(&b, *p); err != nil {
+				panic(err)
+			}
+			*p = b.Bytes()
+		}
+	}
+	return &out
 }

@@ -222,3 +222,63 @@ func BenchmarkSealOpen(b *testing.B) {
 		})
 	}
 }
+
+// FuzzSealRoundTrip seals arbitrary payloads and checks the round trip:
+// Seal refuses only what it documents (an empty binding, a lifetime that
+// is not positive or over MaxLifetime, a body over MaxBodySize); whatever
+// it seals opens, within its lifetime and with its binding, to the same
+// id, times (to the second) and body; and the same token is refused with
+// the right code under another binding, at its expiry, and with any one
+// character changed.
+func FuzzSealRoundTrip(f *testing.F) {
+	f.Add([]byte(nil), t0.Unix(), int64(3600), "e", "t", uint16(0))
+	f.Add([]byte(`{"code":"return 1","seed":7}`), t0.Unix(), int64(86400), testBinding.Engine, testBinding.Tools, uint16(17))
+	f.Add(bytes.Repeat([]byte("ab"), 5000), int64(0), int64(1), "e", "t", uint16(999))
+	f.Add([]byte{0, 1, 2, 255}, int64(-62135596800), int64(7*86400), "e", "t", uint16(40))
+	f.Add([]byte("x"), int64(1<<62), int64(7*86400+1), "e", "t", uint16(3))
+	f.Add([]byte("x"), t0.Unix(), int64(0), "e", "t", uint16(3))
+	f.Add([]byte("x"), t0.Unix(), int64(60), "", "t", uint16(3))
+	f.Fuzz(func(t *testing.T, body []byte, issued, lifetime int64, engine, tools string, flip uint16) {
+		b := Binding{Engine: engine, Tools: tools}
+		iss := time.Unix(issued, 0)
+		p := Payload{IssuedAt: iss, ExpiresAt: iss.Add(time.Duration(lifetime) * time.Second), Binding: b, Body: body}
+		if p.IssuedAt.IsZero() || lifetime > 1<<33 || lifetime < -1<<33 {
+			return // zero means "now"; huge lifetimes overflow Duration
+		}
+		tok, err := fuzzKeyring.Seal(p)
+		mustRefuse := engine == "" || tools == "" || lifetime <= 0 || lifetime > int64(MaxLifetime/time.Second) || len(body) > MaxBodySize
+		if err != nil {
+			if !mustRefuse && CodeOf(err) != CodeTokenTooLarge {
+				t.Fatalf("sealing a valid payload failed: %v", err)
+			}
+			return
+		}
+		if mustRefuse {
+			t.Fatalf("sealed a payload it should refuse: binding %+v, lifetime %d, body %d bytes", b, lifetime, len(body))
+		}
+		now := iss.Add(time.Duration(lifetime/2) * time.Second)
+		got, err := fuzzKeyring.Open(tok, b, now)
+		if err != nil {
+			t.Fatalf("a fresh token does not open: %v", err)
+		}
+		if !validID(got.ID) || got.Binding != b || !bytes.Equal(got.Body, body) ||
+			got.IssuedAt.Unix() != issued || got.ExpiresAt.Unix() != issued+lifetime {
+			t.Fatalf("round trip changed the payload: %+v", got)
+		}
+		if _, err := fuzzKeyring.Open(tok, Binding{Engine: engine + "x", Tools: tools}, now); CodeOf(err) != CodeTokenBinding {
+			t.Fatalf("opened under another engine: %v", err)
+		}
+		if _, err := fuzzKeyring.Open(tok, b, p.ExpiresAt); CodeOf(err) != CodeTokenExpired {
+			t.Fatalf("opened at its expiry: %v", err)
+		}
+		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+		i := int(flip) % len(tok)
+		m := []byte(tok)
+		m[i] = alphabet[(strings.IndexByte(alphabet, m[i])+1+int(flip>>8)%63)%len(alphabet)]
+		if _, err := fuzzKeyring.Open(string(m), b, now); err == nil {
+			t.Fatalf("a token with byte %d changed (%q -> %q) opened", i, tok[i], m[i])
+		} else if CodeOf(err) == "" {
+			t.Fatalf("refused without a code: %v", err)
+		}
+	})
+}

@@ -1,0 +1,114 @@
+package tsdecl
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// fuzzSchemaSeeds are the seeds of FuzzSchema (input schema, output
+// schema, description), also committed under testdata/fuzz/FuzzSchema.
+var fuzzSchemaSeeds = map[string][3]string{
+	"empty":       {``, ``, ``},
+	"object":      {`{"type":"object","properties":{"a":{"type":"string"},"b-c":{"type":["integer","null"]}},"required":["a"]}`, `{"type":"array","items":{"type":"number"}}`, "Adds."},
+	"self-ref":    {`{"$ref":"#"}`, `{"type":"object","properties":{"next":{"$ref":"#"}}}`, ""},
+	"ref-cycle":   {`{"$ref":"#/$defs/A","$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}`, `{"$ref":"#/definitions/x","definitions":{"x":{"anyOf":[{"$ref":"#/definitions/x"},{"type":"null"}]}}}`, ""},
+	"ref-pointer": {`{"properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a"},"c":{"$ref":"#/properties/c"}}}`, `{"$ref":"#/$defs/a~1b","$defs":{"a/b":{"const":"x"}}}`, ""},
+	"ref-missing": {`{"$ref":"other.json#/x"}`, `{"$ref":"#/$defs/nope"}`, ""},
+	"comment":     {`{"type":"object","description":"*/ declare const x: 1; /*","properties":{"*/":{"description":"a */ b","type":"string"}}}`, `true`, "ends */ here\n@param x\r\n\u2028"},
+	"enum":        {`{"enum":["a",1,null,true,{"k":[1]},"\u2028\"'` + "`" + `"]}`, `{"const":{"a":[1,2]}}`, ""},
+	"keys":        {`{"type":"object","properties":{"":{},"0":{},"constructor":{},"__proto__":{},"a b":{},"\u0000":{}}}`, `false`, ""},
+	"tuple":       {`{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false,"minItems":1}`, `{"type":"array","items":[{"type":"string"}],"additionalItems":{"type":"boolean"}}`, ""},
+	"combinators": {`{"allOf":[{"type":"object","properties":{"a":{}}},{"oneOf":[{"required":["a"]},{"not":{}}]}]}`, `{"anyOf":[]}`, ""},
+	"weird-types": {`{"type":["object","array","string","null","bogus"],"items":{},"properties":{"x":5}}`, `{"type":7}`, ""},
+	"scalars":     {`5`, `"string"`, ""},
+	"null":        {`null`, `[]`, ""},
+	"deep":        {strings.Repeat(`{"type":"array","items":`, 40) + `{}` + strings.Repeat(`}`, 40), strings.Repeat(`[`, 500) + strings.Repeat(`]`, 500), ""},
+	"invalid":     {`{"type":`, `{`, ""},
+	"additional":  {`{"type":"object","additionalProperties":{"$ref":"#"},"patternProperties":{"^x":{"type":"string"}}}`, `{"type":"object","additionalProperties":false}`, ""},
+}
+
+// FuzzSchema renders arbitrary input and output schemas (with an
+// arbitrary description) as a tool declaration, and checks that:
+//
+//   - rendering never panics, and fails only when a schema is not JSON;
+//   - it finishes quickly and the output stays bounded, whatever the
+//     nesting and $ref cycles;
+//   - the output is valid TypeScript holding only declarations (esbuild
+//     parses it and strips it to nothing);
+//   - the one-line signature stays short.
+func FuzzSchema(f *testing.F) {
+	for _, s := range fuzzSchemaSeeds {
+		f.Add([]byte(s[0]), []byte(s[1]), s[2])
+	}
+	f.Fuzz(func(t *testing.T, in, out []byte, desc string) {
+		if len(in)+len(out) > 64<<10 {
+			return // big inputs test esbuild, not the renderer
+		}
+		tool := Tool{Namespace: "ns", Name: "tool", OriginalName: "to-ol", Description: desc, Input: in, Output: out, Policy: "ask"}
+		start := time.Now()
+		decl, err := Declaration(tool)
+		sig := Signature(tool)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("rendering took %v", d)
+		}
+		valid := func(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 || json.Valid(b) }
+		if err != nil {
+			if valid(in) && valid(out) {
+				t.Fatalf("valid schemas refused: %v", err)
+			}
+			return
+		}
+		if !valid(in) || !valid(out) {
+			t.Fatalf("invalid JSON accepted as a schema")
+		}
+		if len(decl) > 2_000_000 {
+			t.Fatalf("declaration is %d bytes", len(decl))
+		}
+		if n := utf8.RuneCountInString(sig); n > 250 {
+			t.Fatalf("signature is %d runes: %s", n, sig)
+		}
+		if !utf8.ValidString(decl) {
+			t.Fatalf("declaration is not UTF-8")
+		}
+		if p := tsProblems(decl); len(p) > 0 {
+			t.Fatalf("not valid TypeScript:\n%s\n%v", decl, p)
+		}
+		// Determinism: the same tool renders the same text.
+		if again, _ := Declaration(tool); again != decl {
+			t.Fatalf("rendering is not deterministic")
+		}
+	})
+}
+
+// TestFuzzSchemaCorpus checks that the committed corpus of FuzzSchema
+// holds every seed above, and rewrites it when $MODEBOX_WRITE_CORPUS is
+// set.
+func TestFuzzSchemaCorpus(t *testing.T) {
+	dir := filepath.Join("testdata", "fuzz", "FuzzSchema")
+	write := os.Getenv("MODEBOX_WRITE_CORPUS") != ""
+	if write {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, s := range fuzzSchemaSeeds {
+		want := "go test fuzz v1\n[]byte(" + strconv.Quote(s[0]) + ")\n[]byte(" + strconv.Quote(s[1]) + ")\nstring(" + strconv.Quote(s[2]) + ")\n"
+		path := filepath.Join(dir, "seed-"+name)
+		if write {
+			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if got, err := os.ReadFile(path); err != nil || string(got) != want {
+			t.Errorf("%s is missing or stale (%v); regenerate with MODEBOX_WRITE_CORPUS=1", path, err)
+		}
+	}
+}
