@@ -172,17 +172,21 @@ func (c *checker) check(root *node) (*Config, *Error) {
 				return c.wrongType(v, p, "an object")
 			}
 			raw := v.raw(c.data)
+			var err *Error
 			switch m.key {
 			case "shell":
 				cfg.Shell = raw
+				cfg.ShellTool, err = c.shell(v, p)
 			case "fetch":
 				cfg.Fetch = raw
+				cfg.FetchTool, err = c.fetch(v, p)
 			case "fs":
 				cfg.FS = raw
+				cfg.FSTool, err = c.fsSection(v, p)
 			case "mcp":
 				cfg.MCP = raw
 			}
-			return nil
+			return err
 		}
 	})
 	if err != nil {

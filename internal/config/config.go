@@ -46,10 +46,14 @@ type Config struct {
 	MCPServers map[string]Server
 	// Shell, Fetch, FS and MCP hold the "shell", "fetch", "fs" and "mcp"
 	// sections as written (always a JSON object when present, nil when
-	// absent). Their keys are defined by those features, which parse them
-	// themselves; an absent or empty section leaves the feature at its
+	// absent); an absent or empty section leaves the feature at its
 	// defaults, which for the built-in tools means off.
 	Shell, Fetch, FS, MCP json.RawMessage
+	// ShellTool, FetchTool and FSTool are those sections parsed: nil when
+	// the feature is off.
+	ShellTool *Shell
+	FetchTool *Fetch
+	FSTool    *FS
 }
 
 // Limits are the caps of each run, as written under "limits". A zero field

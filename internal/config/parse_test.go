@@ -189,7 +189,7 @@ var errorCases = []errorCase{
 	// Whole document.
 	{"top-level array", `[]`, `modebox.json:1:1: expected a JSON object at the top level, got an array`, 1, 1},
 	{"duplicate key", "{\"limits\": {},\n \"limits\": {}}", `modebox.json: /limits: duplicate key (first on line 1)`, 2, 2},
-	{"duplicate in raw section", `{"fs": {"root": "a", "root": "b"}}`, `modebox.json: /fs/root: duplicate key (first on line 1)`, 1, 22},
+	{"duplicate in raw section", `{"fs": {"deny": [], "deny": []}}`, `modebox.json: /fs/deny: duplicate key (first on line 1)`, 1, 21},
 
 	// Unknown keys.
 	{"unknown top key", `{"limts": {}}`, `modebox.json: /limts: unknown key (did you mean "limits"?)`, 1, 2},
@@ -313,16 +313,16 @@ func TestErrorFields(t *testing.T) {
 }
 
 func TestRawSectionsKeptVerbatim(t *testing.T) {
-	doc := `{"shell": {"enabled": true, "allow": ["git *"]}, "fetch": {"hosts": ["*.example.com"]}, "fs": { }, "mcp": {"x": {"y": [1, 2]}}}`
+	doc := `{"shell": {"enabled": true, "workspace": ["/w"]}, "fetch": {"allow": ["*.example.com:443"]}, "fs": { }, "mcp": {"x": {"y": [1, 2]}}}`
 	cfg, err := Parse([]byte(doc), "m.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, got := range map[string]json.RawMessage{
-		`{"enabled": true, "allow": ["git *"]}`: cfg.Shell,
-		`{"hosts": ["*.example.com"]}`:          cfg.Fetch,
-		`{ }`:                                   cfg.FS,
-		`{"x": {"y": [1, 2]}}`:                  cfg.MCP,
+		`{"enabled": true, "workspace": ["/w"]}`: cfg.Shell,
+		`{"allow": ["*.example.com:443"]}`:       cfg.Fetch,
+		`{ }`:                                    cfg.FS,
+		`{"x": {"y": [1, 2]}}`:                   cfg.MCP,
 	} {
 		if string(got) != name {
 			t.Errorf("got %s, want %s", got, name)

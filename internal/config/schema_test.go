@@ -45,7 +45,7 @@ var goodDocs = []string{
 	`{"mcpServers": {"a": {"url": "https://x", "headers": {"A": "b"}, "type": "sse", "disabled": true, "timeout": 1000}}}`,
 	`{"mcpServers": {"a": {"url": "https://x", "type": "http"}, "b": {"url": "https://y", "type": "streamable-http"}}}`,
 	`{"mcpServers": {"shell": {"command": "x"}, "fs_mcp": {"command": "y"}, "0": {"command": "z"}}}`,
-	`{"shell": {"anything": [1, {"goes": null}]}, "fetch": {}, "fs": {"x": 1}, "mcp": {"y": "z"}}`,
+	`{"shell": {"enabled": false}, "fetch": {}, "fs": {"deny": ["x"]}, "mcp": {"y": "z"}}`,
 }
 
 // moreBadDocs are rejected by both, beyond errorCases.

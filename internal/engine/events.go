@@ -122,7 +122,11 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 	}
 	var v Verdict
 	if !pc.sleep && r.host != nil {
-		v = r.host.Gate(Call{ID: pc.id, Tool: pc.tool, Args: pc.args}, pc.replayed)
+		c := Call{ID: pc.id, Tool: pc.tool, Args: pc.args}
+		if rec != nil {
+			c.Recorded, c.RecordedOK = rec.Value, rec.OK
+		}
+		v = r.host.Gate(c, pc.replayed)
 		if v.Abort != "" {
 			r.setErr(&Error{Code: CodeReplayMismatch, Message: v.Abort})
 			return answerStop

@@ -17,6 +17,11 @@ type Call struct {
 	// Approval, when set, says why a person must approve the call before
 	// it runs (set from the Gate's verdict).
 	Approval string
+	// Recorded is the journal's value for a replayed call (what the guest
+	// receives instead of running it), and RecordedOK whether that value is
+	// a result (true) or an error. Both are empty for live calls.
+	Recorded   json.RawMessage
+	RecordedOK bool
 }
 
 // Verdict is the Gate's decision on a call.

@@ -457,6 +457,190 @@
   const t0 = Date.now();
   hidden(G, 'performance', { now() { return Date.now() - t0; }, timeOrigin: t0 });
 
+  // ---- built-in capabilities: sh(), fetch(), fs ----
+  // Each exists only when the configuration enables it; each is a host call
+  // like a tool (key "sh", "fetch", "fs.<op>"), with the same policies.
+  const Uint8ArrayCtor = Uint8Array;
+  const ArrayBufferCtor = ArrayBuffer;
+  const isView = ArrayBuffer.isView;
+  function bytesOf(v, what) {
+    if (v instanceof Uint8ArrayCtor) return v;
+    if (v instanceof ArrayBufferCtor) return new Uint8ArrayCtor(v);
+    if (isView(v)) return new Uint8ArrayCtor(v.buffer, v.byteOffset, v.byteLength);
+    throw new TypeErrorCtor(what + ' must be a string, an ArrayBuffer or a typed array');
+  }
+  function b64encode(b) {
+    let out = '';
+    const n = b.length;
+    for (let i = 0; i < n; i += 3) {
+      const x = (b[i] << 16) | ((i + 1 < n ? b[i + 1] : 0) << 8) | (i + 2 < n ? b[i + 2] : 0);
+      out += B64[x >> 18] + B64[(x >> 12) & 63] + (i + 1 < n ? B64[(x >> 6) & 63] : '=') + (i + 2 < n ? B64[x & 63] : '=');
+    }
+    return out;
+  }
+  const B64INDEX = O.create(null);
+  for (let i = 0; i < 64; i++) B64INDEX[B64[i]] = i;
+  function b64decode(s) {
+    s = StringCtor(s);
+    let len = s.length;
+    while (len > 0 && s[len - 1] === '=') len--;
+    const out = new Uint8ArrayCtor((len * 3) >> 2);
+    let bits = 0, acc = 0, j = 0;
+    for (let i = 0; i < len; i++) {
+      const v = B64INDEX[s[i]];
+      if (v === undefined) throw new TypeErrorCtor('invalid base64 from the host');
+      acc = (acc << 6) | v;
+      bits += 6;
+      if (bits >= 8) { bits -= 8; out[j++] = (acc >> bits) & 255; }
+    }
+    return out;
+  }
+  const utf8Encoder = new TextEncoder();
+  const utf8Decoder = new TextDecoder();
+  function pick(src, names) {
+    const out = {};
+    if (src === undefined || src === null) return out;
+    if (typeof src !== 'object') throw new TypeErrorCtor('options must be an object');
+    for (const k of names) if (src[k] !== undefined) out[k] = src[k];
+    return out;
+  }
+  function then(p, f) { return apply(promiseThen, p, [f]); }
+
+  function installSh() {
+    hidden(G, 'sh', function sh(command, options) {
+      if (typeof command !== 'string') return PromiseCtor.reject(new TypeErrorCtor('sh(command): command must be a string'));
+      let args;
+      try {
+        args = pick(options, ['cwd', 'timeout', 'env', 'stdin']);
+        if (args.stdin !== undefined && typeof args.stdin !== 'string') args.stdinBase64 = b64encode(bytesOf(args.stdin, 'stdin')), delete args.stdin;
+      } catch (e) { return PromiseCtor.reject(e); }
+      args.command = command;
+      return call('sh', args);
+    });
+  }
+
+  // fetch: a subset of the web API (see docs/capabilities.md).
+  function lower(s) { return StringCtor(s).toLowerCase(); }
+  class Headers {
+    constructor(init) {
+      hidden(this, '_h', O.create(null));
+      if (init === undefined || init === null) return;
+      if (init instanceof Headers) { for (const [k, v] of init) this.append(k, v); return; }
+      if (isArray(init)) { for (const p of init) this.append(p[0], p[1]); return; }
+      if (typeof init !== 'object') throw new TypeErrorCtor('Headers: init must be an object or an array of pairs');
+      for (const k of objectKeys(init)) this.append(k, init[k]);
+    }
+    append(k, v) { k = lower(k); v = StringCtor(v); this._h[k] = k in this._h ? this._h[k] + ', ' + v : v; }
+    set(k, v) { this._h[lower(k)] = StringCtor(v); }
+    get(k) { k = lower(k); return k in this._h ? this._h[k] : null; }
+    has(k) { return lower(k) in this._h; }
+    delete(k) { delete this._h[lower(k)]; }
+    forEach(fn, thisArg) { for (const [k, v] of this) apply(fn, thisArg, [v, k, this]); }
+    *keys() { for (const k of objectKeys(this._h).sort()) yield k; }
+    *values() { for (const k of this.keys()) yield this._h[k]; }
+    *entries() { for (const k of this.keys()) yield [k, this._h[k]]; }
+    [Symbol.iterator]() { return this.entries(); }
+    toJSON() { return fromEntries(this.entries()); }
+  }
+  class Response {
+    constructor(r) {
+      hidden(this, '_r', r);
+      hidden(this, '_used', false);
+      this.status = r.status;
+      this.statusText = r.statusText || '';
+      this.ok = r.status >= 200 && r.status < 300;
+      this.url = r.url;
+      this.redirected = !!r.redirected;
+      this.headers = new Headers(r.headers);
+      this.type = 'basic';
+    }
+    get bodyUsed() { return this._used; }
+    _take() {
+      if (this._used) return PromiseCtor.reject(new TypeErrorCtor('the body of this response was already read'));
+      this._used = true;
+      return PromiseCtor.resolve(this._r);
+    }
+    text() { return then(this._take(), (r) => r.encoding === 'base64' ? utf8Decoder.decode(b64decode(r.body)) : r.body); }
+    json() { return then(this.text(), (t) => jsonParse(t)); }
+    bytes() { return then(this._take(), (r) => r.encoding === 'base64' ? b64decode(r.body) : utf8Encoder.encode(r.body)); }
+    arrayBuffer() { return then(this.bytes(), (b) => b.buffer); }
+    base64() { return then(this._take(), (r) => r.encoding === 'base64' ? r.body : b64encode(utf8Encoder.encode(r.body))); }
+    clone() {
+      if (this._used) throw new TypeErrorCtor('cannot clone a response whose body was read');
+      return new Response(this._r);
+    }
+  }
+  function installFetch() {
+    hidden(G, 'Headers', Headers);
+    hidden(G, 'Response', Response);
+    hidden(G, 'fetch', function fetch(input, init) {
+      let args;
+      try {
+        init = init === undefined || init === null ? {} : init;
+        if (typeof init !== 'object') throw new TypeErrorCtor('fetch: init must be an object');
+        const url = typeof input === 'string' ? input : input && typeof input.url === 'string' ? input.url : StringCtor(input);
+        args = { url, method: init.method === undefined ? 'GET' : StringCtor(init.method).toUpperCase() };
+        if (init.headers !== undefined) args.headers = new Headers(init.headers).toJSON();
+        const body = init.body;
+        if (body !== undefined && body !== null) {
+          if (typeof body === 'string') args.body = body;
+          else args.bodyBase64 = b64encode(bytesOf(body, 'fetch: body'));
+        }
+        for (const k of ['signal', 'credentials', 'mode', 'cache', 'integrity', 'keepalive', 'window', 'duplex']) {
+          if (init[k] !== undefined && k !== 'signal' && k !== 'credentials') throw new TypeErrorCtor('fetch: option "' + k + '" is not supported');
+        }
+        if (init.redirect !== undefined && init.redirect !== 'follow') throw new TypeErrorCtor('fetch: only redirect: "follow" is supported');
+      } catch (e) { return PromiseCtor.reject(e); }
+      return then(call('fetch', args), (r) => new Response(r));
+    });
+  }
+
+  function installFS() {
+    const fs = {};
+    const path = (p) => { if (typeof p !== 'string') throw new TypeErrorCtor('fs: path must be a string'); return p; };
+    const op = (name, f) => hidden(fs, name, function (...a) {
+      let args;
+      try { args = apply(f, undefined, a); } catch (e) { return PromiseCtor.reject(e); }
+      return call('fs.' + name, args);
+    });
+    hidden(fs, 'read', function read(p, options) {
+      let args;
+      try {
+        args = { path: path(p) };
+        const enc = options === undefined ? 'utf8' : typeof options === 'string' ? options : (options && options.encoding) || 'utf8';
+        if (enc !== 'utf8' && enc !== 'utf-8' && enc !== 'bytes' && enc !== 'base64') throw new TypeErrorCtor('fs.read: encoding must be "utf8", "bytes" or "base64"');
+        args.encoding = enc === 'utf-8' ? 'utf8' : enc;
+      } catch (e) { return PromiseCtor.reject(e); }
+      return then(call('fs.read', args), (r) => args.encoding === 'bytes' ? b64decode(r.content) : r.content);
+    });
+    hidden(fs, 'write', function write(p, data) {
+      let args;
+      try {
+        args = { path: path(p) };
+        if (typeof data === 'string') args.content = data;
+        else args.contentBase64 = b64encode(bytesOf(data, 'fs.write: data'));
+      } catch (e) { return PromiseCtor.reject(e); }
+      return then(call('fs.write', args), () => undefined);
+    });
+    hidden(fs, 'remove', function remove(p) {
+      let args;
+      try { args = { path: path(p) }; } catch (e) { return PromiseCtor.reject(e); }
+      return then(call('fs.remove', args), () => undefined);
+    });
+    op('list', (p) => ({ path: path(p) }));
+    op('stat', (p) => ({ path: path(p) }));
+    op('exists', (p) => ({ path: path(p) }));
+    op('glob', (pattern) => ({ pattern: path(pattern) }));
+    O.freeze(fs);
+    hidden(G, 'fs', fs);
+  }
+  function installBuiltins(b) {
+    if (!b) return;
+    if (b.sh) installSh();
+    if (b.fetch) installFetch();
+    if (b.fs) installFS();
+  }
+
   // ---- the program ----
   function installTools(setup) {
     const tools = {};
@@ -502,6 +686,7 @@
   function start(fn, setupText) {
     const setup = jsonParse(setupText);
     installTools(setup);
+    installBuiltins(setup.builtins);
     if (typeof fn !== 'function') throw new TypeErrorCtor('the program did not compile to a function');
     let p;
     try {

@@ -1,0 +1,63 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSections(t *testing.T) {
+	doc := `{
+  "shell": {"enabled": true, "workspace": ["/w", "/x"], "network": {"allow": ["pypi.org:443", "127.0.0.1:8080"]},
+            "denyRead": ["~/secret"], "env": {"A": "b"}, "timeout": "5s", "maxTimeout": 60000, "maxOutput": "2MiB", "bwrap": "/usr/bin/bwrap"},
+  "fetch": {"enabled": true, "allow": ["api.example.com:443", "*.example.org:443"], "headers": {"api.example.com:443": {"Authorization": "env:API_KEY"}},
+            "maxBytes": "1MiB", "maxHeaderBytes": 4096, "maxRequestBody": "64KiB", "timeout": "10s", "maxRequests": 7, "maxRedirects": 2, "source": true},
+  "fs": {"mounts": [{"host": "/srv/data", "guest": "/data"}, {"host": "/srv/out", "guest": "/out", "mode": "rw", "source": true}], "deny": ["*.sqlite"], "maxFileSize": "1MiB", "maxEntries": 50}
+}`
+	cfg, err := Parse([]byte(doc), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.ShellTool
+	if s == nil || len(s.Workspace) != 2 || s.Network == nil || len(s.Network.Allow) != 2 || s.DenyRead[0] != "~/secret" ||
+		s.Env["A"] != "b" || s.Timeout != 5*time.Second || s.MaxTimeout != time.Minute || s.MaxOutput != 2<<20 || s.Bwrap != "/usr/bin/bwrap" {
+		t.Errorf("shell: %+v", s)
+	}
+	f := cfg.FetchTool
+	if f == nil || len(f.Allow) != 2 || f.Headers["api.example.com:443"]["Authorization"] != "env:API_KEY" || f.MaxBytes != 1<<20 ||
+		f.MaxHeaderBytes != 4096 || f.MaxRequestBody != 64<<10 || f.Timeout != 10*time.Second || f.MaxRequests != 7 || f.MaxRedirects != 2 || !f.Source {
+		t.Errorf("fetch: %+v", f)
+	}
+	fs := cfg.FSTool
+	if fs == nil || len(fs.Mounts) != 2 || fs.Mounts[0].Mode != "ro" || fs.Mounts[1].Mode != "rw" || !fs.Mounts[1].Source ||
+		fs.Deny[0] != "*.sqlite" || fs.MaxFileSize != 1<<20 || fs.MaxEntries != 50 {
+		t.Errorf("fs: %+v", fs)
+	}
+	off, err := Parse([]byte(`{"shell": {"workspace": ["/w"]}, "fetch": {"allow": ["a.b:1"]}, "fs": {"deny": []}}`), "m.json")
+	if err != nil || off.ShellTool != nil || off.FetchTool != nil || off.FSTool != nil {
+		t.Errorf("not enabled should be off: %+v %v", off, err)
+	}
+}
+
+func TestSectionErrors(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"shell": {"enabled": true}}`:                                                               `needs "workspace"`,
+		`{"shell": {"enabled": true, "workspace": ["/w"], "network": true}}`:                         "every host",
+		`{"shell": {"enabled": true, "workspace": ["/w"], "network": {"allow": ["x"]}}}`:             "has no port",
+		`{"shell": {"enabled": "yes"}}`:                                                              "true or false",
+		`{"shell": {"enabld": true}}`:                                                                `did you mean "enabled"`,
+		`{"fetch": {"enabled": true, "allow": ["2130706433:80"]}}`:                                   "non-canonical",
+		`{"fetch": {"enabled": true, "allow": ["a.com."]}}`:                                          "has no port",
+		`{"fetch": {"enabled": true, "allow": ["a.com.:443"]}}`:                                      "ends in a dot",
+		`{"fetch": {"enabled": true, "allow": ["a.com:443"], "headers": {"b.com:443": {"X": "y"}}}}`: `not in "allow"`,
+		`{"fetch": {"enabled": true, "maxBytes": "lots"}}`:                                           "size",
+		`{"fs": {"mounts": [{"host": "/a", "guest": "data"}]}}`:                                      "absolute",
+		`{"fs": {"mounts": [{"host": "/a"}]}}`:                                                       `needs "host" and "guest"`,
+		`{"fs": {"mounts": [{"host": "/a", "guest": "/d", "mode": "wr"}]}}`:                          "wr",
+	} {
+		_, err := Parse([]byte(doc), "m.json")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want %q", doc, err, want)
+		}
+	}
+}
