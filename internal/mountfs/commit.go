@@ -1,0 +1,357 @@
+package mountfs
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// testHookBeforeRename, when set (by tests only), runs after a commit's
+// temporary file is written and fsynced and before it is renamed over
+// its target.
+var testHookBeforeRename func(guestPath string)
+
+// lockTimeout bounds the wait for another commit's lock on a directory.
+const lockTimeout = 10 * time.Second
+
+// Commit applies the staged changes, each on its own, in path order, and
+// ends the session. A change is applied only if its file is still as its
+// [Base] says (same existence, size and SHA-256); otherwise it is
+// reported as a conflict and the file is left alone, while the other
+// changes still commit.
+//
+// A write goes to a new temporary file ([TempPrefix]) created with
+// O_EXCL|O_NOFOLLOW in the target's directory, which is opened with the
+// symlink-proof resolver (missing directories are created with mkdirat,
+// also without following symlinks). The file is written and fsynced, the
+// target is checked against the base again, and the temporary file is
+// renamed over the target (with RENAME_NOREPLACE when the base says there
+// was no file), then the directory is fsynced. A rename replaces a hard
+// link instead of writing through it, so a write never reaches a file
+// outside the mount. A replaced file's permission bits (and owner, when
+// running as root) are carried over. A removal is checked the same way
+// and done with unlinkat. Either way nothing half-written is ever at the
+// target.
+//
+// Cooperating commits (of this package, in any process) on the same
+// directory are serialised with flock on the directory, so of two runs
+// that read the same file and both write it, exactly one commits and the
+// other gets a conflict. Writers that do not take the lock are caught by
+// the checks, up to the short window between the second check and the
+// rename. While it holds the lock, a commit also deletes temporary files
+// a crashed commit left in that directory; until then they stay, hidden
+// from guests.
+func (s *Session) Commit() Report {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rep := Report{Committed: []string{}, Conflicts: []Conflict{}}
+	if s.done {
+		return rep
+	}
+	s.done = true
+	staged := s.staged
+	s.staged, s.reads, s.stagedBytes = nil, nil, 0
+	paths := make([]string, 0, len(staged))
+	for p := range staged {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	s.fs.mu.RLock()
+	defer s.fs.mu.RUnlock()
+	cleaned := map[string]bool{}
+	for _, p := range paths {
+		reason := "the file system is closed"
+		if !s.fs.closed {
+			reason = s.fs.commitOne(p, staged[p], cleaned)
+		}
+		if reason == "" {
+			rep.Committed = append(rep.Committed, p)
+		} else {
+			rep.Conflicts = append(rep.Conflicts, Conflict{Path: p, Reason: reason})
+		}
+	}
+	return rep
+}
+
+// commitOne applies one change; it returns "" or the reason it did not.
+func (f *FS) commitOne(guestPath string, c *change, cleaned map[string]bool) string {
+	dir, name := c.rel[:len(c.rel)-1], c.rel[len(c.rel)-1]
+	var dfd int
+	var err error
+	if c.remove {
+		dfd, err = f.openBeneath(c.m.fd, dir, unix.O_RDONLY|unix.O_DIRECTORY)
+	} else {
+		dfd, err = f.openDirCreate(c.m.fd, dir)
+	}
+	if err != nil {
+		switch {
+		case errors.Is(err, unix.ENOENT):
+			return "deleted by someone else since the run saw it (its directory is gone)"
+		case errors.Is(err, errSymlink):
+			return "a parent directory is now a symbolic link"
+		case errors.Is(err, unix.ENOTDIR):
+			return "a parent is not a directory"
+		}
+		return "cannot open the directory: " + errText(err)
+	}
+	defer unix.Close(dfd)
+	if err := lockDir(dfd); err != nil {
+		return "cannot lock the directory: " + errText(err)
+	}
+	defer unix.Flock(dfd, unix.LOCK_UN)
+	if key := c.m.guest + "\x00" + strings.Join(dir, "/"); !cleaned[key] {
+		cleaned[key] = true
+		cleanTemps(dfd)
+	}
+	st, reason := f.checkBase(dfd, name, c.base)
+	if reason != "" {
+		return reason
+	}
+	if c.remove {
+		if err := unix.Unlinkat(dfd, name, 0); err != nil {
+			return "removing failed: " + errText(err)
+		}
+		unix.Fsync(dfd)
+		return ""
+	}
+	tmp, err := f.writeTemp(dfd, c.data, st)
+	if err != nil {
+		return "writing failed: " + errText(err)
+	}
+	renamed := false
+	defer func() {
+		if !renamed {
+			unix.Unlinkat(dfd, tmp, 0)
+		}
+	}()
+	if testHookBeforeRename != nil {
+		testHookBeforeRename(guestPath)
+	}
+	if _, reason := f.checkBase(dfd, name, c.base); reason != "" {
+		return reason
+	}
+	if c.base.Exists {
+		err = unix.Renameat(dfd, tmp, dfd, name)
+	} else {
+		err = renameNoReplace(dfd, tmp, name)
+	}
+	if errors.Is(err, unix.EEXIST) {
+		return "created by someone else since the run saw it"
+	}
+	if err != nil {
+		return "renaming failed: " + errText(err)
+	}
+	renamed = true
+	unix.Fsync(dfd) // the rename happened; a failed directory sync cannot undo it
+	return ""
+}
+
+// errText renders a system error without any path.
+func errText(err error) string {
+	var errno unix.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	if errors.Is(err, errSymlink) {
+		return "symbolic link"
+	}
+	return "system error"
+}
+
+// checkBase compares the file name in directory dfd with base. It
+// returns the file's stat when it exists and matches, or a conflict
+// reason.
+func (f *FS) checkBase(dfd int, name string, base Base) (*unix.Stat_t, string) {
+	const changed = "changed by someone else since the run saw it"
+	fd, err := f.openBeneath(dfd, []string{name}, unix.O_RDONLY)
+	if err != nil {
+		switch {
+		case errors.Is(err, unix.ENOENT):
+			if base.Exists {
+				return nil, "deleted by someone else since the run saw it"
+			}
+			return nil, ""
+		case errors.Is(err, errSymlink):
+			return nil, "replaced by a symbolic link"
+		}
+		return nil, "cannot check the file: " + errText(err)
+	}
+	defer unix.Close(fd)
+	st, err := fstat(fd)
+	if err != nil {
+		return nil, "cannot check the file: " + errText(err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, "is now " + describe(st.Mode)
+	}
+	if !base.Exists {
+		return nil, "created by someone else since the run saw it"
+	}
+	if st.Size != base.Size {
+		return nil, changed
+	}
+	data, ok, err := readRegular(fd, st.Size, f.maxFile)
+	if err != nil {
+		return nil, "cannot check the file: " + errText(err)
+	}
+	if !ok || hashHex(data) != base.SHA256 {
+		return nil, changed
+	}
+	return &st, ""
+}
+
+// openDirCreate opens the directory comps beneath root for reading,
+// creating missing directories with mkdirat, one component at a time and
+// without following symlinks.
+func (f *FS) openDirCreate(root int, comps []string) (int, error) {
+	fd, err := f.openBeneath(root, comps, unix.O_RDONLY|unix.O_DIRECTORY)
+	if err == nil || !errors.Is(err, unix.ENOENT) {
+		return fd, err
+	}
+	cur := root
+	for _, c := range comps {
+		fd, err := f.openBeneath(cur, []string{c}, unix.O_RDONLY|unix.O_DIRECTORY)
+		if errors.Is(err, unix.ENOENT) {
+			if merr := unix.Mkdirat(cur, c, 0o777); merr != nil && !errors.Is(merr, unix.EEXIST) {
+				err = merr
+			} else {
+				if merr == nil && cur != root {
+					unix.Fsync(cur)
+				}
+				fd, err = f.openBeneath(cur, []string{c}, unix.O_RDONLY|unix.O_DIRECTORY)
+			}
+		}
+		if cur != root {
+			unix.Close(cur)
+		}
+		if err != nil {
+			return -1, err
+		}
+		cur = fd
+	}
+	if cur == root {
+		return -1, unix.ENOENT
+	}
+	return cur, nil
+}
+
+// writeTemp writes data to a new temporary file in dfd, fsyncs it and
+// returns its name. When st is not nil (the file being replaced), the
+// new file gets its permission bits and, when running as root, its
+// owner.
+func (f *FS) writeTemp(dfd int, data []byte, st *unix.Stat_t) (string, error) {
+	var name string
+	var fd int
+	var err error
+	for range maxRetries {
+		var rnd [8]byte
+		rand.Read(rnd[:])
+		name = TempPrefix + hex.EncodeToString(rnd[:])
+		fd, err = f.openBeneath(dfd, []string{name}, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL)
+		if !errors.Is(err, unix.EEXIST) {
+			break
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	ok := false
+	defer func() {
+		unix.Close(fd)
+		if !ok {
+			unix.Unlinkat(dfd, name, 0)
+		}
+	}()
+	if st != nil {
+		if unix.Geteuid() == 0 {
+			unix.Fchown(fd, int(st.Uid), int(st.Gid))
+		}
+		if err := unix.Fchmod(fd, st.Mode&0o777); err != nil {
+			return "", err
+		}
+	}
+	for len(data) > 0 {
+		n, err := unix.Write(fd, data)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		data = data[n:]
+	}
+	if err := unix.Fsync(fd); err != nil {
+		return "", err
+	}
+	ok = true
+	return name, nil
+}
+
+// renameNoReplace renames tmp to name in dfd unless name exists (EEXIST).
+// Where renameat2 flags are unsupported it links and unlinks instead,
+// which also fails when name exists.
+func renameNoReplace(dfd int, tmp, name string) error {
+	err := unix.Renameat2(dfd, tmp, dfd, name, unix.RENAME_NOREPLACE)
+	if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) {
+		return err
+	}
+	if err := unix.Linkat(dfd, tmp, dfd, name, 0); err != nil {
+		return err
+	}
+	unix.Unlinkat(dfd, tmp, 0)
+	return nil
+}
+
+// lockDir takes an exclusive flock on the directory dfd, waiting up to
+// lockTimeout.
+func lockDir(dfd int) error {
+	deadline := time.Now().Add(lockTimeout)
+	wait := time.Millisecond
+	for {
+		err := unix.Flock(dfd, unix.LOCK_EX|unix.LOCK_NB)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, unix.EINTR):
+			continue
+		case !errors.Is(err, unix.EWOULDBLOCK):
+			return err
+		case time.Now().After(deadline):
+			return errors.New("held by another commit")
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 50*time.Millisecond)
+	}
+}
+
+// cleanTemps deletes the temporary files a crashed commit left in the
+// directory dfd. The caller holds the directory's lock, so no running
+// commit owns one.
+func cleanTemps(dfd int) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := unix.ReadDirent(dfd, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return
+		}
+		var names []string
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+		for _, name := range names {
+			if !strings.HasPrefix(name, TempPrefix) {
+				continue
+			}
+			var st unix.Stat_t
+			if unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
+				unix.Unlinkat(dfd, name, 0)
+			}
+		}
+	}
+}

@@ -1,0 +1,319 @@
+package mountfs
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+)
+
+// Mode is the access a mount grants: [ReadOnly] or [ReadWrite].
+type Mode string
+
+// Mount modes.
+const (
+	// ReadOnly ("ro") mounts can be read, listed and globbed; writes and
+	// removals are refused with [CodeReadOnly].
+	ReadOnly Mode = "ro"
+	// ReadWrite ("rw") mounts can also be written and removed from
+	// (staged, then committed by [Session.Commit]).
+	ReadWrite Mode = "rw"
+)
+
+// Defaults of the [Config] limits.
+const (
+	// DefaultMaxFileSize is the default [Config.MaxFileSize]: 16 MiB.
+	DefaultMaxFileSize = 16 << 20
+	// DefaultMaxEntries is the default [Config.MaxEntries].
+	DefaultMaxEntries = 10000
+	// DefaultMaxStaged is the default [Config.MaxStaged]: 64 MiB.
+	DefaultMaxStaged = 64 << 20
+)
+
+// Mount exposes one host directory at a guest path.
+type Mount struct {
+	// Host is the host directory. A relative path is made absolute
+	// against the working directory. Symlinks in Host itself are
+	// followed once, when [New] opens it: Host is the operator's choice.
+	// Nothing beneath it is ever reached through a symlink.
+	Host string
+	// Guest is the absolute guest path the directory appears at, such as
+	// "/data". "/" is allowed when it is the only mount.
+	Guest string
+	// Mode is [ReadOnly] or [ReadWrite]; empty means [ReadOnly].
+	Mode Mode
+	// Source marks the mount as a data-flow source: files read from it
+	// carry data the host treats as untrusted (see [FS.IsSource]). The
+	// package only carries the flag.
+	Source bool
+}
+
+// Config configures [New].
+type Config struct {
+	// Mounts are the directories the guest sees. Guest paths must be
+	// distinct and must not nest (no mount inside another).
+	Mounts []Mount
+	// Deny adds patterns to [DefaultDeny]. A pattern uses path.Match
+	// syntax and matches single path components (a trailing "/" is
+	// allowed and ignored; other slashes are an error). Matching is
+	// case-insensitive and done on names with default-ignorable
+	// characters removed, NFKC-normalised and with trailing dots and
+	// spaces removed. A match on any component of a path hides the path:
+	// "secrets" hides a directory named secrets and all beneath it.
+	Deny []string
+	// MaxFileSize bounds the size of a file read and of data written;
+	// 0 means [DefaultMaxFileSize].
+	MaxFileSize int64
+	// MaxEntries bounds the entries a List or Glob returns and the
+	// entries a Glob walks; 0 means [DefaultMaxEntries].
+	MaxEntries int
+	// MaxStaged bounds the bytes one session may stage; 0 means
+	// [DefaultMaxStaged].
+	MaxStaged int64
+	// Fallback forces the portable resolver (component-by-component
+	// openat with O_NOFOLLOW) even when openat2 works. It exists so that
+	// tests can run every attack against both resolvers; production code
+	// leaves it false and lets [New] detect openat2.
+	Fallback bool
+}
+
+// mount is an opened [Mount].
+type mount struct {
+	guest  string   // clean guest path, "/data"
+	comps  []string // guest path components, ["data"]
+	fd     int      // O_PATH|O_DIRECTORY descriptor of the host directory
+	rw     bool
+	source bool
+}
+
+// FS is a set of opened mounts. It is safe for concurrent use; create a
+// [Session] per run with [FS.NewSession].
+type FS struct {
+	mounts     []*mount // sorted by guest path
+	deny       *denyList
+	maxFile    int64
+	maxEntries int
+	maxStaged  int64
+	openat2    bool
+
+	mu     sync.RWMutex // held (read) while root descriptors are in use
+	closed bool
+}
+
+// New checks cfg and opens every mount's host directory once (O_PATH,
+// O_DIRECTORY). It probes openat2 with one call on the first root: when
+// the call fails (an old kernel, or a seccomp filter returning ENOSYS or
+// EPERM) the fallback resolver is used. Errors have [CodeConfig] and may
+// name host paths.
+func New(cfg Config) (*FS, error) {
+	cfgErr := func(format string, a ...any) error {
+		return &Error{Code: CodeConfig, Op: "new", Message: fmt.Sprintf(format, a...)}
+	}
+	deny, err := newDenyList(cfg.Deny)
+	if err != nil {
+		return nil, cfgErr("%v", err)
+	}
+	if len(cfg.Mounts) == 0 {
+		return nil, cfgErr("no mounts")
+	}
+	f := &FS{
+		deny:       deny,
+		maxFile:    cfg.MaxFileSize,
+		maxEntries: cfg.MaxEntries,
+		maxStaged:  cfg.MaxStaged,
+	}
+	if f.maxFile <= 0 {
+		f.maxFile = DefaultMaxFileSize
+	}
+	if f.maxEntries <= 0 {
+		f.maxEntries = DefaultMaxEntries
+	}
+	if f.maxStaged <= 0 {
+		f.maxStaged = DefaultMaxStaged
+	}
+	fail := func(err error) (*FS, error) {
+		for _, m := range f.mounts {
+			unix.Close(m.fd)
+		}
+		return nil, err
+	}
+	for _, mc := range cfg.Mounts {
+		comps, perr := splitGuest(mc.Guest)
+		if perr != "" {
+			return fail(cfgErr("mount %q: guest path: %s", mc.Guest, perr))
+		}
+		if deny.hiddenAny(comps) {
+			return fail(cfgErr("mount %q: guest path matches a deny pattern", mc.Guest))
+		}
+		g := "/" + strings.Join(comps, "/")
+		for _, o := range f.mounts {
+			if hasPrefix(comps, o.comps) || hasPrefix(o.comps, comps) {
+				return fail(cfgErr("mounts %q and %q overlap", o.guest, g))
+			}
+		}
+		var rw bool
+		switch mc.Mode {
+		case ReadOnly, "":
+		case ReadWrite:
+			rw = true
+		default:
+			return fail(cfgErr("mount %q: mode %q is neither %q nor %q", g, mc.Mode, ReadOnly, ReadWrite))
+		}
+		if mc.Host == "" {
+			return fail(cfgErr("mount %q: no host directory", g))
+		}
+		host, err := filepath.Abs(mc.Host)
+		if err != nil {
+			return fail(cfgErr("mount %q: host directory %q: %v", g, mc.Host, err))
+		}
+		fd, err := unix.Open(host, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fail(&Error{Code: CodeConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})
+		}
+		f.mounts = append(f.mounts, &mount{guest: g, comps: comps, fd: fd, rw: rw, source: mc.Source})
+	}
+	slices.SortFunc(f.mounts, func(a, b *mount) int { return strings.Compare(a.guest, b.guest) })
+	if !cfg.Fallback {
+		f.openat2 = probeOpenat2(f.mounts[0].fd)
+	}
+	return f, nil
+}
+
+// probeOpenat2 reports whether openat2 with the resolve flags this
+// package uses works, by calling it once.
+func probeOpenat2(root int) bool {
+	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: resolveFlags}
+	for range maxRetries {
+		fd, err := unix.Openat2(root, ".", &how)
+		if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return false // ENOSYS, EPERM (seccomp), EINVAL, E2BIG...
+		}
+		unix.Close(fd)
+		return true
+	}
+	return false
+}
+
+// Close closes the mount roots. It waits for running operations; later
+// ones fail with [CodeClosed].
+func (f *FS) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return nil
+	}
+	f.closed = true
+	var first error
+	for _, m := range f.mounts {
+		if err := unix.Close(m.fd); err != nil && first == nil {
+			first = &Error{Code: CodeIO, Op: "close", Message: "closing mount " + m.guest, Err: err}
+		}
+	}
+	return first
+}
+
+// Resolver returns "openat2" or "fallback": how paths are resolved.
+func (f *FS) Resolver() string {
+	if f.openat2 {
+		return "openat2"
+	}
+	return "fallback"
+}
+
+// IsSource reports whether guestPath lies in a mount marked
+// [Mount.Source]. Malformed paths and paths outside every mount are not
+// sources.
+func (f *FS) IsSource(guestPath string) bool {
+	comps, perr := splitGuest(guestPath)
+	if perr != "" {
+		return false
+	}
+	m, _ := f.mountFor(comps)
+	return m != nil && m.source
+}
+
+// Path limits, as on Linux.
+const (
+	maxNameLen = 255
+	maxPathLen = 4096
+)
+
+// splitGuest checks an absolute guest path and returns its components,
+// without "." and empty ones. The second result is a message when the
+// path is malformed.
+func splitGuest(p string) ([]string, string) {
+	switch {
+	case len(p) > maxPathLen:
+		return nil, fmt.Sprintf("path is longer than %d bytes", maxPathLen)
+	case strings.IndexByte(p, 0) >= 0:
+		return nil, "path contains a NUL byte"
+	case strings.IndexByte(p, '\\') >= 0:
+		return nil, `path contains a backslash; separate components with "/"`
+	case !utf8.ValidString(p):
+		return nil, "path is not valid UTF-8"
+	case !strings.HasPrefix(p, "/"):
+		return nil, `path is relative; guest paths are absolute, like "/data/file.txt"`
+	}
+	var comps []string
+	for c := range strings.SplitSeq(p, "/") {
+		switch {
+		case c == "" || c == ".":
+			continue
+		case c == "..":
+			return nil, `".." is not allowed in paths`
+		case len(c) > maxNameLen:
+			return nil, fmt.Sprintf("a path component is longer than %d bytes", maxNameLen)
+		}
+		comps = append(comps, c)
+	}
+	return comps, ""
+}
+
+// hasPrefix reports whether comps starts with prefix.
+func hasPrefix(comps, prefix []string) bool {
+	return len(comps) >= len(prefix) && slices.Equal(comps[:len(prefix)], prefix)
+}
+
+// mountFor returns the mount holding comps and the components beneath
+// its root, or nil.
+func (f *FS) mountFor(comps []string) (*mount, []string) {
+	var best *mount
+	for _, m := range f.mounts {
+		if hasPrefix(comps, m.comps) && (best == nil || len(m.comps) > len(best.comps)) {
+			best = m
+		}
+	}
+	if best == nil {
+		return nil, nil
+	}
+	return best, comps[len(best.comps):]
+}
+
+// virtualDir reports whether comps is a proper ancestor of a mount (such
+// as "/" when the mounts are "/data" and "/out"): a read-only directory
+// that lists the mounts beneath it.
+func (f *FS) virtualDir(comps []string) bool {
+	for _, m := range f.mounts {
+		if len(m.comps) > len(comps) && hasPrefix(m.comps, comps) {
+			return true
+		}
+	}
+	return false
+}
+
+// mountList names the mounts, for messages.
+func (f *FS) mountList() string {
+	names := make([]string, len(f.mounts))
+	for i, m := range f.mounts {
+		names[i] = m.guest
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,210 @@
+package mountfs
+
+import (
+	"errors"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// resolveFlags confine openat2 to the directory it starts from and
+// refuse every symlink, magic links (/proc/self/fd/N) included.
+const resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
+
+// maxRetries bounds the retries of a system call that fails with EAGAIN
+// (openat2 does when a rename races the lookup) or EINTR.
+const maxRetries = 64
+
+// errSymlink is returned by the resolver when the path is, or passes
+// through, a symbolic link.
+var errSymlink = errors.New("symbolic link")
+
+// fullFlags adds the flags every open gets. O_NONBLOCK keeps an open of
+// a named pipe from blocking; O_NOCTTY keeps a terminal from becoming
+// the controlling one. openat2 refuses them with O_PATH (which has no
+// such side effects).
+func fullFlags(flags int) int {
+	flags |= unix.O_NOFOLLOW | unix.O_CLOEXEC
+	if flags&unix.O_PATH == 0 {
+		flags |= unix.O_NONBLOCK | unix.O_NOCTTY
+	}
+	return flags
+}
+
+// openBeneath opens comps beneath the directory dirfd without following
+// any symlink, with openat2 or, failing that, component by component.
+// An empty comps opens dirfd's directory itself. With O_PATH, a final
+// component that is a symlink is opened as the link (the caller's fstat
+// sees S_IFLNK); otherwise a symlink anywhere gives errSymlink. Other
+// errors are errnos. The caller must fstat the result and check its type.
+func (f *FS) openBeneath(dirfd int, comps []string, flags int) (int, error) {
+	flags = fullFlags(flags)
+	var fd int
+	var err error
+	if f.openat2 {
+		fd, err = openat2(dirfd, comps, flags)
+	} else {
+		fd, err = walkOpen(dirfd, comps, flags)
+	}
+	if errors.Is(err, unix.ENOTDIR) {
+		// Either a component is a file, or (with O_DIRECTORY) a symlink
+		// was refused as "not a directory". Tell which.
+		if classifyNotDir(dirfd, comps) {
+			err = errSymlink
+		}
+	}
+	if errors.Is(err, unix.ELOOP) {
+		err = errSymlink
+	}
+	return fd, err
+}
+
+// openat2 opens comps beneath dirfd in one system call.
+func openat2(dirfd int, comps []string, flags int) (int, error) {
+	p := "."
+	if len(comps) > 0 {
+		p = strings.Join(comps, "/")
+	}
+	how := unix.OpenHow{Flags: uint64(flags), Resolve: resolveFlags}
+	if flags&unix.O_CREAT != 0 {
+		how.Mode = 0o666
+	}
+	var err error
+	for range maxRetries {
+		var fd int
+		fd, err = unix.Openat2(dirfd, p, &how)
+		if errors.Is(err, unix.EAGAIN) || errors.Is(err, unix.EINTR) {
+			continue
+		}
+		return fd, err
+	}
+	return -1, err
+}
+
+// openat is openat(2) retried on EINTR.
+func openat(dirfd int, name string, flags int, mode uint32) (int, error) {
+	for {
+		fd, err := unix.Openat(dirfd, name, flags, mode)
+		if !errors.Is(err, unix.EINTR) {
+			return fd, err
+		}
+	}
+}
+
+// walkOpen is the fallback resolver: each directory is opened relative to
+// the previous one with O_NOFOLLOW|O_DIRECTORY and checked with fstat,
+// and the final component is opened with O_NOFOLLOW. ".." never reaches
+// here (guest paths refuse it textually), and without symlinks and ".."
+// a walk cannot leave dirfd's tree.
+func walkOpen(dirfd int, comps []string, flags int) (int, error) {
+	if len(comps) == 0 {
+		return openat(dirfd, ".", flags, 0)
+	}
+	cur := dirfd
+	closeCur := func() {
+		if cur != dirfd {
+			unix.Close(cur)
+		}
+	}
+	for _, c := range comps[:len(comps)-1] {
+		next, err := openat(cur, c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		closeCur()
+		if err != nil {
+			return -1, err
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(next, &st); err != nil {
+			unix.Close(next)
+			return -1, err
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			unix.Close(next)
+			return -1, unix.ENOTDIR
+		}
+		cur = next
+	}
+	mode := uint32(0)
+	if flags&unix.O_CREAT != 0 {
+		mode = 0o666
+	}
+	fd, err := openat(cur, comps[len(comps)-1], flags, mode)
+	closeCur()
+	return fd, err
+}
+
+// classifyNotDir walks comps beneath dirfd without following symlinks
+// and reports whether the first component that is not a directory is a
+// symlink. It is only used to word an error.
+func classifyNotDir(dirfd int, comps []string) bool {
+	cur := dirfd
+	defer func() {
+		if cur != dirfd {
+			unix.Close(cur)
+		}
+	}()
+	for _, c := range comps {
+		var st unix.Stat_t
+		if err := unix.Fstatat(cur, c, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return false
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFLNK:
+			return true
+		case unix.S_IFDIR:
+		default:
+			return false
+		}
+		next, err := openat(cur, c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return false
+		}
+		if cur != dirfd {
+			unix.Close(cur)
+		}
+		cur = next
+	}
+	return false
+}
+
+// fstat is unix.Fstat.
+func fstat(fd int) (unix.Stat_t, error) {
+	var st unix.Stat_t
+	err := unix.Fstat(fd, &st)
+	return st, err
+}
+
+// kindOf names a file type the way [Info.Kind] does.
+func kindOf(mode uint32) string {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return KindFile
+	case unix.S_IFDIR:
+		return KindDir
+	case unix.S_IFLNK:
+		return KindSymlink
+	default:
+		return KindOther
+	}
+}
+
+// describe names a file type in words, for messages.
+func describe(mode uint32) string {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return "a regular file"
+	case unix.S_IFDIR:
+		return "a directory"
+	case unix.S_IFLNK:
+		return "a symbolic link"
+	case unix.S_IFIFO:
+		return "a named pipe"
+	case unix.S_IFSOCK:
+		return "a socket"
+	case unix.S_IFCHR:
+		return "a character device"
+	case unix.S_IFBLK:
+		return "a block device"
+	default:
+		return "not a regular file"
+	}
+}

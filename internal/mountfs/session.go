@@ -1,0 +1,880 @@
+package mountfs
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+)
+
+// Kinds of [Info.Kind].
+const (
+	// KindFile is a regular file.
+	KindFile = "file"
+	// KindDir is a directory (a mount root, a directory in a mount, a
+	// directory only implied by staged writes, or an ancestor of mounts).
+	KindDir = "dir"
+	// KindSymlink is a symbolic link: listed and stat-able, never
+	// followed.
+	KindSymlink = "symlink"
+	// KindOther is a named pipe, socket or device: listed and stat-able,
+	// never opened for reading or writing.
+	KindOther = "other"
+)
+
+// Info describes a file or directory as the guest sees it, including the
+// session's staged changes.
+type Info struct {
+	// Path is the clean guest path.
+	Path string `json:"path"`
+	// Name is the last component of Path ("/" for the root).
+	Name string `json:"name"`
+	// Kind is [KindFile], [KindDir], [KindSymlink] or [KindOther].
+	Kind string `json:"kind"`
+	// Size is the size in bytes (of the staged data for a staged file).
+	Size int64 `json:"size"`
+	// ModTime is the modification time; the staging time for a staged
+	// file; zero for directories that exist only virtually.
+	ModTime time.Time `json:"modTime"`
+	// ReadOnly is true in read-only mounts and for directories above the
+	// mounts.
+	ReadOnly bool `json:"readOnly,omitempty"`
+}
+
+// Base is the state of a file a staged change is committed against: the
+// file as the session first read it, or, for a file the session did not
+// read, as it was when the change was staged. [Session.Read],
+// [Session.Write] and [Session.Remove] return it; the host records it in
+// the call's result so that a replayed run can rebuild the session with
+// [Session.NoteRead], [Session.Restage] and [Session.RestageRemove]. It
+// is JSON-serialisable.
+type Base struct {
+	// Exists is false when there was no file.
+	Exists bool `json:"exists"`
+	// Size is the file's size in bytes.
+	Size int64 `json:"size,omitempty"`
+	// SHA256 is the lower-case hex SHA-256 of the file's content.
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// Conflict is a staged change [Session.Commit] did not apply.
+type Conflict struct {
+	// Path is the guest path.
+	Path string `json:"path"`
+	// Reason says why, such as "changed by someone else since the run
+	// saw it".
+	Reason string `json:"reason"`
+}
+
+// Report is the outcome of [Session.Commit].
+type Report struct {
+	// Committed are the guest paths written or removed, sorted.
+	Committed []string `json:"committed"`
+	// Conflicts are the changes not applied, sorted by path. The files
+	// they name were left as they were.
+	Conflicts []Conflict `json:"conflicts"`
+}
+
+// change is a staged write or removal.
+type change struct {
+	m      *mount
+	rel    []string
+	remove bool
+	data   []byte
+	base   Base
+	at     time.Time
+}
+
+// Session stages the writes and removals of one run. Its reads see its
+// own staged changes. [Session.Commit] applies them at the end of a
+// successful run; [Session.Discard] drops them. After either, every
+// method fails with [CodeClosed]. A Session is safe for concurrent use.
+type Session struct {
+	fs          *FS
+	mu          sync.Mutex
+	done        bool
+	reads       map[string]Base    // first-read base, by clean guest path
+	staged      map[string]*change // by clean guest path
+	stagedBytes int64
+}
+
+// NewSession starts a session: one per run.
+func (f *FS) NewSession() *Session {
+	return &Session{fs: f, reads: map[string]Base{}, staged: map[string]*change{}}
+}
+
+// target is a parsed guest path.
+type target struct {
+	path    string   // clean guest path
+	comps   []string // its components
+	m       *mount   // nil for a virtual directory
+	rel     []string // components beneath m's root
+	virtual bool     // a proper ancestor of mounts
+	hidden  bool     // a component beneath the root matches a deny pattern
+}
+
+// begin locks the session and the FS for one operation.
+func (s *Session) begin(op, p string) (func(), error) {
+	s.mu.Lock()
+	if s.done {
+		s.mu.Unlock()
+		return nil, newErr(CodeClosed, op, p, "the session is finished (committed or discarded)", nil)
+	}
+	s.fs.mu.RLock()
+	if s.fs.closed {
+		s.fs.mu.RUnlock()
+		s.mu.Unlock()
+		return nil, newErr(CodeClosed, op, p, "the file system is closed", nil)
+	}
+	return func() { s.fs.mu.RUnlock(); s.mu.Unlock() }, nil
+}
+
+// parse checks a guest path and finds its mount.
+func (f *FS) parse(op, p string) (*target, error) {
+	comps, perr := splitGuest(p)
+	if perr != "" {
+		return nil, newErr(CodeInvalidPath, op, p, perr, nil)
+	}
+	t := &target{path: "/" + strings.Join(comps, "/"), comps: comps}
+	t.m, t.rel = f.mountFor(comps)
+	if t.m == nil {
+		if f.virtualDir(comps) {
+			t.virtual = true
+			return t, nil
+		}
+		return nil, newErr(CodeNotFound, op, t.path, "not inside any mount (mounts: "+f.mountList()+")", nil)
+	}
+	t.hidden = f.deny.hiddenAny(t.rel)
+	return t, nil
+}
+
+// child returns the target of name in directory t.
+func (t *target) child(name string) *target {
+	c := &target{m: t.m, hidden: t.hidden}
+	c.comps = append(slices.Clip(t.comps), name)
+	c.path = "/" + strings.Join(c.comps, "/")
+	if t.m != nil {
+		c.rel = c.comps[len(t.m.comps):]
+	}
+	return c
+}
+
+// mapErr turns a resolver error into an *Error. notDir is the code for
+// ENOTDIR: [CodeNotFound] where the guest asked about a file.
+func mapErr(op, p string, err error, notDir string) error {
+	switch {
+	case errors.Is(err, errSymlink):
+		return newErr(CodeSymlink, op, p, "the path is or passes through a symbolic link; symlinks are not followed", nil)
+	case errors.Is(err, unix.ENOENT):
+		return notFound(op, p)
+	case errors.Is(err, unix.ENOTDIR):
+		if notDir == CodeNotFound {
+			return notFound(op, p)
+		}
+		return newErr(notDir, op, p, "a component of the path is not a directory", nil)
+	case errors.Is(err, unix.ENAMETOOLONG):
+		return newErr(CodeInvalidPath, op, p, "path is too long", nil)
+	case errors.Is(err, unix.EXDEV):
+		return newErr(CodeInvalidPath, op, p, "path leaves its mount", nil)
+	}
+	var errno unix.Errno
+	if errors.As(err, &errno) {
+		return newErr(CodeIO, op, p, "system error", errno)
+	}
+	return newErr(CodeIO, op, p, "system error", err)
+}
+
+// statInfo builds an Info from a stat result.
+func statInfo(t *target, st *unix.Stat_t) Info {
+	return Info{
+		Path:     t.path,
+		Name:     baseName(t.comps),
+		Kind:     kindOf(st.Mode),
+		Size:     st.Size,
+		ModTime:  time.Unix(st.Mtim.Unix()).UTC(),
+		ReadOnly: t.m == nil || !t.m.rw,
+	}
+}
+
+func baseName(comps []string) string {
+	if len(comps) == 0 {
+		return "/"
+	}
+	return comps[len(comps)-1]
+}
+
+// dirInfo is the Info of a directory that exists only virtually.
+func dirInfo(t *target) Info {
+	return Info{Path: t.path, Name: baseName(t.comps), Kind: KindDir, ReadOnly: t.m == nil || !t.m.rw}
+}
+
+// impliedDir reports whether a staged write lies beneath path.
+func (s *Session) impliedDir(path string) bool {
+	prefix := dirPrefix(path)
+	for p, c := range s.staged {
+		if !c.remove && strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// dirPrefix is path with a trailing slash.
+func dirPrefix(path string) string {
+	if path == "/" {
+		return "/"
+	}
+	return path + "/"
+}
+
+// hashHex is the hex SHA-256 of b.
+func hashHex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// readRegular reads the regular file fd (of size size) up to limit
+// bytes; ok is false when the file is larger than limit.
+func readRegular(fd int, size, limit int64) (data []byte, ok bool, err error) {
+	buf := make([]byte, 0, min(size, limit)+1)
+	for {
+		if int64(len(buf)) > limit {
+			return nil, false, nil
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, int(min(limit+1-int64(len(buf)), 64<<10)))
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if n == 0 {
+			return buf, true, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+}
+
+// readDisk reads the file at t from its mount. The error is a raw
+// resolver error (errSymlink or an errno), errNotRegular (with st set)
+// or errTooLarge.
+func (f *FS) readDisk(t *target) ([]byte, unix.Stat_t, error) {
+	fd, err := f.openBeneath(t.m.fd, t.rel, unix.O_RDONLY)
+	if err != nil {
+		return nil, unix.Stat_t{}, err
+	}
+	defer unix.Close(fd)
+	st, err := fstat(fd)
+	if err != nil {
+		return nil, st, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, st, errNotRegular
+	}
+	if st.Size > f.maxFile {
+		return nil, st, errTooLarge
+	}
+	data, ok, err := readRegular(fd, st.Size, f.maxFile)
+	if err != nil {
+		return nil, st, err
+	}
+	if !ok {
+		return nil, st, errTooLarge
+	}
+	return data, st, nil
+}
+
+var (
+	errNotRegular = errors.New("not a regular file")
+	errTooLarge   = errors.New("file too large")
+)
+
+// readErr maps a readDisk error for op on t.
+func (f *FS) readErr(op string, t *target, st *unix.Stat_t, err error) error {
+	switch {
+	case errors.Is(err, errNotRegular):
+		if st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			return mapErr(op, t.path, errSymlink, CodeNotFound)
+		}
+		return newErr(CodeNotAFile, op, t.path, "is "+describe(st.Mode)+", not a regular file", nil)
+	case errors.Is(err, errTooLarge):
+		return newErr(CodeTooLarge, op, t.path, fmt.Sprintf("file is larger than the %d-byte limit", f.maxFile), nil)
+	}
+	return mapErr(op, t.path, err, CodeNotFound)
+}
+
+// Read returns the content of the file at path, its Info and its Base,
+// which the host records with the call's result (see [Base]). A staged
+// write is read back with the base it will be committed against; a file
+// whose removal is staged is not found. The first read of a file records
+// its base: a later write of the file commits only if the file is still
+// as it was then.
+func (s *Session) Read(path string) ([]byte, Info, Base, error) {
+	const op = "read"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return nil, Info{}, Base{}, err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if err != nil {
+		return nil, Info{}, Base{}, err
+	}
+	switch {
+	case t.virtual:
+		return nil, Info{}, Base{}, newErr(CodeNotAFile, op, t.path, "is a directory, not a regular file", nil)
+	case t.hidden:
+		return nil, Info{}, Base{}, notFound(op, t.path)
+	}
+	if c, ok := s.staged[t.path]; ok {
+		if c.remove {
+			return nil, Info{}, Base{}, notFound(op, t.path)
+		}
+		info := Info{Path: t.path, Name: baseName(t.comps), Kind: KindFile, Size: int64(len(c.data)), ModTime: c.at}
+		return slices.Clone(c.data), info, c.base, nil
+	}
+	data, st, err := s.fs.readDisk(t)
+	if err != nil {
+		if errors.Is(err, unix.ENOENT) && s.impliedDir(t.path) {
+			return nil, Info{}, Base{}, newErr(CodeNotAFile, op, t.path, "is a directory, not a regular file", nil)
+		}
+		return nil, Info{}, Base{}, s.fs.readErr(op, t, &st, err)
+	}
+	base := Base{Exists: true, Size: int64(len(data)), SHA256: hashHex(data)}
+	if _, ok := s.reads[t.path]; !ok {
+		s.reads[t.path] = base
+	}
+	info := statInfo(t, &st)
+	info.Size = int64(len(data))
+	return data, info, base, nil
+}
+
+// ReadText is [Session.Read] for text: it fails with [CodeNotText] when
+// the content is not valid UTF-8 (the file's base is still recorded).
+func (s *Session) ReadText(path string) (string, Info, Base, error) {
+	data, info, base, err := s.Read(path)
+	if err != nil {
+		return "", info, base, err
+	}
+	if !utf8.Valid(data) {
+		return "", info, base, newErr(CodeNotText, "read", info.Path, "file is not valid UTF-8 text; read it as bytes", nil)
+	}
+	return string(data), info, base, nil
+}
+
+// NoteRead records, when rebuilding a paused session, that the run read
+// path and got base (from the journal), without reading the file again.
+// Like a first [Session.Read], it sets the base a later write of the
+// file commits against; a path already read or staged keeps its base.
+func (s *Session) NoteRead(path string, base Base) error {
+	const op = "noteread"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if err != nil {
+		return err
+	}
+	if t.virtual || t.hidden {
+		return notFound(op, t.path)
+	}
+	if _, ok := s.reads[t.path]; !ok {
+		s.reads[t.path] = base
+	}
+	return nil
+}
+
+// writable checks that t may be changed by op.
+func (s *Session) writable(op string, t *target) error {
+	switch {
+	case t.virtual:
+		return newErr(CodeReadOnly, op, t.path, "is a directory above the mounts", nil)
+	case t.hidden:
+		return newErr(CodeDenied, op, t.path, "the path matches a deny pattern", nil)
+	case len(t.rel) == 0:
+		return newErr(CodeNotAFile, op, t.path, "is a mount's root directory, not a regular file", nil)
+	case !t.m.rw:
+		return newErr(CodeReadOnly, op, t.path, "the mount "+t.m.guest+" is read-only", nil)
+	}
+	return nil
+}
+
+// checkStage checks that data can be staged at t, replacing what is
+// staged there.
+func (s *Session) checkStage(op string, t *target, n int64) error {
+	if n > s.fs.maxFile {
+		return newErr(CodeTooLarge, op, t.path, fmt.Sprintf("data is larger than the %d-byte file size limit", s.fs.maxFile), nil)
+	}
+	total := s.stagedBytes + n
+	c, ok := s.staged[t.path]
+	if ok {
+		total -= int64(len(c.data))
+	} else if len(s.staged) >= s.fs.maxEntries {
+		return newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
+	}
+	if total > s.fs.maxStaged {
+		return newErr(CodeTooLarge, op, t.path, fmt.Sprintf("the run's staged writes would exceed the %d-byte limit", s.fs.maxStaged), nil)
+	}
+	// No ancestor may be a staged file.
+	for i := len(t.m.comps) + 1; i < len(t.comps); i++ {
+		anc := "/" + strings.Join(t.comps[:i], "/")
+		if c, ok := s.staged[anc]; ok && !c.remove {
+			return newErr(CodeNotADirectory, op, t.path, anc+" is a file", nil)
+		}
+	}
+	if s.impliedDir(t.path) {
+		return newErr(CodeNotAFile, op, t.path, "is a directory, not a regular file", nil)
+	}
+	return nil
+}
+
+// stage records a write (data != nil or remove false) or removal.
+func (s *Session) stage(t *target, data []byte, remove bool, base Base) {
+	if c, ok := s.staged[t.path]; ok {
+		s.stagedBytes -= int64(len(c.data))
+		base = c.base // a path keeps the base of its first change
+	}
+	if remove {
+		data = nil
+	} else {
+		data = slices.Clone(data)
+		if data == nil {
+			data = []byte{}
+		}
+		s.stagedBytes += int64(len(data))
+	}
+	s.staged[t.path] = &change{m: t.m, rel: slices.Clone(t.rel), remove: remove, data: data, base: base, at: time.Now().UTC()}
+}
+
+// currentBase is the base of a change at t: the base of a staged change,
+// the first-read base, or the file's state now. It fails when the path
+// cannot hold a file.
+func (s *Session) currentBase(op string, t *target) (Base, error) {
+	if c, ok := s.staged[t.path]; ok {
+		return c.base, nil
+	}
+	if b, ok := s.reads[t.path]; ok {
+		return b, nil
+	}
+	data, st, err := s.fs.readDisk(t)
+	switch {
+	case err == nil:
+		return Base{Exists: true, Size: int64(len(data)), SHA256: hashHex(data)}, nil
+	case errors.Is(err, unix.ENOENT):
+		return Base{}, nil
+	case errors.Is(err, unix.ENOTDIR):
+		return Base{}, newErr(CodeNotADirectory, op, t.path, "a component of the path is not a directory", nil)
+	case errors.Is(err, errTooLarge):
+		return Base{}, newErr(CodeTooLarge, op, t.path, fmt.Sprintf("the existing file is larger than the %d-byte limit", s.fs.maxFile), nil)
+	}
+	return Base{}, s.fs.readErr(op, t, &st, err)
+}
+
+// Write stages data as the new content of the file at path, creating it
+// (and missing parent directories, at commit) if need be. Nothing on the
+// host changes before [Session.Commit]. It returns the base the write
+// will be committed against, for the host to record (see [Base]).
+// Writes to hidden paths fail with [CodeDenied], to read-only mounts with
+// [CodeReadOnly]; writes over symlinks, directories and special files
+// are refused.
+func (s *Session) Write(path string, data []byte) (Base, error) {
+	const op = "write"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return Base{}, err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if err != nil {
+		return Base{}, err
+	}
+	if err := s.writable(op, t); err != nil {
+		return Base{}, err
+	}
+	if err := s.checkStage(op, t, int64(len(data))); err != nil {
+		return Base{}, err
+	}
+	base, err := s.currentBase(op, t)
+	if err != nil {
+		return Base{}, err
+	}
+	s.stage(t, data, false, base)
+	return s.staged[t.path].base, nil
+}
+
+// Restage re-stages, when rebuilding a paused session, a write the run
+// made before the pause, from the recorded path, data and base, without
+// looking at the file: the commit then checks the file against that
+// original base, so a change made while the run was paused is a
+// conflict.
+func (s *Session) Restage(path string, data []byte, base Base) error {
+	const op = "restage"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if err != nil {
+		return err
+	}
+	if err := s.writable(op, t); err != nil {
+		return err
+	}
+	if err := s.checkStage(op, t, int64(len(data))); err != nil {
+		return err
+	}
+	s.stage(t, data, false, base)
+	return nil
+}
+
+// Remove stages the removal of the file at path (directories cannot be
+// removed). Removing a file the session created drops the staged write.
+// It returns the base the removal will be committed against.
+func (s *Session) Remove(path string) (Base, error) {
+	const op = "remove"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return Base{}, err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if err != nil {
+		return Base{}, err
+	}
+	if err := s.writable(op, t); err != nil {
+		return Base{}, err
+	}
+	if c, ok := s.staged[t.path]; ok {
+		if c.remove {
+			return Base{}, notFound(op, t.path)
+		}
+		if !c.base.Exists {
+			s.stagedBytes -= int64(len(c.data))
+			delete(s.staged, t.path)
+			return Base{}, nil
+		}
+		s.stage(t, nil, true, c.base)
+		return c.base, nil
+	}
+	if s.impliedDir(t.path) {
+		return Base{}, newErr(CodeNotAFile, op, t.path, "is a directory; only files can be removed", nil)
+	}
+	// The file must exist now, whatever the session read before.
+	data, st, err := s.fs.readDisk(t)
+	if err != nil && !errors.Is(err, errTooLarge) {
+		if errors.Is(err, errNotRegular) && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			return Base{}, newErr(CodeNotAFile, op, t.path, "is a directory; only files can be removed", nil)
+		}
+		return Base{}, s.fs.readErr(op, t, &st, err)
+	}
+	if errors.Is(err, errTooLarge) {
+		return Base{}, newErr(CodeTooLarge, op, t.path, fmt.Sprintf("file is larger than the %d-byte limit", s.fs.maxFile), nil)
+	}
+	if len(s.staged) >= s.fs.maxEntries {
+		return Base{}, newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
+	}
+	base, ok := s.reads[t.path]
+	if !ok {
+		base = Base{Exists: true, Size: int64(len(data)), SHA256: hashHex(data)}
+	}
+	s.stage(t, nil, true, base)
+	return base, nil
+}
+
+// RestageRemove re-stages, when rebuilding a paused session, a removal
+// from the recorded path and base (see [Session.Restage]). A base that
+// says the file did not exist drops a staged write, as the original
+// [Session.Remove] did.
+func (s *Session) RestageRemove(path string, base Base) error {
+	const op = "restage"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if err != nil {
+		return err
+	}
+	if err := s.writable(op, t); err != nil {
+		return err
+	}
+	if !base.Exists {
+		if c, ok := s.staged[t.path]; ok {
+			s.stagedBytes -= int64(len(c.data))
+			delete(s.staged, t.path)
+		}
+		return nil
+	}
+	if _, ok := s.staged[t.path]; !ok && len(s.staged) >= s.fs.maxEntries {
+		return newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
+	}
+	s.stage(t, nil, true, base)
+	return nil
+}
+
+// Stat describes the file or directory at path. A final symlink is
+// described (Kind [KindSymlink]), not followed; a symlink before the
+// final component fails with [CodeSymlink].
+func (s *Session) Stat(path string) (Info, error) {
+	const op = "stat"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return Info{}, err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if err != nil {
+		return Info{}, err
+	}
+	return s.stat(op, t)
+}
+
+// stat is Stat with the session locked.
+func (s *Session) stat(op string, t *target) (Info, error) {
+	switch {
+	case t.virtual:
+		return dirInfo(t), nil
+	case t.hidden:
+		return Info{}, notFound(op, t.path)
+	}
+	if c, ok := s.staged[t.path]; ok {
+		if c.remove {
+			return Info{}, notFound(op, t.path)
+		}
+		return Info{Path: t.path, Name: baseName(t.comps), Kind: KindFile, Size: int64(len(c.data)), ModTime: c.at}, nil
+	}
+	fd, err := s.fs.openBeneath(t.m.fd, t.rel, unix.O_PATH)
+	if err != nil {
+		if errors.Is(err, unix.ENOENT) && s.impliedDir(t.path) {
+			return dirInfo(t), nil
+		}
+		return Info{}, mapErr(op, t.path, err, CodeNotFound)
+	}
+	defer unix.Close(fd)
+	st, err := fstat(fd)
+	if err != nil {
+		return Info{}, mapErr(op, t.path, err, CodeNotFound)
+	}
+	return statInfo(t, &st), nil
+}
+
+// Exists reports whether [Session.Stat] would find something at path.
+// Missing and hidden paths give false and no error; malformed paths and
+// paths through symlinks give an error.
+func (s *Session) Exists(path string) (bool, error) {
+	const op = "exists"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return false, err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if CodeOf(err) == CodeNotFound {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	_, err = s.stat(op, t)
+	if CodeOf(err) == CodeNotFound {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// List returns the entries of the directory at path, sorted by name,
+// with the session's staged changes applied. Hidden entries are left
+// out, as are names no guest path can spell (invalid UTF-8, or with a
+// backslash). Symlinks and special files are listed with their kind.
+// More than [Config.MaxEntries] entries fail with [CodeTooManyEntries].
+func (s *Session) List(path string) ([]Info, error) {
+	const op = "list"
+	end, err := s.begin(op, path)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
+	t, err := s.fs.parse(op, path)
+	if err != nil {
+		return nil, err
+	}
+	budget := s.fs.maxEntries
+	return s.list(op, t, &budget)
+}
+
+// list lists directory t. budget counts down the entries read from the
+// host and returned; going below zero is [CodeTooManyEntries].
+func (s *Session) list(op string, t *target, budget *int) ([]Info, error) {
+	tooMany := func() error {
+		return newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("more than %d entries", s.fs.maxEntries), nil)
+	}
+	if t.virtual {
+		return s.listVirtual(t), nil
+	}
+	if t.hidden {
+		return nil, notFound(op, t.path)
+	}
+	if c, ok := s.staged[t.path]; ok {
+		if c.remove {
+			return nil, notFound(op, t.path)
+		}
+		return nil, newErr(CodeNotADirectory, op, t.path, "is a file, not a directory", nil)
+	}
+	entries := map[string]Info{}
+	fd, err := s.fs.openBeneath(t.m.fd, t.rel, unix.O_RDONLY|unix.O_DIRECTORY)
+	if err != nil {
+		if !errors.Is(err, unix.ENOENT) || !s.impliedDir(t.path) {
+			if errors.Is(err, unix.ENOTDIR) {
+				// Either the path is a file (or special file), or a
+				// component before it is.
+				info, serr := s.stat(op, t)
+				if serr != nil {
+					return nil, serr
+				}
+				return nil, newErr(CodeNotADirectory, op, t.path, "is "+kindWords(info.Kind)+", not a directory", nil)
+			}
+			return nil, mapErr(op, t.path, err, CodeNotADirectory)
+		}
+	} else {
+		err := s.readDir(fd, t, budget, entries)
+		unix.Close(fd)
+		if err != nil {
+			if errors.Is(err, errTooMany) {
+				return nil, tooMany()
+			}
+			return nil, mapErr(op, t.path, err, CodeNotADirectory)
+		}
+	}
+	// Apply the staged changes.
+	prefix := dirPrefix(t.path)
+	for p, c := range s.staged {
+		rest, ok := strings.CutPrefix(p, prefix)
+		if !ok {
+			continue
+		}
+		name, deeper, _ := strings.Cut(rest, "/")
+		ct := t.child(name)
+		switch {
+		case deeper != "":
+			if !c.remove {
+				if e, ok := entries[name]; !ok || e.Kind != KindDir {
+					entries[name] = dirInfo(ct)
+				}
+			}
+		case c.remove:
+			delete(entries, name)
+		default:
+			entries[name] = Info{Path: ct.path, Name: name, Kind: KindFile, Size: int64(len(c.data)), ModTime: c.at}
+		}
+	}
+	if len(entries) > s.fs.maxEntries {
+		return nil, tooMany()
+	}
+	out := make([]Info, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+var errTooMany = errors.New("too many entries")
+
+// readDir reads the visible entries of the directory fd (which is t)
+// into entries.
+func (s *Session) readDir(fd int, t *target, budget *int, entries map[string]Info) error {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := unix.ReadDirent(fd, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n <= 0 {
+			return nil
+		}
+		var names []string
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+		for _, name := range names {
+			*budget--
+			if *budget < 0 {
+				return errTooMany
+			}
+			if !utf8.ValidString(name) || strings.IndexByte(name, '\\') >= 0 || s.fs.deny.hidden(name) {
+				continue
+			}
+			var st unix.Stat_t
+			if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				continue // removed meanwhile
+			}
+			entries[name] = statInfo(t.child(name), &st)
+		}
+	}
+}
+
+// listVirtual lists a directory above the mounts.
+func (s *Session) listVirtual(t *target) []Info {
+	seen := map[string]bool{}
+	var out []Info
+	for _, m := range s.fs.mounts {
+		if len(m.comps) <= len(t.comps) || !hasPrefix(m.comps, t.comps) {
+			continue
+		}
+		name := m.comps[len(t.comps)]
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		ct := t.child(name)
+		info := dirInfo(ct)
+		if len(m.comps) == len(t.comps)+1 { // the mount root itself
+			info.ReadOnly = !m.rw
+			if st, err := fstat(m.fd); err == nil {
+				info.ModTime = time.Unix(st.Mtim.Unix()).UTC()
+			}
+		}
+		out = append(out, info)
+	}
+	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Discard drops every staged change and ends the session: a run that
+// failed or was denied commits nothing.
+func (s *Session) Discard() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done = true
+	s.staged = nil
+	s.reads = nil
+	s.stagedBytes = 0
+}
+
+// kindWords names a kind in words, for messages.
+func kindWords(kind string) string {
+	switch kind {
+	case KindFile:
+		return "a file"
+	case KindSymlink:
+		return "a symbolic link"
+	case KindDir:
+		return "a directory"
+	}
+	return "a special file"
+}
