@@ -1,0 +1,273 @@
+package webfetch
+
+import (
+	"crypto/x509"
+	"net/http"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/modebox/modebox/internal/netguard"
+	"golang.org/x/net/http/httpguts"
+)
+
+// Defaults for the zero values of Config.
+const (
+	DefaultMaxBytes       = 10 << 20
+	DefaultMaxHeaderBytes = 64 << 10
+	DefaultMaxRequestBody = 4 << 20
+	DefaultTimeout        = 30 * time.Second
+	DefaultMaxRequests    = 100
+	DefaultMaxRedirects   = 5
+)
+
+// Config is the host's fetch policy. The zero value of every field means
+// its default; New validates everything once.
+type Config struct {
+	// Allow lists the reachable hosts as "host:port" entries: a name
+	// ("api.example.com:443"), an IP ("127.0.0.1:8080", "[::1]:8080") or
+	// a wildcard ("*.example.com:443": any subdomain at any depth, not
+	// example.com itself). The port is required. Non-public addresses
+	// (loopback, private, link-local, metadata, ...) are reachable only
+	// through an entry that names the exact host or IP and port; a
+	// wildcard or an approval never opens them. Empty: nothing is listed
+	// (only approved requests to public addresses go out).
+	Allow []string
+	// Headers are injected into every request (and redirect hop) to the
+	// host of an entry: entry string (as in Allow) → header name → value.
+	// A value "env:NAME" is read from the host environment when New runs
+	// (a missing or empty variable is a configuration error naming it);
+	// any other value is used literally (so a literal value cannot start
+	// with "env:"). Injected headers replace guest headers of the same
+	// name, are never sent to another host after a redirect, and are
+	// redacted from everything returned to the guest (see Response).
+	// Hosts that match an exact entry get that entry's headers only, not
+	// those of a wildcard that also matches. Nil: none.
+	Headers map[string]map[string]string
+	// MaxBytes caps a response body after decompression. Zero: 10 MiB.
+	MaxBytes int64
+	// MaxHeaderBytes caps the response headers, and separately the
+	// guest's request headers. Zero: 64 KiB.
+	MaxHeaderBytes int64
+	// MaxRequestBody caps a request body. Zero: 4 MiB.
+	MaxRequestBody int64
+	// Timeout bounds one Do call from the first dial to the last body
+	// byte, redirects included (a server that trickles its headers or
+	// body is cut off at the deadline). Zero: 30s.
+	Timeout time.Duration
+	// MaxRequests caps the Do calls of one Session (redirect hops are not
+	// counted; MaxRedirects bounds them). Zero: 100.
+	MaxRequests int
+	// MaxRedirects caps the redirects followed by one Do call. Zero: 5;
+	// negative: redirects are not followed, and a 3xx is an error.
+	MaxRedirects int
+	// Resolver resolves host names when dialling. Nil: net.DefaultResolver.
+	Resolver netguard.Resolver
+	// RootCAs are the TLS roots. Nil: the system's roots.
+	RootCAs *x509.CertPool
+	// Getenv reads the "env:NAME" header values. Nil: os.LookupEnv.
+	Getenv func(string) (string, bool)
+}
+
+// Client is a validated Config. It is safe for concurrent use; each run
+// gets its own Session.
+type Client struct {
+	allow          netguard.Allowlist
+	inject         map[string][]header // by Entry.String()
+	secrets        []string            // values redacted from what the guest sees
+	maxBytes       int64
+	maxHeaderBytes int64
+	maxRequestBody int64
+	timeout        time.Duration
+	maxRequests    int
+	maxRedirects   int
+	resolver       netguard.Resolver
+	rootCAs        *x509.CertPool
+}
+
+type header struct {
+	name  string // canonical
+	value string
+}
+
+// minSecretLen is the shortest injected value that is redacted; shorter
+// values would garble ordinary text and are no secret anyway.
+const minSecretLen = 4
+
+// New validates cfg and returns a Client.
+func New(cfg Config) (*Client, error) {
+	c := &Client{
+		maxBytes:       cfg.MaxBytes,
+		maxHeaderBytes: cfg.MaxHeaderBytes,
+		maxRequestBody: cfg.MaxRequestBody,
+		timeout:        cfg.Timeout,
+		maxRequests:    cfg.MaxRequests,
+		maxRedirects:   cfg.MaxRedirects,
+		resolver:       cfg.Resolver,
+		rootCAs:        cfg.RootCAs,
+		inject:         map[string][]header{},
+	}
+	for _, v := range []struct {
+		name string
+		p    *int64
+		def  int64
+	}{
+		{"MaxBytes", &c.maxBytes, DefaultMaxBytes},
+		{"MaxHeaderBytes", &c.maxHeaderBytes, DefaultMaxHeaderBytes},
+		{"MaxRequestBody", &c.maxRequestBody, DefaultMaxRequestBody},
+	} {
+		if *v.p < 0 {
+			return nil, newError(CodeConfig, nil, "%s is negative (%d); use 0 for the default", v.name, *v.p)
+		}
+		if *v.p == 0 {
+			*v.p = v.def
+		}
+	}
+	if c.timeout < 0 {
+		return nil, newError(CodeConfig, nil, "Timeout is negative (%s); use 0 for the default", c.timeout)
+	}
+	if c.timeout == 0 {
+		c.timeout = DefaultTimeout
+	}
+	if c.maxRequests < 0 {
+		return nil, newError(CodeConfig, nil, "MaxRequests is negative (%d); use 0 for the default", c.maxRequests)
+	}
+	if c.maxRequests == 0 {
+		c.maxRequests = DefaultMaxRequests
+	}
+	if c.maxRedirects == 0 {
+		c.maxRedirects = DefaultMaxRedirects
+	}
+	if c.maxRedirects < 0 {
+		c.maxRedirects = 0
+	}
+	allow, err := netguard.ParseAllowlist(cfg.Allow)
+	if err != nil {
+		return nil, newError(CodeConfig, err, "allow entry %s", err)
+	}
+	seen := map[string]bool{}
+	for _, e := range allow {
+		if seen[e.String()] {
+			return nil, newError(CodeConfig, nil, "allow entry %q is listed twice", e.String())
+		}
+		seen[e.String()] = true
+	}
+	c.allow = allow
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.LookupEnv
+	}
+	keys := make([]string, 0, len(cfg.Headers))
+	for k := range cfg.Headers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // deterministic error messages
+	for _, key := range keys {
+		e, err := netguard.ParseEntry(key)
+		if err != nil {
+			return nil, newError(CodeConfig, err, "headers for %s", err)
+		}
+		if !seen[e.String()] {
+			return nil, newError(CodeConfig, nil, "headers for %q: the entry is not in the allow list; add it there too", key)
+		}
+		if _, dup := c.inject[e.String()]; dup {
+			return nil, newError(CodeConfig, nil, "headers for %q are given twice", key)
+		}
+		hs, secrets, err := parseInjected(key, cfg.Headers[key], getenv)
+		if err != nil {
+			return nil, err
+		}
+		c.inject[e.String()] = hs
+		c.secrets = append(c.secrets, secrets...)
+	}
+	// longest first, so a secret that contains another is redacted whole
+	sort.Slice(c.secrets, func(i, j int) bool { return len(c.secrets[i]) > len(c.secrets[j]) })
+	return c, nil
+}
+
+// parseInjected validates one entry's headers and resolves "env:" values.
+// Errors never contain a value.
+func parseInjected(key string, m map[string]string, getenv func(string) (string, bool)) ([]header, []string, error) {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []header
+	var secrets []string
+	canon := map[string]bool{}
+	for _, n := range names {
+		if !httpguts.ValidHeaderFieldName(n) {
+			return nil, nil, newError(CodeConfig, nil, "headers for %q: %q is not a valid header name", key, n)
+		}
+		cn := http.CanonicalHeaderKey(n)
+		if reason := forbiddenHeader(cn); reason != "" {
+			return nil, nil, newError(CodeConfig, nil, "headers for %q: %s may not be injected (%s)", key, cn, reason)
+		}
+		if canon[cn] {
+			return nil, nil, newError(CodeConfig, nil, "headers for %q: %s is given twice (names are case-insensitive)", key, cn)
+		}
+		canon[cn] = true
+		v := m[n]
+		if name, ok := strings.CutPrefix(v, "env:"); ok {
+			if name == "" {
+				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: \"env:\" needs a variable name", key, cn)
+			}
+			ev, found := getenv(name)
+			if !found {
+				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: environment variable %s is not set", key, cn, name)
+			}
+			if ev == "" {
+				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: environment variable %s is empty", key, cn, name)
+			}
+			v = ev
+			if len(v) >= minSecretLen {
+				secrets = append(secrets, v)
+			}
+		} else if sensitiveName(cn) && len(v) >= minSecretLen {
+			secrets = append(secrets, v)
+		}
+		if !httpguts.ValidHeaderFieldValue(v) {
+			return nil, nil, newError(CodeConfig, nil, "headers for %q: the value of %s has control characters (CR, LF or NUL)", key, cn)
+		}
+		out = append(out, header{name: cn, value: v})
+	}
+	return out, secrets, nil
+}
+
+// sensitiveName reports whether a literal injected value is treated as a
+// secret too (values from the environment always are).
+func sensitiveName(canon string) bool {
+	l := strings.ToLower(canon)
+	if l == "authorization" || l == "cookie" {
+		return true
+	}
+	for _, w := range []string{"key", "token", "secret", "auth", "session", "password", "signature"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// forbiddenHeader says why a header name may not be set by the guest or
+// injected, or "" if it may. canon is canonical (http.CanonicalHeaderKey).
+func forbiddenHeader(canon string) string {
+	switch canon {
+	case "Host":
+		return "the host comes from the URL"
+	case "Content-Length", "Transfer-Encoding":
+		return "the body framing is set by the host"
+	case "Connection", "Keep-Alive", "Te", "Trailer", "Upgrade", "Http2-Settings":
+		return "hop-by-hop headers are managed by the host"
+	case "Expect":
+		return "the host does not send Expect"
+	case "Accept-Encoding":
+		return "the host negotiates compression so that the size cap applies after decompression"
+	}
+	if strings.HasPrefix(canon, "Proxy-") {
+		return "no proxy is used"
+	}
+	return ""
+}

@@ -1,0 +1,52 @@
+// Package webfetch is the host side of the guest's fetch(): the host makes
+// every request, under a policy the guest cannot change.
+//
+// A Client holds the validated Config: the allowlist, the headers injected
+// per entry (secrets read from the environment once, at New), and the
+// caps. Client.Check validates a request without any I/O, for the
+// approval gate. A Session, one per run, owns an http.Transport with no
+// proxy (HTTP_PROXY and friends are ignored), no cookie jar, and
+// netguard.Dialer as its dialer, so every dial of every attempt and of
+// every redirect hop checks the address actually dialled.
+//
+// Decisions:
+//
+//   - Listed hosts are fetched directly; an unlisted host only with
+//     approval, and only if it is public: non-public addresses (loopback,
+//     private, link-local, metadata, ...) are reachable only through an
+//     entry naming that exact host or IP and port. A wildcard entry or an
+//     approval never opens them. Check refuses an IP literal that no
+//     approval could open, so the gate need not ask.
+//   - Redirects are followed by Session.Do itself, not by net/http, so
+//     that each hop is checked like a new request: the URL check again,
+//     https→http refused, the allowlist again (an unlisted target is
+//     refused unless the original request was approved and the target is
+//     the same host and port as the original request), the private
+//     allowance recomputed from the new target's entry, at most
+//     MaxRedirects hops. Methods follow the Fetch standard: 303 turns
+//     anything but HEAD into GET, 301 and 302 turn POST into GET; the body
+//     and its Content-* headers are dropped then. Injected headers are
+//     recomputed per hop from the new target's entry (never carried to
+//     another host), and the guest's Authorization, Cookie and Cookie2 are
+//     dropped once a hop leaves the original origin (scheme, host, port),
+//     for the rest of the chain.
+//   - Injected headers replace guest headers of the same name. Their
+//     values from the environment, and literal values of credential-like
+//     header names (Authorization, Cookie, names containing key, token,
+//     secret, auth, session, password, signature), of at least 4 bytes,
+//     are redacted (replaced by "[redacted]") from the response headers,
+//     body, URL and status text, so a server echoing them back does not
+//     hand them to the guest. This is best effort: a server that encodes
+//     the value defeats it; only inject secrets into hosts you trust.
+//   - The guest may not set Host, Content-Length, Transfer-Encoding,
+//     Connection, Keep-Alive, TE, Trailer, Upgrade, HTTP2-Settings,
+//     Expect, Proxy-*, or Accept-Encoding (the host negotiates gzip and
+//     caps the decompressed size); names or values with CR, LF or NUL are
+//     refused (CodeBadRequest).
+//   - Timeout covers one Do call, redirects included, from the first dial
+//     to the last body byte. MaxRequests counts Do calls, not hops.
+//   - Response header names are lower case; repeated values are joined
+//     with ", ", Set-Cookie values with "\n". No cookie is ever stored.
+//   - The approval Summary shows the whole URL, query included (what is
+//     sent is what the approver must see), cut at 200 bytes.
+package webfetch

@@ -1,0 +1,198 @@
+package webfetch
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/modebox/modebox/internal/netguard"
+	"golang.org/x/net/http/httpguts"
+)
+
+// Request is one fetch as the guest asked for it.
+type Request struct {
+	// URL is absolute, http or https.
+	URL string
+	// Method is one of GET HEAD POST PUT PATCH DELETE OPTIONS, any case;
+	// empty means GET.
+	Method string
+	// Headers are the guest's request headers (names case-insensitive,
+	// each at most once).
+	Headers map[string]string
+	// Body is sent as is; not allowed with GET and HEAD.
+	Body []byte
+}
+
+// Check is what the approval gate needs to know about a request before it
+// runs. Computing it does no DNS and no I/O.
+type Check struct {
+	// Target is the checked URL.
+	Target netguard.Target
+	// Listed reports whether an allowlist entry matches Target.
+	Listed bool
+	// Entry is the matching entry when Listed.
+	Entry netguard.Entry
+	// Summary is one line for an approval prompt, for example
+	// `POST https://api.example.com/v1/items?x=1 (body 120 bytes, application/json), not on the fetch allowlist`.
+	Summary string
+}
+
+var allowedMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodOptions: true,
+}
+
+// maxSummaryURL is the longest URL shown whole in a Summary.
+const maxSummaryURL = 200
+
+// Check validates r (method, headers, body size, URL) and matches it
+// against the allowlist. An unlisted request is not an error here: the
+// gate decides whether to ask for approval. A request that no approval
+// could make work (an IP literal of a non-public class that no exact
+// entry names) is refused with CodeAddressRefused.
+func (c *Client) Check(r Request) (Check, error) {
+	chk, _, err := c.check(r)
+	if err != nil {
+		return Check{}, err
+	}
+	t := chk.Target
+	if t.IP.IsValid() && !(chk.Listed && chk.Entry.Exact()) {
+		if err := netguard.CheckAddr(t.IP, false); err != nil {
+			return Check{}, c.addressError(t, chk.Entry, chk.Listed, err)
+		}
+	}
+	return chk, nil
+}
+
+// check is Check without the address refusal; it also returns the method
+// in upper case.
+func (c *Client) check(r Request) (Check, string, error) {
+	method, err := c.validate(r)
+	if err != nil {
+		return Check{}, "", err
+	}
+	t, err := netguard.CheckURL(r.URL)
+	if err != nil {
+		return Check{}, "", fromGuard(err)
+	}
+	e, listed := c.allow.Match(t.Host, t.Port)
+	return Check{Target: t, Listed: listed, Entry: e, Summary: summary(method, t, r, e, listed)}, method, nil
+}
+
+func summary(method string, t netguard.Target, r Request, e netguard.Entry, listed bool) string {
+	var b strings.Builder
+	b.WriteString(method)
+	b.WriteByte(' ')
+	u := t.URL.String()
+	if len(u) > maxSummaryURL {
+		cut := maxSummaryURL
+		for cut > 0 && (u[cut]&0xc0) == 0x80 { // do not split a UTF-8 sequence
+			cut--
+		}
+		fmt.Fprintf(&b, "%s… (URL of %d bytes)", u[:cut], len(u))
+	} else {
+		b.WriteString(u)
+	}
+	if len(r.Body) > 0 {
+		fmt.Fprintf(&b, " (body %d bytes", len(r.Body))
+		for k, v := range r.Headers {
+			if strings.EqualFold(k, "Content-Type") {
+				if len(v) > 60 {
+					v = v[:60] + "…"
+				}
+				b.WriteString(", " + v)
+			}
+		}
+		b.WriteByte(')')
+	}
+	if listed {
+		fmt.Fprintf(&b, ", allowed by %s", e)
+	} else {
+		b.WriteString(", not on the fetch allowlist")
+	}
+	return b.String()
+}
+
+// validate checks the method, the guest's headers and the body size, and
+// returns the method in upper case.
+func (c *Client) validate(r Request) (string, error) {
+	method := strings.ToUpper(r.Method)
+	if method == "" {
+		method = http.MethodGet
+	}
+	if !allowedMethods[method] {
+		return "", newError(CodeBadRequest, nil, "method %q is not allowed (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)", clip(r.Method, 40))
+	}
+	if (method == http.MethodGet || method == http.MethodHead) && len(r.Body) > 0 {
+		return "", newError(CodeBadRequest, nil, "a %s request cannot have a body", method)
+	}
+	if int64(len(r.Body)) > c.maxRequestBody {
+		return "", newError(CodeTooLarge, nil, "the request body is %d bytes, over the limit of %d", len(r.Body), c.maxRequestBody)
+	}
+	var size int64
+	seen := make(map[string]bool, len(r.Headers))
+	for k, v := range r.Headers {
+		if !httpguts.ValidHeaderFieldName(k) {
+			return "", newError(CodeBadRequest, nil, "%q is not a valid header name", clip(k, 60))
+		}
+		if !httpguts.ValidHeaderFieldValue(v) {
+			return "", newError(CodeBadRequest, nil, "the value of header %s contains a control character (CR, LF or NUL)", clip(k, 60))
+		}
+		ck := http.CanonicalHeaderKey(k)
+		if reason := forbiddenHeader(ck); reason != "" {
+			return "", newError(CodeBadRequest, nil, "header %s may not be set (%s)", ck, reason)
+		}
+		if seen[ck] {
+			return "", newError(CodeBadRequest, nil, "header %s is given twice (names are case-insensitive)", ck)
+		}
+		seen[ck] = true
+		size += int64(len(k) + len(v) + 4)
+	}
+	if size > c.maxHeaderBytes {
+		return "", newError(CodeTooLarge, nil, "the request headers are %d bytes, over the limit of %d", size, c.maxHeaderBytes)
+	}
+	return method, nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// fromGuard turns a netguard error into this package's.
+func fromGuard(err error) error {
+	var ge *netguard.Error
+	if errors.As(err, &ge) {
+		switch ge.Code {
+		case netguard.CodeBadURL:
+			return &Error{Code: CodeBadURL, Message: ge.Reason, Err: err}
+		case netguard.CodeAddress:
+			return &Error{Code: CodeAddressRefused, Message: ge.Reason, Err: err}
+		case netguard.CodeNotListed:
+			return &Error{Code: CodeNotAllowed, Message: ge.Reason, Err: err}
+		}
+	}
+	return &Error{Code: CodeFailed, Message: err.Error(), Err: err}
+}
+
+// addressError explains a refused address and how it could be allowed.
+func (c *Client) addressError(t netguard.Target, e netguard.Entry, listed bool, err error) error {
+	reason := "the address is refused"
+	var ge *netguard.Error
+	if errors.As(err, &ge) {
+		reason = ge.Reason
+	}
+	var how string
+	switch {
+	case listed && e.Wildcard:
+		how = fmt.Sprintf("the wildcard entry %s never opens non-public addresses; to allow it, list %q exactly", e, t.HostPort())
+	case listed:
+		how = "the entry does not open this address class"
+	default:
+		how = fmt.Sprintf("an approval never opens non-public addresses; to allow it, list %q exactly", t.HostPort())
+	}
+	return &Error{Code: CodeAddressRefused, Message: fmt.Sprintf("%s: %s; %s", t.HostPort(), reason, how), Err: err}
+}

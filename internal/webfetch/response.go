@@ -1,0 +1,133 @@
+package webfetch
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/modebox/modebox/internal/netguard"
+)
+
+// Response is what the guest gets back.
+type Response struct {
+	// Status is the HTTP status code of the final response.
+	Status int
+	// StatusText is the reason phrase the server sent (or the standard
+	// one when it sent none).
+	StatusText string
+	// Headers are the response headers with lower-case names. Repeated
+	// headers are joined with ", ", except Set-Cookie, whose values are
+	// joined with "\n" (a cookie's Expires date contains a comma). Values
+	// of injected headers are replaced by "[redacted]".
+	Headers map[string]string
+	// URL is the final URL, after redirects.
+	URL string
+	// Redirected reports whether at least one redirect was followed.
+	Redirected bool
+	// Body is the response body, decompressed when the server used gzip,
+	// at most Config.MaxBytes before redaction. Values of injected headers
+	// (those from the environment, and literal ones of credential-like
+	// header names) are replaced by "[redacted]".
+	Body []byte
+}
+
+// Redacted replaces injected header values in what the guest sees.
+const Redacted = "[redacted]"
+
+// readResponse reads and caps the body and converts the headers.
+func (c *Client) readResponse(resp *http.Response, method string, t netguard.Target) (*Response, error) {
+	var hsize int64
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			hsize += int64(len(k) + len(v) + 4)
+		}
+	}
+	if hsize > c.maxHeaderBytes {
+		return nil, newError(CodeTooLarge, nil, "the response headers of %s are %d bytes, over the limit of %d", t.HostPort(), hsize, c.maxHeaderBytes)
+	}
+	if resp.ContentLength > c.maxBytes {
+		return nil, newError(CodeTooLarge, nil, "the response body of %s is %d bytes (Content-Length), over the limit of %d", t.HostPort(), resp.ContentLength, c.maxBytes)
+	}
+	var body []byte
+	if method != http.MethodHead {
+		var buf bytes.Buffer
+		if n := resp.ContentLength; n > 0 {
+			buf.Grow(int(min(n, 1<<20)))
+		}
+		n, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBytes+1))
+		if n > c.maxBytes {
+			what := "body"
+			if resp.Uncompressed {
+				what = "decompressed body"
+			}
+			return nil, newError(CodeTooLarge, nil, "the response %s of %s is over the limit of %d bytes", what, t.HostPort(), c.maxBytes)
+		}
+		if err != nil {
+			return nil, err
+		}
+		body = buf.Bytes()
+	}
+	out := &Response{
+		Status:     resp.StatusCode,
+		StatusText: c.redact(statusText(resp)),
+		Headers:    c.headers(resp.Header),
+		URL:        c.redact(t.URL.String()),
+		Body:       c.redactBytes(body),
+	}
+	if out.Body == nil {
+		out.Body = []byte{}
+	}
+	return out, nil
+}
+
+func statusText(resp *http.Response) string {
+	s, ok := strings.CutPrefix(resp.Status, strconv.Itoa(resp.StatusCode))
+	if s = strings.TrimSpace(s); ok && s != "" {
+		return s
+	}
+	return http.StatusText(resp.StatusCode)
+}
+
+func (c *Client) headers(h http.Header) map[string]string {
+	out := make(map[string]string, len(h))
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		lk := strings.ToLower(k)
+		sep := ", "
+		if lk == "set-cookie" {
+			sep = "\n"
+		}
+		v := strings.Join(h[k], sep)
+		if prev, ok := out[lk]; ok { // two spellings of one name
+			v = prev + sep + v
+		}
+		out[lk] = c.redact(v)
+	}
+	return out
+}
+
+// redact replaces every secret in s.
+func (c *Client) redact(s string) string {
+	for _, sec := range c.secrets {
+		if strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, Redacted)
+		}
+	}
+	return s
+}
+
+func (c *Client) redactBytes(b []byte) []byte {
+	for _, sec := range c.secrets {
+		if bytes.Contains(b, []byte(sec)) {
+			b = bytes.ReplaceAll(b, []byte(sec), []byte(Redacted))
+		}
+	}
+	return b
+}
