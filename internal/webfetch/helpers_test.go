@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -121,7 +122,9 @@ func newServer(t testing.TB, h http.HandlerFunc) *server {
 func newTLSServer(t testing.TB, h http.HandlerFunc) *server {
 	t.Helper()
 	s := &server{}
-	s.Server = httptest.NewTLSServer(s.wrap(h))
+	s.Server = httptest.NewUnstartedServer(s.wrap(h))
+	s.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes are expected
+	s.StartTLS()
 	t.Cleanup(s.Close)
 	return s
 }
