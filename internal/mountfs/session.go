@@ -271,6 +271,17 @@ func readRegular(fd int, size, limit int64) (data []byte, ok bool, err error) {
 func (f *FS) readDisk(t *target) ([]byte, unix.Stat_t, error) {
 	fd, err := f.openBeneath(t.m.fd, t.rel, unix.O_RDONLY)
 	if err != nil {
+		if !errors.Is(err, errSymlink) && !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ENOTDIR) {
+			// Sockets fail with ENXIO, some devices with ENODEV...: say
+			// what the thing is when it is not a regular file.
+			if pfd, perr := f.openBeneath(t.m.fd, t.rel, unix.O_PATH); perr == nil {
+				st, serr := fstat(pfd)
+				unix.Close(pfd)
+				if serr == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
+					return nil, st, errNotRegular
+				}
+			}
+		}
 		return nil, unix.Stat_t{}, err
 	}
 	defer unix.Close(fd)
