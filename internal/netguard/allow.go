@@ -37,7 +37,7 @@ func ParseEntry(s string) (Entry, error) {
 	}
 	hostPart, portPart := s[:i], s[i+1:]
 	port, err := strconv.Atoi(portPart)
-	if err != nil || port < 1 || port > 65535 || (len(portPart) > 1 && portPart[0] == '0') {
+	if err != nil || !allDigits(portPart) || port < 1 || port > 65535 || (len(portPart) > 1 && portPart[0] == '0') {
 		return Entry{}, fmt.Errorf("%q: %q is not a port number", s, portPart)
 	}
 	e := Entry{Port: port}
@@ -118,4 +118,18 @@ func (l Allowlist) Match(host string, port int) (Entry, bool) {
 		return *wild, true
 	}
 	return Entry{}, false
+}
+
+// allDigits reports whether s is one or more ASCII digits (strconv.Atoi
+// also takes a sign).
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

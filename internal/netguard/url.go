@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -22,11 +23,15 @@ const (
 
 // Error is a refused URL, host or address.
 type Error struct {
-	Code   string
+	// Code is one of the Code constants.
+	Code string
+	// Reason says what was refused and why.
 	Reason string
-	Err    error
+	// Err is the underlying error, if any.
+	Err error
 }
 
+// Error returns the reason, followed by the underlying error if any.
 func (e *Error) Error() string {
 	if e.Err != nil {
 		return e.Reason + ": " + e.Err.Error()
@@ -162,6 +167,11 @@ func CheckURL(raw string) (Target, error) {
 func checkHostName(host string) (string, *Error) {
 	if strings.ContainsAny(host, "%[]") {
 		return "", badURL("host %q has characters a host name cannot have", host)
+	}
+	// url.Parse has decoded %XX escapes: the bytes may not be UTF-8 any
+	// more (IDNA would turn them into U+FFFD and punycode)
+	if !utf8.ValidString(host) || strings.ContainsRune(host, utf8.RuneError) {
+		return "", badURL("host %q is not valid UTF-8", host)
 	}
 	ascii, err := idna.Lookup.ToASCII(host)
 	if err != nil {
