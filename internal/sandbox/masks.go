@@ -77,6 +77,9 @@ func collectMasks(patterns, workspaces []string) []mask {
 			matches = m
 		}
 		for _, m := range matches {
+			if _, err := os.Lstat(m); err != nil {
+				continue // the common case: cheaper than resolving
+			}
 			real, err := filepath.EvalSymlinks(m)
 			if err != nil {
 				continue

@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,20 +42,6 @@ type Sandbox struct {
 	proxySock  string
 	bridge     string
 	baseEnv    map[string]string
-}
-
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-func checkEnv(env map[string]string, what string) error {
-	for k, v := range env {
-		if !envName.MatchString(k) {
-			return configError("%s: invalid environment variable name %q", what, k)
-		}
-		if strings.IndexByte(v, 0) >= 0 {
-			return configError("%s: value of %s contains a NUL byte", what, k)
-		}
-	}
-	return nil
 }
 
 // New validates cfg, finds bubblewrap, builds the seccomp filter and runs
@@ -134,30 +119,6 @@ func New(cfg Config) (*Sandbox, error) {
 	return s, nil
 }
 
-// checkWorkspace validates one workspace directory and resolves symlinks.
-func checkWorkspace(w string) (string, error) {
-	if !filepath.IsAbs(w) {
-		return "", configError("workspace %q is not an absolute path", w)
-	}
-	rw, err := filepath.EvalSymlinks(filepath.Clean(w))
-	if err != nil {
-		return "", &Error{Code: CodeConfig, Reason: fmt.Sprintf("workspace %s does not exist", w), Err: err}
-	}
-	fi, err := os.Stat(rw)
-	if err != nil || !fi.IsDir() {
-		return "", &Error{Code: CodeConfig, Reason: fmt.Sprintf("workspace %s is not a directory", w), Err: err}
-	}
-	if rw == "/" {
-		return "", configError("workspace %s would make the whole file system writable", w)
-	}
-	for _, sys := range []string{"/proc", "/sys", "/dev", "/run"} {
-		if within(rw, sys) {
-			return "", configError("workspace %s is inside %s, which the sandbox replaces", w, sys)
-		}
-	}
-	return rw, nil
-}
-
 // findBwrap returns the bubblewrap path or a SANDBOX_UNAVAILABLE error.
 func findBwrap(p string) (string, error) {
 	if p == "" {
@@ -182,7 +143,10 @@ func findBwrap(p string) (string, error) {
 func (s *Sandbox) homes() []string {
 	set := map[string]bool{}
 	add := func(h string) {
-		if filepath.IsAbs(h) && h != "/" {
+		if !filepath.IsAbs(h) || h == "/" {
+			return
+		}
+		if fi, err := os.Stat(h); err == nil && fi.IsDir() {
 			set[filepath.Clean(h)] = true
 		}
 	}
@@ -403,28 +367,6 @@ func (s *Sandbox) cwd(dir string) (string, error) {
 		}
 	}
 	return "", configError("working directory %s is outside the workspace and /tmp", dir)
-}
-
-// capture keeps up to max bytes and discards the rest, so that the writer
-// never blocks the command.
-type capture struct {
-	buf       []byte
-	max       int
-	truncated bool
-}
-
-func (c *capture) Write(p []byte) (int, error) {
-	room := c.max - len(c.buf)
-	if room > len(p) {
-		room = len(p)
-	}
-	if room > 0 {
-		c.buf = append(c.buf, p[:room]...)
-	}
-	if room < len(p) {
-		c.truncated = true
-	}
-	return len(p), nil
 }
 
 // filterFile returns a sealed memfd (or, failing that, a pipe) holding the

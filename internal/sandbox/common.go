@@ -1,0 +1,69 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkEnv(env map[string]string, what string) error {
+	for k, v := range env {
+		if !envName.MatchString(k) {
+			return configError("%s: invalid environment variable name %q", what, k)
+		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return configError("%s: value of %s contains a NUL byte", what, k)
+		}
+	}
+	return nil
+}
+
+// checkWorkspace validates one workspace directory and resolves symlinks.
+func checkWorkspace(w string) (string, error) {
+	if !filepath.IsAbs(w) {
+		return "", configError("workspace %q is not an absolute path", w)
+	}
+	rw, err := filepath.EvalSymlinks(filepath.Clean(w))
+	if err != nil {
+		return "", &Error{Code: CodeConfig, Reason: fmt.Sprintf("workspace %s does not exist", w), Err: err}
+	}
+	fi, err := os.Stat(rw)
+	if err != nil || !fi.IsDir() {
+		return "", &Error{Code: CodeConfig, Reason: fmt.Sprintf("workspace %s is not a directory", w), Err: err}
+	}
+	if rw == "/" {
+		return "", configError("workspace %s would make the whole file system writable", w)
+	}
+	for _, sys := range []string{"/proc", "/sys", "/dev", "/run"} {
+		if within(rw, sys) {
+			return "", configError("workspace %s is inside %s, which the sandbox replaces", w, sys)
+		}
+	}
+	return rw, nil
+}
+
+// capture keeps up to max bytes and discards the rest, so that the writer
+// never blocks the command.
+type capture struct {
+	buf       []byte
+	max       int
+	truncated bool
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	room := c.max - len(c.buf)
+	if room > len(p) {
+		room = len(p)
+	}
+	if room > 0 {
+		c.buf = append(c.buf, p[:room]...)
+	}
+	if room < len(p) {
+		c.truncated = true
+	}
+	return len(p), nil
+}

@@ -1,0 +1,31 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+import (
+	"context"
+	"runtime"
+)
+
+// Sandbox is unavailable on this operating system.
+type Sandbox struct{}
+
+func unavailable() *Error {
+	return &Error{Code: CodeUnavailable, Reason: "no shell sandbox on " + runtime.GOOS,
+		Fix: "run modebox on Linux (bubblewrap) or macOS (sandbox-exec) to use sh()"}
+}
+
+// New always fails: there is no sandbox for this operating system, and
+// commands are never run unconfined.
+func New(cfg Config) (*Sandbox, error) { return nil, unavailable() }
+
+// Run always fails with SANDBOX_UNAVAILABLE.
+func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) { return Result{}, unavailable() }
+
+// Masked returns nothing: nothing runs here.
+func (s *Sandbox) Masked() []string { return nil }
+
+// Probe reports that no sandbox exists on this operating system.
+func Probe(cfg Config) []Check {
+	return []Check{{Name: "sandbox", Detail: unavailable().Error()}}
+}
