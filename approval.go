@@ -71,10 +71,13 @@ type runHost struct {
 	decisions map[int]Decision
 	expect    map[int]PendingCall
 
-	source string // first source tool called in this run (driver only)
+	source string // first source called in this run, as a label (driver only)
 
-	mu       sync.Mutex
-	approved map[string]bool // tools approved for the rest of the run
+	caps *runCaps // this run's built-in state (fs staging, fetch session)
+
+	mu            sync.Mutex
+	approved      map[string]bool // tools approved for the rest of the run
+	approvedCalls map[int]bool    // calls approved one by one
 }
 
 func (h *runHost) approveTool(key string) {
@@ -112,28 +115,48 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 	if e == nil {
 		return engine.Verdict{RejectCode: CodeToolNotFound, RejectMessage: "no tool named " + c.Tool}
 	}
+	if replayed && e.replay != nil {
+		if err := e.replay(h, c); err != nil {
+			return engine.Verdict{Abort: fmt.Sprintf("resume: %s call %d cannot be replayed: %v", e.label(), c.ID, err)}
+		}
+	}
+	var gi gateInfo
+	if e.gate != nil {
+		gi = e.gate(c.Args)
+	}
 	pol := stricter(e.Policy, h.run.policyFor(e.key, PolicyAllow))
 	if pol == PolicyDeny {
-		return engine.Verdict{RejectCode: CodeToolDenied, RejectMessage: "tools." + e.key + " is denied by policy; the call was refused"}
+		return engine.Verdict{RejectCode: CodeToolDenied, RejectMessage: e.label() + " is denied by policy; the call was refused"}
+	}
+	if gi.reject != nil && !replayed {
+		return engine.Verdict{RejectCode: gi.reject.Code, RejectMessage: gi.reject.Message}
 	}
 	reason := ""
 	if pol == PolicyAsk {
 		reason = `the tool's policy is "ask"`
 	}
+	if gi.reason != "" {
+		if reason != "" {
+			reason += "; " + gi.reason
+		} else {
+			reason = gi.reason
+		}
+	}
 	if e.Sink && h.source != "" {
-		flow := fmt.Sprintf("data flow: tools.%s is a sink, and tools.%s (a source) was called earlier in this run", e.key, h.source)
+		flow := fmt.Sprintf("data flow: %s is a sink, and %s (a source) was called earlier in this run", e.label(), h.source)
 		if reason != "" {
 			reason += "; " + flow
 		} else {
 			reason = flow
 		}
 	}
-	if e.Source && h.source == "" {
-		h.source = e.key
+	if (e.Source || gi.source) && h.source == "" {
+		h.source = e.label()
 	}
 	if replayed {
 		return engine.Verdict{}
 	}
+	akey := approvalKey(e, gi)
 	if d, ok := h.decisions[c.ID]; ok {
 		want := h.expect[c.ID]
 		if want.Tool != c.Tool || argsDigest(want.Args) != argsDigest(c.Args) {
@@ -141,13 +164,18 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 		}
 		switch d {
 		case Deny:
-			return engine.Verdict{RejectCode: CodeApprovalDenied, RejectMessage: "tools." + e.key + ": the call was denied"}
+			return engine.Verdict{RejectCode: CodeApprovalDenied, RejectMessage: e.label() + ": the call was denied"}
 		case ApproveTool:
-			h.approveTool(e.key)
+			h.approveTool(akey)
 		}
+		h.approveCall(c.ID)
 		return engine.Verdict{}
 	}
-	if reason == "" || h.toolApproved(e.key) {
+	if reason == "" {
+		return engine.Verdict{}
+	}
+	if h.toolApproved(akey) {
+		h.approveCall(c.ID)
 		return engine.Verdict{}
 	}
 	switch {
@@ -156,7 +184,15 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 	case h.canPause:
 		return engine.Verdict{Park: true, Approval: reason}
 	}
-	return engine.Verdict{RejectCode: CodeApprovalUnavailable, RejectMessage: "tools." + e.key + " needs approval (" + reason + ") and nothing can approve it; the call was refused"}
+	return engine.Verdict{RejectCode: CodeApprovalUnavailable, RejectMessage: e.label() + " needs approval (" + reason + ") and nothing can approve it; the call was refused"}
+}
+
+// approvalKey is what approving "for the rest of the run" covers.
+func approvalKey(e *entry, gi gateInfo) string {
+	if gi.approvalKey != "" {
+		return gi.approvalKey
+	}
+	return e.key
 }
 
 // Call validates the arguments, asks the approver when the gate said so,
@@ -170,25 +206,66 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + c.Tool}
 	}
 	if err := e.input.ValidateJSON(c.Args); err != nil {
-		return nil, &ToolError{Code: CodeInvalidArgument, Message: "tools." + e.key + ": " + err.Error(), Err: err}
+		return nil, &ToolError{Code: CodeInvalidArgument, Message: e.label() + ": " + err.Error(), Err: err}
 	}
-	if c.Approval != "" && !h.toolApproved(e.key) {
-		d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
-		if err != nil || d == Deny {
-			msg := "tools." + e.key + ": the call was denied"
-			if err != nil {
-				msg += " (" + err.Error() + ")"
+	approved := h.callApproved(c.ID)
+	if c.Approval != "" {
+		var gi gateInfo
+		if e.gate != nil {
+			gi = e.gate(c.Args)
+		}
+		akey := approvalKey(e, gi)
+		if !h.toolApproved(akey) {
+			d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
+			if err != nil || d == Deny {
+				msg := e.label() + ": the call was denied"
+				if err != nil {
+					msg += " (" + err.Error() + ")"
+				}
+				return nil, &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
 			}
-			return nil, &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
+			if d == ApproveTool {
+				h.approveTool(akey)
+			}
 		}
-		if d == ApproveTool {
-			h.approveTool(e.key)
-		}
+		approved = true
 	}
 	if h.approver != nil {
 		ctx = context.WithValue(ctx, approverKey{}, h.approver)
 	}
+	if e.builtin {
+		ctx = context.WithValue(ctx, callKey{}, callInfo{host: h, id: c.ID, approved: approved})
+	}
 	return e.call(ctx, c.Args)
+}
+
+// callKey carries a built-in call's run and approval to its handler.
+type callKey struct{}
+
+type callInfo struct {
+	host     *runHost
+	id       int
+	approved bool // a person (or a resume decision) approved this call
+}
+
+func callFrom(ctx context.Context) callInfo {
+	ci, _ := ctx.Value(callKey{}).(callInfo)
+	return ci
+}
+
+func (h *runHost) approveCall(id int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.approvedCalls == nil {
+		h.approvedCalls = map[int]bool{}
+	}
+	h.approvedCalls[id] = true
+}
+
+func (h *runHost) callApproved(id int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.approvedCalls[id]
 }
 
 // MaxApprovalWait bounds how long a call waits for an approver; past it

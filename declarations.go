@@ -36,9 +36,9 @@ func (e *Engine) Declarations() (string, error) {
 	}
 	const head = "declare const tools: {\n"
 	if i := strings.Index(d, head); i >= 0 {
-		return d[:i+len(head)] + searchDecl + d[i+len(head):], nil
+		return d[:i+len(head)] + searchDecl + d[i+len(head):] + e.builtinDecls(), nil
 	}
-	return d + "\ndeclare const tools: {\n" + searchDecl + "};\n", nil
+	return d + "\ndeclare const tools: {\n" + searchDecl + "};\n" + e.builtinDecls(), nil
 }
 
 // Index returns a compact index of the toolbox for a model's context: one
@@ -63,6 +63,84 @@ func (e *Engine) Index() string {
 			label = "tools"
 		}
 		fmt.Fprintf(&b, "%s (%d): %s\n", label, len(groups[ns]), strings.Join(groups[ns], ", "))
+	}
+	var bi []string
+	for _, en := range e.box.builtins {
+		if en.Policy != PolicyDeny {
+			bi = append(bi, en.key+"()")
+		}
+	}
+	if len(bi) > 0 {
+		fmt.Fprintf(&b, "built-in globals: %s\n", strings.Join(bi, ", "))
+	}
+	return b.String()
+}
+
+// Declarations of the built-in capabilities, added when enabled.
+const (
+	shDecl = `/**
+ * Runs a shell command (/bin/sh -c) in a sandbox: it can write only in the
+ * workspace and temp dirs, credential stores are hidden, and the network is
+ * off unless configured (then only listed hosts, through a proxy).
+ * timeout is milliseconds or a duration like "5s".
+ */
+declare function sh(command: string, options?: { cwd?: string; timeout?: number | string; env?: Record<string, string>; stdin?: string | Uint8Array }): Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean; truncated: boolean }>;
+`
+	fetchDecl = `/**
+ * Makes a web request from the host (http and https only). Listed hosts go
+ * through directly; others need approval. Loopback and private addresses
+ * are reachable only when configured by exact host and port.
+ */
+declare function fetch(url: string, init?: { method?: string; headers?: Record<string, string> | Array<[string, string]> | Headers; body?: string | Uint8Array | ArrayBuffer; redirect?: "follow" }): Promise<Response>;
+declare class Headers { constructor(init?: Record<string, string> | Array<[string, string]> | Headers); get(name: string): string | null; has(name: string): boolean; set(name: string, value: string): void; append(name: string, value: string): void; delete(name: string): void; entries(): IterableIterator<[string, string]>; keys(): IterableIterator<string>; values(): IterableIterator<string>; forEach(fn: (value: string, name: string) => void): void; }
+declare class Response { readonly status: number; readonly statusText: string; readonly ok: boolean; readonly url: string; readonly redirected: boolean; readonly headers: Headers; readonly bodyUsed: boolean; text(): Promise<string>; json(): Promise<any>; arrayBuffer(): Promise<ArrayBuffer>; bytes(): Promise<Uint8Array>; base64(): Promise<string>; clone(): Response; }
+`
+	fsDecl = `/** One entry of fs.list, or fs.stat's answer. */
+interface FileInfo { path: string; name: string; kind: "file" | "dir"; size: number; modTime: string; readOnly?: boolean }
+/**
+ * Files under the configured mounts (absolute guest paths such as
+ * "/data/a.txt"). Writes are staged and committed when the run ends well,
+ * each only if the file did not change meanwhile.
+ */
+declare const fs: {
+  read(path: string, options?: { encoding?: "utf8" }): Promise<string>;
+  read(path: string, options: { encoding: "bytes" }): Promise<Uint8Array>;
+  read(path: string, options: { encoding: "base64" }): Promise<string>;
+  write(path: string, data: string | Uint8Array | ArrayBuffer): Promise<void>;
+  remove(path: string): Promise<void>;
+  list(path: string): Promise<FileInfo[]>;
+  stat(path: string): Promise<FileInfo>;
+  exists(path: string): Promise<boolean>;
+  /** Finds files: patterns use *, ?, [...] and ** (any depth of directories). */
+  glob(pattern: string): Promise<string[]>;
+};
+`
+)
+
+// builtinDecls declares the enabled built-ins (those not denied).
+func (e *Engine) builtinDecls() string {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, en := range e.box.builtins {
+		if en.Policy == PolicyDeny {
+			continue
+		}
+		root := en.key
+		if en.ns != "" {
+			root = en.ns
+		}
+		if seen[root] {
+			continue
+		}
+		seen[root] = true
+		switch root {
+		case "sh":
+			b.WriteString(shDecl)
+		case "fetch":
+			b.WriteString(fetchDecl)
+		case "fs":
+			b.WriteString(fsDecl)
+		}
 	}
 	return b.String()
 }

@@ -47,16 +47,13 @@ type Engine struct {
 	box    *toolbox
 	limits Limits
 	cont   *continuations
+	caps   *capabilities
 }
 
 // New checks the configuration, compiles the tools' schemas and loads the
 // engine image (compiled once per process).
 func New(cfg EngineConfig) (*Engine, error) {
 	if err := cfg.Limits.validate("EngineConfig.Limits"); err != nil {
-		return nil, err
-	}
-	box, err := newToolbox(cfg.Tools, cfg.Policies, cfg.Flows)
-	if err != nil {
 		return nil, err
 	}
 	eng, err := engine.Shared()
@@ -67,7 +64,26 @@ func New(cfg EngineConfig) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont}, nil
+	caps, err := newCapabilities(cfg)
+	if err != nil {
+		return nil, err
+	}
+	box, err := newToolbox(cfg.Tools, caps.entries, cfg.Policies, cfg.Flows)
+	if err != nil {
+		caps.close()
+		return nil, err
+	}
+	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont, caps: caps}, nil
+}
+
+// Close releases what the built-in capabilities hold (the shell's network
+// proxy, the mounts' open directories). Runs must have ended. An engine
+// without built-ins has nothing to release.
+func (e *Engine) Close() error {
+	if e.caps == nil {
+		return nil
+	}
+	return e.caps.close()
 }
 
 // Run runs one program. The error is for invalid options only: everything
@@ -126,8 +142,13 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 		Host:   h,
 		Replay: opts.Journal.toEngine(),
 	}
+	h.caps = e.caps.newRun()
 	r := e.eng.Run(ctx, req)
 	res := convertResult(r, prog, filename)
+	if r.Paused {
+		res.Status = StatusPaused
+	}
+	h.caps.finish(res)
 	if r.Paused {
 		res.Status = StatusPaused
 		for _, c := range r.Pending {

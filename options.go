@@ -27,6 +27,11 @@ type EngineConfig struct {
 	// Flows marks tools as data-flow sources and sinks by pattern, in
 	// addition to Tool.Source and Tool.Sink.
 	Flows Flows
+	// Shell enables sh(), Fetch fetch() and FS the fs object in programs
+	// (nil: off). See docs/capabilities.md.
+	Shell *ShellConfig
+	Fetch *FetchConfig
+	FS    *FSConfig
 	// Continuations lets runs pause for approval and resume from sealed
 	// tokens. nil: calls that need approval and have no approver are
 	// refused with APPROVAL_UNAVAILABLE.
@@ -272,6 +277,9 @@ type Result struct {
 	// Token resumes a paused run (Engine.Resume). It is a bearer
 	// credential until used or expired: keep it like one.
 	Token string `json:"token,omitempty"`
+	// Files reports the staged fs writes the run committed, or that
+	// conflicted, when it ended well; nil when it wrote nothing.
+	Files *FilesReport `json:"files,omitempty"`
 	// Stats describes the run.
 	Stats Stats `json:"stats"`
 	// Journal replays the run (see RunOptions.Journal).

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/schema"
 )
 
@@ -72,16 +73,47 @@ type entry struct {
 	js    string // mapped name
 	key   string // ns.js, or js
 	input *schema.Validator
+
+	// built-in capabilities (sh, fetch, fs.*): not under tools, and with
+	// hooks the Gate calls
+	builtin bool
+	// gate, when set, looks at a call's arguments before anything runs.
+	gate func(args json.RawMessage) gateInfo
+	// replay, when set, runs for a call served from the journal (to rebuild
+	// run state such as staged writes).
+	replay func(h *runHost, c engine.Call) error
+}
+
+// gateInfo is what a built-in's gate hook says about one call.
+type gateInfo struct {
+	// reject refuses the call before it runs.
+	reject *ToolError
+	// reason, when set, means the call needs approval.
+	reason string
+	// approvalKey is what "approve for the rest of the run" approves
+	// (default: the tool's key).
+	approvalKey string
+	// source marks this call as a data-flow source.
+	source bool
+}
+
+// label names a tool in messages: tools.<key>, or sh() for built-ins.
+func (e *entry) label() string {
+	if e.builtin {
+		return e.key + "()"
+	}
+	return "tools." + e.key
 }
 
 // toolbox is the engine's set of tools, with the guest's setup JSON.
 type toolbox struct {
-	entries []*entry
-	byKey   map[string]*entry
-	globals []string
-	setup   []byte
-	index   *searchIndex
-	hash    string // tool-set hash that tokens are bound to
+	entries  []*entry
+	builtins []*entry // sh, fetch, fs.*: reached by their own globals
+	byKey    map[string]*entry
+	globals  []string
+	setup    []byte
+	index    *searchIndex
+	hash     string // tool-set hash that tokens are bound to
 }
 
 type setupTool struct {
@@ -91,12 +123,13 @@ type setupTool struct {
 }
 
 type setupJSON struct {
-	Tools   []setupTool `json:"tools"`
-	Globals []string    `json:"globals"`
-	Search  bool        `json:"search"`
+	Tools    []setupTool     `json:"tools"`
+	Globals  []string        `json:"globals"`
+	Search   bool            `json:"search"`
+	Builtins map[string]bool `json:"builtins,omitempty"`
 }
 
-func newToolbox(tools []Tool, policies map[string]Policy, flows Flows) (*toolbox, error) {
+func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flows Flows) (*toolbox, error) {
 	rules, err := compilePolicies("EngineConfig.Policies", policies)
 	if err != nil {
 		return nil, err
@@ -162,6 +195,30 @@ func newToolbox(tools []Tool, policies map[string]Policy, flows Flows) (*toolbox
 	}
 	slices.SortFunc(box.entries, func(a, b *entry) int { return strings.Compare(a.key, b.key) })
 	setup := setupJSON{Tools: []setupTool{}, Globals: []string{}, Search: true}
+	for _, b := range builtins {
+		if prev, ok := box.byKey[b.key]; ok {
+			return nil, &ConfigError{Field: "Tools", Reason: fmt.Sprintf("tool %q takes the key %q of the built-in %s; give it a namespace", prev.qualified(), b.key, b.label())}
+		}
+		for _, e := range box.entries {
+			if b.ns != "" && (e.ns == b.ns || e.key == b.ns) {
+				return nil, &ConfigError{Field: "Tools", Reason: fmt.Sprintf("tool %q uses the name %q of the built-in %s; rename its namespace", e.qualified(), b.ns, b.ns)}
+			}
+		}
+		b.Policy = rules.policyFor(b.key, b.Policy)
+		b.Source = b.Source || fl.IsSource(b.key)
+		b.Sink = b.Sink || fl.IsSink(b.key)
+		box.byKey[b.key] = b
+		box.builtins = append(box.builtins, b)
+		if setup.Builtins == nil {
+			setup.Builtins = map[string]bool{}
+		}
+		root := b.key
+		if b.ns != "" {
+			root = b.ns
+		}
+		setup.Builtins[root] = true
+	}
+	slices.SortFunc(box.builtins, func(a, b *entry) int { return strings.Compare(a.key, b.key) })
 	seenNS := map[string]bool{}
 	for _, e := range box.entries {
 		path := []string{e.js}
@@ -183,7 +240,7 @@ func newToolbox(tools []Tool, policies map[string]Policy, flows Flows) (*toolbox
 	}
 	box.setup = b
 	box.index = newSearchIndex(box)
-	box.hash = toolsetHash(box.entries)
+	box.hash = toolsetHash(append(slices.Clone(box.entries), box.builtins...))
 	return box, nil
 }
 

@@ -43,6 +43,7 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 	for pattern, rule := range cfg.Tools {
 		ec.Policies[pattern] = modebox.Policy(rule.Policy)
 	}
+	capabilities(cfg, &ec)
 	tools, stop, err := downstream(ctx, cfg, s)
 	if err != nil {
 		return nil, nil, err
@@ -61,7 +62,12 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 		stop()
 		return nil, nil, err
 	}
-	return eng, stop, nil
+	stopServers, e := stop, eng
+	stopAll := func() {
+		_ = e.Close()
+		stopServers()
+	}
+	return eng, stopAll, nil
 }
 
 // configFlag adds --config to a command's flags.
@@ -148,7 +154,7 @@ func configCmd(args []string, s Streams) int {
 // needsContinuations is true when some call could need approval: only
 // then do the CLI's runs load (and on first use create) the key.
 func needsContinuations(cfg *config.Config) bool {
-	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || len(cfg.MCPServers) > 0 {
+	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || len(cfg.MCPServers) > 0 || cfg.ShellTool != nil || cfg.FetchTool != nil {
 		return true
 	}
 	for _, r := range cfg.Tools {
