@@ -81,6 +81,11 @@ func New(cfg Config) (*Sandbox, error) {
 	if err := checkEnv(cfg.Env, "config env"); err != nil {
 		return nil, err
 	}
+	for _, p := range cfg.DenyRead {
+		if !filepath.IsAbs(expandUserPath(p, s.home)) {
+			return nil, configError("deny_read path %q is neither absolute nor under ~", p)
+		}
+	}
 	if n := cfg.Network; n != nil {
 		if !filepath.IsAbs(n.ProxySocket) {
 			return nil, configError("network proxy socket %q is not an absolute path", n.ProxySocket)

@@ -602,6 +602,7 @@ func TestConfigValidation(t *testing.T) {
 		"under /proc":     {Workspace: []string{"/proc/self"}},
 		"masked":          {Workspace: []string{ws}, DenyRead: []string{base}},
 		"bad env":         {Workspace: []string{ws}, Env: map[string]string{"A=B": "x"}},
+		"relative deny":   {Workspace: []string{ws}, DenyRead: []string{"secrets"}},
 		"bad socket":      {Workspace: []string{ws}, Network: &Network{ProxySocket: file}},
 		"relative socket": {Workspace: []string{ws}, Network: &Network{ProxySocket: "x.sock"}},
 	} {
