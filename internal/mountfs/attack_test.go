@@ -1,3 +1,5 @@
+//go:build linux
+
 package mountfs
 
 import (
@@ -24,24 +26,24 @@ func symlinkSetup(t *testing.T) (dir, outside string) {
 	writeFile(t, filepath.Join(outside, "secret.txt"), "SECRET")
 	writeFile(t, filepath.Join(dir, "real", "file.txt"), "inside")
 	links := map[string]string{
-		"passwd":         "/etc/passwd",
-		"secret.txt":     filepath.Join(outside, "secret.txt"),
-		"outdir":         outside,
-		"inner":          "real",          // relative, pointing inside
-		"innerfile":      "real/file.txt", // relative, pointing inside
-		"dangling":       "no/such/file",
-		"loop1":          "loop2",
-		"loop2":          "loop1",
-		"self":           "self",
-		"procfd":         "/proc/self/fd",
-		"procfd3":        "/proc/self/fd/3",
-		"environ":        "/proc/self/environ",
-		"procroot":       "/proc/self/root",
-		"zero":           "/dev/zero",
-		"real/up":        "..",
-		"real/uproot":    "../..",
-		"real/sub/ouch":  "../../../" + filepath.Base(outside),
-		"real/abs":       "/",
+		"passwd":        "/etc/passwd",
+		"secret.txt":    filepath.Join(outside, "secret.txt"),
+		"outdir":        outside,
+		"inner":         "real",          // relative, pointing inside
+		"innerfile":     "real/file.txt", // relative, pointing inside
+		"dangling":      "no/such/file",
+		"loop1":         "loop2",
+		"loop2":         "loop1",
+		"self":          "self",
+		"procfd":        "/proc/self/fd",
+		"procfd3":       "/proc/self/fd/3",
+		"environ":       "/proc/self/environ",
+		"procroot":      "/proc/self/root",
+		"zero":          "/dev/zero",
+		"real/up":       "..",
+		"real/uproot":   "../..",
+		"real/sub/ouch": "../../../" + filepath.Base(outside),
+		"real/abs":      "/",
 	}
 	for name, target := range links {
 		p := filepath.Join(dir, name)

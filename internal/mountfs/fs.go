@@ -1,3 +1,5 @@
+//go:build linux
+
 package mountfs
 
 import (
@@ -11,76 +13,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// Mode is the access a mount grants: [ReadOnly] or [ReadWrite].
-type Mode string
-
-// Mount modes.
-const (
-	// ReadOnly ("ro") mounts can be read, listed and globbed; writes and
-	// removals are refused with [CodeReadOnly].
-	ReadOnly Mode = "ro"
-	// ReadWrite ("rw") mounts can also be written and removed from
-	// (staged, then committed by [Session.Commit]).
-	ReadWrite Mode = "rw"
-)
-
-// Defaults of the [Config] limits.
-const (
-	// DefaultMaxFileSize is the default [Config.MaxFileSize]: 16 MiB.
-	DefaultMaxFileSize = 16 << 20
-	// DefaultMaxEntries is the default [Config.MaxEntries].
-	DefaultMaxEntries = 10000
-	// DefaultMaxStaged is the default [Config.MaxStaged]: 64 MiB.
-	DefaultMaxStaged = 64 << 20
-)
-
-// Mount exposes one host directory at a guest path.
-type Mount struct {
-	// Host is the host directory. A relative path is made absolute
-	// against the working directory. Symlinks in Host itself are
-	// followed once, when [New] opens it: Host is the operator's choice.
-	// Nothing beneath it is ever reached through a symlink.
-	Host string
-	// Guest is the absolute guest path the directory appears at, such as
-	// "/data". "/" is allowed when it is the only mount.
-	Guest string
-	// Mode is [ReadOnly] or [ReadWrite]; empty means [ReadOnly].
-	Mode Mode
-	// Source marks the mount as a data-flow source: files read from it
-	// carry data the host treats as untrusted (see [FS.IsSource]). The
-	// package only carries the flag.
-	Source bool
-}
-
-// Config configures [New].
-type Config struct {
-	// Mounts are the directories the guest sees. Guest paths must be
-	// distinct and must not nest (no mount inside another).
-	Mounts []Mount
-	// Deny adds patterns to [DefaultDeny]. A pattern uses path.Match
-	// syntax and matches single path components (a trailing "/" is
-	// allowed and ignored; other slashes are an error). Matching is
-	// case-insensitive and done on names with default-ignorable
-	// characters removed, NFKC-normalised and with trailing dots and
-	// spaces removed. A match on any component of a path hides the path:
-	// "secrets" hides a directory named secrets and all beneath it.
-	Deny []string
-	// MaxFileSize bounds the size of a file read and of data written;
-	// 0 means [DefaultMaxFileSize].
-	MaxFileSize int64
-	// MaxEntries bounds the entries a List or Glob returns and the
-	// entries a Glob walks; 0 means [DefaultMaxEntries].
-	MaxEntries int
-	// MaxStaged bounds the bytes one session may stage; 0 means
-	// [DefaultMaxStaged].
-	MaxStaged int64
-	// Fallback forces the portable resolver (component-by-component
-	// openat with O_NOFOLLOW) even when openat2 works. It exists so that
-	// tests can run every attack against both resolvers; production code
-	// leaves it false and lets [New] detect openat2.
-	Fallback bool
-}
 
 // mount is an opened [Mount].
 type mount struct {

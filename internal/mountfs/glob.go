@@ -1,3 +1,5 @@
+//go:build linux
+
 package mountfs
 
 import (
@@ -80,7 +82,7 @@ func (g *globber) add(p string) error {
 // list lists directory t; directories that cannot be listed (gone,
 // replaced by a file or symlink, unreadable) list as empty.
 func (g *globber) list(t *target) ([]Info, error) {
-	entries, err := g.s.list("glob", t, &g.budget)
+	entries, err := g.s.list("glob", t, &g.budget, false)
 	if CodeOf(err) == CodeTooManyEntries {
 		return nil, g.tooMany()
 	}

@@ -1,7 +1,11 @@
+//go:build linux
+
 package mountfs
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -13,74 +17,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// Kinds of [Info.Kind].
-const (
-	// KindFile is a regular file.
-	KindFile = "file"
-	// KindDir is a directory (a mount root, a directory in a mount, a
-	// directory only implied by staged writes, or an ancestor of mounts).
-	KindDir = "dir"
-	// KindSymlink is a symbolic link: listed and stat-able, never
-	// followed.
-	KindSymlink = "symlink"
-	// KindOther is a named pipe, socket or device: listed and stat-able,
-	// never opened for reading or writing.
-	KindOther = "other"
-)
-
-// Info describes a file or directory as the guest sees it, including the
-// session's staged changes.
-type Info struct {
-	// Path is the clean guest path.
-	Path string `json:"path"`
-	// Name is the last component of Path ("/" for the root).
-	Name string `json:"name"`
-	// Kind is [KindFile], [KindDir], [KindSymlink] or [KindOther].
-	Kind string `json:"kind"`
-	// Size is the size in bytes (of the staged data for a staged file).
-	Size int64 `json:"size"`
-	// ModTime is the modification time; the staging time for a staged
-	// file; zero for directories that exist only virtually.
-	ModTime time.Time `json:"modTime"`
-	// ReadOnly is true in read-only mounts and for directories above the
-	// mounts.
-	ReadOnly bool `json:"readOnly,omitempty"`
-}
-
-// Base is the state of a file a staged change is committed against: the
-// file as the session first read it, or, for a file the session did not
-// read, as it was when the change was staged. [Session.Read],
-// [Session.Write] and [Session.Remove] return it; the host records it in
-// the call's result so that a replayed run can rebuild the session with
-// [Session.NoteRead], [Session.Restage] and [Session.RestageRemove]. It
-// is JSON-serialisable.
-type Base struct {
-	// Exists is false when there was no file.
-	Exists bool `json:"exists"`
-	// Size is the file's size in bytes.
-	Size int64 `json:"size,omitempty"`
-	// SHA256 is the lower-case hex SHA-256 of the file's content.
-	SHA256 string `json:"sha256,omitempty"`
-}
-
-// Conflict is a staged change [Session.Commit] did not apply.
-type Conflict struct {
-	// Path is the guest path.
-	Path string `json:"path"`
-	// Reason says why, such as "changed by someone else since the run
-	// saw it".
-	Reason string `json:"reason"`
-}
-
-// Report is the outcome of [Session.Commit].
-type Report struct {
-	// Committed are the guest paths written or removed, sorted.
-	Committed []string `json:"committed"`
-	// Conflicts are the changes not applied, sorted by path. The files
-	// they name were left as they were.
-	Conflicts []Conflict `json:"conflicts"`
-}
 
 // change is a staged write or removal.
 type change struct {
@@ -324,12 +260,14 @@ func (f *FS) readErr(op string, t *target, st *unix.Stat_t, err error) error {
 	return mapErr(op, t.path, err, CodeNotFound)
 }
 
-// Read returns the content of the file at path, its Info and its Base,
-// which the host records with the call's result (see [Base]). A staged
-// write is read back with the base it will be committed against; a file
-// whose removal is staged is not found. The first read of a file records
-// its base: a later write of the file commits only if the file is still
-// as it was then.
+// Read returns the content of the file at path, its Info and the Base a
+// change of the file would be committed against, which the host records
+// with the call's result (see [Base]). The first read of a file records
+// its base (size and SHA-256 of what it returned): a later write or
+// removal of the file commits only if the file is still as it was then.
+// Later reads return that first base, not a fresh hash, even if the file
+// changed meanwhile. A staged write is read back with its base; a file
+// whose removal is staged is not found.
 func (s *Session) Read(path string) ([]byte, Info, Base, error) {
 	const op = "read"
 	end, err := s.begin(op, path)
@@ -361,8 +299,9 @@ func (s *Session) Read(path string) ([]byte, Info, Base, error) {
 		}
 		return nil, Info{}, Base{}, s.fs.readErr(op, t, &st, err)
 	}
-	base := Base{Exists: true, Size: int64(len(data)), SHA256: hashHex(data)}
-	if _, ok := s.reads[t.path]; !ok {
+	base, ok := s.reads[t.path]
+	if !ok {
+		base = Base{Exists: true, Size: int64(len(data)), SHA256: hashHex(data)}
 		s.reads[t.path] = base
 	}
 	info := statInfo(t, &st)
@@ -724,12 +663,12 @@ func (s *Session) List(path string) ([]Info, error) {
 		return nil, err
 	}
 	budget := s.fs.maxEntries
-	return s.list(op, t, &budget)
+	return s.list(op, t, &budget, true)
 }
 
 // list lists directory t. budget counts down the entries read from the
 // host and returned; going below zero is [CodeTooManyEntries].
-func (s *Session) list(op string, t *target, budget *int) ([]Info, error) {
+func (s *Session) list(op string, t *target, budget *int, full bool) ([]Info, error) {
 	tooMany := func() error {
 		return newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("more than %d entries", s.fs.maxEntries), nil)
 	}
@@ -761,7 +700,7 @@ func (s *Session) list(op string, t *target, budget *int) ([]Info, error) {
 			return nil, mapErr(op, t.path, err, CodeNotADirectory)
 		}
 	} else {
-		err := s.readDir(fd, t, budget, entries)
+		err := s.readDir(fd, t, budget, entries, full)
 		unix.Close(fd)
 		if err != nil {
 			if errors.Is(err, errTooMany) {
@@ -806,8 +745,10 @@ func (s *Session) list(op string, t *target, budget *int) ([]Info, error) {
 var errTooMany = errors.New("too many entries")
 
 // readDir reads the visible entries of the directory fd (which is t)
-// into entries.
-func (s *Session) readDir(fd int, t *target, budget *int, entries map[string]Info) error {
+// into entries. With full false (for Glob), only Name, Path and Kind are
+// filled in where the directory entry gives the type, saving an fstatat
+// per entry.
+func (s *Session) readDir(fd int, t *target, budget *int, entries map[string]Info, full bool) error {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := unix.ReadDirent(fd, buf)
@@ -820,14 +761,33 @@ func (s *Session) readDir(fd int, t *target, budget *int, entries map[string]Inf
 		if n <= 0 {
 			return nil
 		}
-		var names []string
-		_, _, names = unix.ParseDirent(buf[:n], -1, names)
-		for _, name := range names {
+		for b := buf[:n]; len(b) > 0; {
+			name, typ, rest, ok := nextDirent(b)
+			if !ok {
+				break
+			}
+			b = rest
+			if name == "." || name == ".." {
+				continue
+			}
 			*budget--
 			if *budget < 0 {
 				return errTooMany
 			}
 			if !utf8.ValidString(name) || strings.IndexByte(name, '\\') >= 0 || s.fs.deny.hidden(name) {
+				continue
+			}
+			if !full && typ != unix.DT_UNKNOWN {
+				kind := KindOther
+				switch typ {
+				case unix.DT_REG:
+					kind = KindFile
+				case unix.DT_DIR:
+					kind = KindDir
+				case unix.DT_LNK:
+					kind = KindSymlink
+				}
+				entries[name] = Info{Path: dirPrefix(t.path) + name, Name: name, Kind: kind}
 				continue
 			}
 			var st unix.Stat_t
@@ -837,6 +797,25 @@ func (s *Session) readDir(fd int, t *target, budget *int, entries map[string]Inf
 			entries[name] = statInfo(t.child(name), &st)
 		}
 	}
+}
+
+// nextDirent parses the linux_dirent64 at the start of b: d_ino (8
+// bytes), d_off (8), d_reclen (2), d_type (1), then the NUL-terminated
+// name.
+func nextDirent(b []byte) (name string, typ byte, rest []byte, ok bool) {
+	const hdr = 19
+	if len(b) < hdr {
+		return "", 0, nil, false
+	}
+	reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+	if reclen < hdr || reclen > len(b) {
+		return "", 0, nil, false
+	}
+	raw := b[hdr:reclen]
+	if i := bytes.IndexByte(raw, 0); i >= 0 {
+		raw = raw[:i]
+	}
+	return string(raw), b[18], b[reclen:], true
 }
 
 // listVirtual lists a directory above the mounts.

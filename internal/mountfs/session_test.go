@@ -1,3 +1,5 @@
+//go:build linux
+
 package mountfs
 
 import (
@@ -169,6 +171,13 @@ func TestConflicts(t *testing.T) {
 		}
 		s.Write("/data/read.txt", []byte("mine"))
 		writeFile(t, filepath.Join(dir, "read.txt"), "theirs")
+		// Read before write, change, read again: new content, first base.
+		writeFile(t, filepath.Join(dir, "reread.txt"), "first")
+		_, _, b1, _ := s.Read("/data/reread.txt")
+		writeFile(t, filepath.Join(dir, "reread.txt"), "second")
+		if data, _, b2, err := s.Read("/data/reread.txt"); err != nil || string(data) != "second" || b2 != b1 {
+			t.Fatalf("reread = %q, %+v (first %+v), %v", data, b2, b1, err)
+		}
 		// Read, then changed before the write was even staged: still a
 		// conflict, the run saw the old content.
 		s.Read("/data/samesize.txt")
