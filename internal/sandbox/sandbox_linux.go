@@ -409,12 +409,13 @@ type status struct {
 	ExitCode *int `json:"exit-code"`
 }
 
-// runFiltered is run with a given seccomp program (tests use it to run
-// without the architecture guard).
+// run runs tail in the sandbox with the sandbox's seccomp program.
 func (s *Sandbox) run(ctx context.Context, cwd string, env map[string]string, stdin []byte, timeout time.Duration, tail []string) (Result, error) {
 	return s.runFiltered(ctx, s.filter, cwd, env, stdin, timeout, tail)
 }
 
+// runFiltered is run with a given seccomp program (a test uses it to show
+// what happens without the architecture guard).
 func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env map[string]string, stdin []byte, timeout time.Duration, tail []string) (Result, error) {
 	masks, err := s.masks()
 	if err != nil {
