@@ -1,0 +1,193 @@
+package modebox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+var lastAuth atomic.Value
+
+func fetchServer(t *testing.T) (*httptest.Server, string) {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		lastAuth.Store(r.Header.Get("Authorization"))
+		switch r.URL.Path {
+		case "/json":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"method": %q, "auth": %q}`, r.Method, r.Header.Get("Authorization"))
+		case "/echo":
+			b, _ := io.ReadAll(r.Body)
+			w.Header().Set("X-Got", r.Header.Get("X-Custom"))
+			w.Write(b)
+		case "/bin":
+			w.Write([]byte{0, 1, 2, 255})
+		case "/redirect-meta":
+			http.Redirect(w, r, "http://169.254.169.254/latest/meta-data/", http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, srv.Listener.Addr().String()
+}
+
+func fetchEngine(t *testing.T, fc *FetchConfig, extra func(*EngineConfig)) *Engine {
+	t.Helper()
+	cfg := EngineConfig{Fetch: fc}
+	if extra != nil {
+		extra(&cfg)
+	}
+	e, err := New(cfg)
+	must(t, err)
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+func TestFetchFromTheGuest(t *testing.T) {
+	srv, addr := fetchServer(t)
+	t.Setenv("MBX_TEST_KEY", "Bearer k-123")
+	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}, Headers: map[string]map[string]string{addr: {"Authorization": "env:MBX_TEST_KEY"}}}, nil)
+	r := run(t, e, fmt.Sprintf(`
+		const base = %q;
+		const j = await fetch(base + "/json");
+		const body = await j.json();
+		let again; try { await j.text() } catch (e) { again = e.name }
+		const p = await fetch(base + "/echo", {method: "POST", headers: {"X-Custom": "c"}, body: "hello"});
+		const bin = new Uint8Array(await (await fetch(base + "/bin")).arrayBuffer());
+		const up = await (await fetch(base + "/echo", {method: "PUT", body: new Uint8Array([9, 8])})).bytes();
+		const nf = await fetch(base + "/nope");
+		return {status: j.status, ok: j.ok, ct: j.headers.get("content-type"), body, again, echo: await p.text(), got: p.headers.get("x-got"),
+			bin: Array.from(bin), up: Array.from(up), nf: [nf.status, nf.ok], url: j.url, redirected: j.redirected};
+	`, srv.URL), RunOptions{Lang: "js"})
+	if r.Status != StatusOK {
+		t.Fatalf("%+v", r.Error)
+	}
+	var v struct {
+		Status     int
+		Ok         bool
+		Ct, Again  string
+		Body       map[string]string
+		Echo, Got  string
+		Bin, Up    []int
+		Nf         []any
+		URL        string
+		Redirected bool
+	}
+	must(t, json.Unmarshal(r.Value, &v))
+	if v.Status != 200 || !v.Ok || v.Ct != "application/json" || v.Body["method"] != "GET" || v.Again != "TypeError" ||
+		v.Echo != "hello" || v.Got != "c" || fmt.Sprint(v.Bin) != "[0 1 2 255]" || fmt.Sprint(v.Up) != "[9 8]" || v.Nf[0] != 404.0 || v.Nf[1] != false || v.Redirected {
+		t.Fatalf("%s", r.Value)
+	}
+	// the injected secret reached the server, and the program never saw
+	// it, not even in the server's echo of it
+	if got, _ := lastAuth.Load().(string); got != "Bearer k-123" || strings.Contains(string(r.Value), "k-123") {
+		t.Fatalf("secret header: server saw %q; program saw %s", got, r.Value)
+	}
+	r = run(t, e, fmt.Sprintf(`const r = await fetch(%q); return JSON.stringify([...r.headers])`, srv.URL+"/echo"), RunOptions{Lang: "js"})
+	if strings.Contains(string(r.Value), "k-123") {
+		t.Fatalf("secret visible: %s", r.Value)
+	}
+}
+
+func TestFetchRefusals(t *testing.T) {
+	srv, addr := fetchServer(t)
+	rec := &recorder{answers: map[string]Decision{"fetch": Approve}}
+	other, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer other.Close()
+	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}, resolver: stubResolver{"sneaky.test": {netip.MustParseAddr("127.0.0.1")}}}, nil)
+	var hits atomic.Int32
+	go func() {
+		for {
+			c, err := other.Accept()
+			if err != nil {
+				return
+			}
+			hits.Add(1)
+			c.Close()
+		}
+	}()
+	for code, want := range map[string]string{
+		`"file:///etc/passwd"`:                      "FETCH_BAD_URL",
+		`"gopher://127.0.0.1/"`:                     "FETCH_BAD_URL",
+		`"http://2130706433/"`:                      "FETCH_BAD_URL",
+		`"http://0x7f000001/"`:                      "FETCH_BAD_URL",
+		`"http://user@evil@127.0.0.1/"`:             "FETCH_BAD_URL",
+		`"http://127.0.0.1.:1/"`:                    "FETCH_BAD_URL",
+		`"http://[::1%25lo]/"`:                      "FETCH_BAD_URL",
+		fmt.Sprintf("%q", srv.URL+"/redirect-meta"): "FETCH_",
+		// unlisted loopback: refused before anyone is asked, since an
+		// approval never opens it
+		fmt.Sprintf("%q", "http://"+other.Addr().String()+"/"): "FETCH_ADDRESS_REFUSED",
+		// an unlisted name that resolves to loopback: asked (it looks
+		// public), approved, and still refused at connect time
+		`"http://sneaky.test:` + strings.Split(other.Addr().String(), ":")[1] + `/"`: "FETCH_ADDRESS_REFUSED",
+	} {
+		r := run(t, e, `try { await fetch(`+code+`); return "no error" } catch (e) { return e.code }`, RunOptions{Lang: "js", Approver: rec})
+		var got string
+		_ = json.Unmarshal(r.Value, &got)
+		if !strings.HasPrefix(got, want) {
+			t.Errorf("%s: got %s %+v, want %s", code, r.Value, r.Error, want)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("an unlisted loopback listener was reached %d times", hits.Load())
+	}
+	asked := rec.requests()
+	if len(asked) != 1 || !strings.Contains(asked[0].Reason, "GET http://sneaky.test:") {
+		t.Fatalf("approval requests %+v", asked)
+	}
+	// without an approver an unlisted host is refused before anything runs
+	r := run(t, e, `try { await fetch("https://example.com/") } catch (e) { return e.code }`, RunOptions{Lang: "js"})
+	if string(r.Value) != `"APPROVAL_UNAVAILABLE"` {
+		t.Fatalf("%s", r.Value)
+	}
+}
+
+// stubResolver answers names from a table.
+type stubResolver map[string][]netip.Addr
+
+func (s stubResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	if a, ok := s[host]; ok {
+		return a, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+}
+
+// A wildcard entry never opens a private address, even when the name is
+// listed; an exact entry does.
+func TestFetchPrivateOnlyByExactEntry(t *testing.T) {
+	srv, addr := fetchServer(t)
+	_, port, _ := net.SplitHostPort(addr)
+	res := stubResolver{"svc.test": {netip.MustParseAddr("127.0.0.1")}, "a.wild.test": {netip.MustParseAddr("127.0.0.1")}}
+	e := fetchEngine(t, &FetchConfig{Allow: []string{"svc.test:" + port, "*.wild.test:" + port}, resolver: res}, nil)
+	_ = srv
+	r := run(t, e, fmt.Sprintf(`
+		const ok = (await fetch("http://svc.test:%s/json")).status;
+		let wild; try { await fetch("http://a.wild.test:%s/json") } catch (e) { wild = e.code }
+		return [ok, wild]`, port, port), RunOptions{Lang: "js"})
+	if string(r.Value) != `[200,"FETCH_ADDRESS_REFUSED"]` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+}
+
+// fetch is always a sink: after a source, it needs approval.
+func TestFetchIsASink(t *testing.T) {
+	_, addr := fetchServer(t)
+	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}}, func(c *EngineConfig) {
+		c.Tools = []Tool{{Name: "secret", Source: true, Handler: func(context.Context, json.RawMessage) (any, error) { return "s", nil }}}
+	})
+	r := run(t, e, `await tools.secret(); try { await fetch("http://`+addr+`/json") } catch (e) { return e.code }`, RunOptions{Lang: "js"})
+	if string(r.Value) != `"APPROVAL_UNAVAILABLE"` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+}

@@ -1,0 +1,160 @@
+package modebox
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMain lets this test binary serve as sh()'s in-sandbox network
+// bridge, as the modebox binary does.
+func TestMain(m *testing.M) {
+	MaybeBridge()
+	os.Exit(m.Run())
+}
+
+// needBwrap fails in CI and skips elsewhere when bubblewrap is missing.
+func needBwrap(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("bubblewrap is required in CI (apt-get install bubblewrap)")
+		}
+		t.Skip("bubblewrap not installed")
+	}
+}
+
+func shEngine(t *testing.T, sc *ShellConfig, pol Policy) *Engine {
+	t.Helper()
+	e, err := New(EngineConfig{Shell: sc, Policies: map[string]Policy{"sh": pol}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+func TestShFromTheGuest(t *testing.T) {
+	needBwrap(t)
+	ws := t.TempDir()
+	t.Setenv("MODEBOX_TEST_SECRET", "s3cret")
+	e := shEngine(t, &ShellConfig{Workspace: []string{ws}, Env: map[string]string{"GREETING": "hi"}}, PolicyAllow)
+	r := run(t, e, `
+		const a = await sh("echo $GREETING > out.txt && cat out.txt && echo err >&2; exit 3");
+		const b = await sh("cat", {stdin: "piped"});
+		const c = await sh("env");
+		const d = await sh("echo x > /etc/mbx-test; echo x > $HOME/mbx-test", {});
+		const t = await sh("sleep 5", {timeout: 300});
+		return {a, b: b.stdout, leaked: c.stdout.includes("s3cret"), dcode: d.exitCode, t: t.timedOut};
+	`, RunOptions{Lang: "js"})
+	if r.Status != StatusOK {
+		t.Fatalf("%+v", r.Error)
+	}
+	var v struct {
+		A      shResult
+		B      string
+		Leaked bool
+		Dcode  int
+		T      bool
+	}
+	must(t, json.Unmarshal(r.Value, &v))
+	if v.A.ExitCode != 3 || v.A.Stdout != "hi\n" || v.A.Stderr != "err\n" || v.B != "piped" || v.Leaked || v.Dcode == 0 || !v.T {
+		t.Fatalf("%s", r.Value)
+	}
+	if got, _ := os.ReadFile(filepath.Join(ws, "out.txt")); string(got) != "hi\n" {
+		t.Fatalf("workspace write: %q", got)
+	}
+	if _, err := os.Stat("/etc/mbx-test"); err == nil {
+		t.Fatal("wrote /etc")
+	}
+}
+
+// sh() defaults to ask: without an approver or a way to pause it is
+// refused, and with one the person sees the command.
+func TestShIsAskByDefault(t *testing.T) {
+	needBwrap(t)
+	e, err := New(EngineConfig{Shell: &ShellConfig{Workspace: []string{t.TempDir()}}})
+	must(t, err)
+	defer e.Close()
+	r := run(t, e, `try { await sh("true") } catch (e) { return e.code }`, RunOptions{Lang: "js"})
+	if string(r.Value) != `"APPROVAL_UNAVAILABLE"` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+	rec := &recorder{answers: map[string]Decision{"sh": Approve}}
+	r = run(t, e, `return (await sh("echo ok")).stdout`, RunOptions{Lang: "js", Approver: rec})
+	if string(r.Value) != `"ok\n"` || len(rec.requests()) != 1 || !strings.Contains(string(rec.requests()[0].Args), "echo ok") {
+		t.Fatalf("%s %+v", r.Value, rec.requests())
+	}
+}
+
+// Fail closed: a sandbox that cannot start refuses every command with a
+// reason and a fix, and runs nothing.
+func TestShFailsClosed(t *testing.T) {
+	ws := t.TempDir()
+	e := shEngine(t, &ShellConfig{Workspace: []string{ws}, Bwrap: "/nonexistent/bwrap"}, PolicyAllow)
+	r := run(t, e, `try { await sh("touch ran") } catch (e) { return [e.code, e.message] }`, RunOptions{Lang: "js"})
+	var v []string
+	must(t, json.Unmarshal(r.Value, &v))
+	if len(v) != 2 || v[0] != CodeSandboxUnavailable || !strings.Contains(v[1], "bwrap") {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "ran")); err == nil {
+		t.Fatal("the command ran unconfined")
+	}
+}
+
+// With a network allowlist, commands reach listed hosts only through the
+// proxy; unlisted ports and raw sockets get nothing.
+func TestShNetworkThroughProxy(t *testing.T) {
+	needBwrap(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl not installed")
+	}
+	listed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "listed-ok") }))
+	defer listed.Close()
+	unlistedHits := 0
+	unlisted := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { unlistedHits++ }))
+	defer unlisted.Close()
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	defer raw.Close()
+	rawHits := make(chan struct{}, 10)
+	go func() {
+		for {
+			c, err := raw.Accept()
+			if err != nil {
+				return
+			}
+			rawHits <- struct{}{}
+			c.Close()
+		}
+	}()
+	lport := listed.Listener.Addr().(*net.TCPAddr).Port
+	e := shEngine(t, &ShellConfig{Workspace: []string{t.TempDir()}, Network: &ShellNetwork{Allow: []string{fmt.Sprintf("127.0.0.1:%d", lport)}}}, PolicyAllow)
+	r := run(t, e, fmt.Sprintf(`
+		const ok = await sh("curl -s --max-time 5 %s/");
+		const socks = await sh("curl -s --max-time 5 --proxy socks5h://127.0.0.1:3128 %s/");
+		const no = await sh("curl -s -o /dev/null -w '%%{http_code}' --max-time 5 %s/");
+		const rawTCP = await sh("curl -s --noproxy '*' --max-time 3 http://%s/ || echo refused");
+		return {ok: ok.stdout, socks: socks.stdout, no: no.stdout, raw: rawTCP.stdout};
+	`, listed.URL, listed.URL, unlisted.URL, raw.Addr()), RunOptions{Lang: "js"})
+	if r.Status != StatusOK {
+		t.Fatalf("%+v", r.Error)
+	}
+	var v struct{ Ok, Socks, No, Raw string }
+	must(t, json.Unmarshal(r.Value, &v))
+	if v.Ok != "listed-ok" || v.Socks != "listed-ok" || v.No != "403" || !strings.Contains(v.Raw, "refused") || unlistedHits != 0 || len(rawHits) != 0 {
+		t.Fatalf("%s (unlisted hits %d, raw hits %d)", r.Value, unlistedHits, len(rawHits))
+	}
+	// a network shell is a data-flow sink
+	if en := e.box.byKey["sh"]; en == nil || !en.Sink {
+		t.Fatal("sh with network is not a sink")
+	}
+}
