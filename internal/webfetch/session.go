@@ -85,7 +85,11 @@ func (s *Session) Do(ctx context.Context, r Request, approved bool) (*Response, 
 		return nil, err
 	}
 	if !chk.Listed && !approved {
-		return nil, newError(CodeNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it, or have the request approved", chk.Target.HostPort(), chk.Target.HostPort())
+		t := chk.Target
+		if t.IP.IsValid() && !netguard.IsPublic(t.IP) {
+			return nil, newError(CodeNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it (an approval cannot open a %s address)", t.HostPort(), t.HostPort(), netguard.Classify(t.IP))
+		}
+		return nil, newError(CodeNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it, or have the request approved", t.HostPort(), t.HostPort())
 	}
 	h := &hop{target: chk.Target, method: method, body: r.Body, headers: http.Header{}, origin: originOf(chk.Target)}
 	for k, v := range r.Headers {
