@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/internal/mountfs"
+	"github.com/modebox/modebox/internal/sandbox"
 	"github.com/modebox/modebox/internal/seal"
 )
 
@@ -33,7 +34,9 @@ func doctorCmd(args []string, s Streams) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	checks := []check{checkEngine(), checkConfig(*cfgPath), checkKey(), checkStore(), checkSandbox()}
+	checks := []check{checkEngine(), checkConfig(*cfgPath), checkKey(), checkStore()}
+	checks = append(checks, checkSandbox(*cfgPath)...)
+	checks = append(checks, checkFS())
 	failed := false
 	for _, c := range checks {
 		failed = failed || (!c.OK && !c.Optional)
@@ -50,7 +53,7 @@ func doctorCmd(args []string, s Streams) int {
 			case !c.OK:
 				mark = "FAIL"
 			}
-			fmt.Fprintf(s.Stdout, "%s %-14s %s\n", mark, c.Name, c.Detail)
+			fmt.Fprintf(s.Stdout, "%s %-20s %s\n", mark, c.Name, c.Detail)
 		}
 	}
 	if failed {
@@ -133,19 +136,45 @@ func checkStore() check {
 	return check{Name: "used tokens", OK: true, Detail: st.Dir}
 }
 
-// checkSandbox reports whether bubblewrap can start a sandbox here (for the
-// shell capability; optional).
-func checkSandbox() check {
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		return check{Name: "bubblewrap", Optional: true, Detail: "not installed (apt-get install bubblewrap); the shell capability is not part of this version"}
+// checkSandbox reports which parts of sh()'s sandbox work here. The
+// checks are optional unless the configuration enables the shell.
+func checkSandbox(cfgPath string) []check {
+	sc := sandbox.Config{}
+	required := false
+	if cfg, err := loadConfig(cfgPath); err == nil && cfg.ShellTool != nil {
+		var ec modebox.EngineConfig
+		capabilities(cfg, &ec)
+		sc = sandbox.Config{Workspace: ec.Shell.Workspace, DenyRead: ec.Shell.DenyRead, Bwrap: ec.Shell.Bwrap}
+		required = true
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bwrap, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent",
-		"--proc", "/proc", "--dev", "/dev", "true").CombinedOutput()
-	if err != nil {
-		return check{Name: "bubblewrap", Optional: true, Detail: fmt.Sprintf("%s cannot start a sandbox: %v %s (user namespaces disabled?)", bwrap, err, strings.TrimSpace(string(out)))}
+	if len(sc.Workspace) == 0 {
+		dir, err := os.MkdirTemp("", "modebox-doctor-")
+		if err == nil {
+			defer os.RemoveAll(dir)
+			sc.Workspace = []string{dir}
+		}
 	}
-	return check{Name: "bubblewrap", OK: true, Optional: true, Detail: bwrap + " starts a sandbox with all namespaces unshared (the shell capability is not part of this version)"}
+	var out []check
+	for _, c := range sandbox.Probe(sc) {
+		out = append(out, check{Name: "sh: " + c.Name, OK: c.OK, Detail: c.Detail, Optional: !required})
+	}
+	return out
+}
+
+// checkFS reports how fs resolves paths here: openat2, or the fallback walk.
+func checkFS() check {
+	dir, err := os.MkdirTemp("", "modebox-doctor-")
+	if err != nil {
+		return check{Name: "fs", Optional: true, Detail: err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	f, err := mountfs.New(mountfs.Config{Mounts: []mountfs.Mount{{Host: dir, Guest: "/d", Mode: "ro"}}})
+	if err != nil {
+		return check{Name: "fs", Optional: true, Detail: err.Error()}
+	}
+	defer f.Close()
+	if f.Resolver() == "openat2" {
+		return check{Name: "fs", OK: true, Optional: true, Detail: "paths resolve with openat2 (RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS)"}
+	}
+	return check{Name: "fs", OK: true, Optional: true, Detail: "openat2 is unavailable here; paths resolve with the O_NOFOLLOW component walk"}
 }

@@ -22,7 +22,7 @@ func TestDoctor(t *testing.T) {
 	for _, c := range checks {
 		names[c.Name] = c.OK || c.Optional
 	}
-	for _, n := range []string{"engine", "config", "token key", "used tokens", "bubblewrap"} {
+	for _, n := range []string{"engine", "config", "token key", "used tokens", "sh: bwrap", "sh: preflight", "fs"} {
 		if !names[n] {
 			t.Errorf("check %q missing or failing: %s", n, out)
 		}
