@@ -221,6 +221,10 @@ func TestCheckDoesNoDNS(t *testing.T) {
 	if err != nil || chk.Listed || !strings.Contains(chk.Summary, "not on the fetch allowlist") || len(chk.Summary) > 300 {
 		t.Fatalf("got %+v %v", chk, err)
 	}
+	chk, err = c.Check(Request{URL: "https://api.test/download?name=\u202egnp.exe", Method: "POST", Body: []byte("x"), Headers: map[string]string{"Content-Type": "text/\u202eplain"}})
+	if err != nil || !strings.Contains(chk.Summary, "name=%E2%80%AEgnp.exe") || !strings.Contains(chk.Summary, "text/???plain") {
+		t.Fatalf("bidi control in the summary: %q %v", chk.Summary, err)
+	}
 	if stub.total() != 0 {
 		t.Fatal("Check resolved a name")
 	}
@@ -502,5 +506,31 @@ func TestErrorIs(t *testing.T) {
 	b, _ := json.Marshal(err.(*Error).Code)
 	if string(b) != `"FETCH_TIMEOUT"` {
 		t.Fatal(string(b))
+	}
+}
+
+func TestEncodedLoopbackForms(t *testing.T) {
+	srv := newServer(t, nil)
+	p := strconv.Itoa(srv.port())
+	c := mustNew(t, Config{Allow: []string{srv.entry()}})
+	s := session(t, c)
+	for _, host := range []string{"2130706433", "0x7f000001", "0177.0.0.1", "127.1", "0x7f.1", "017700000001",
+		"１２７.０.０.１", "127。0。0。1", "127.0.0.1.", "%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1"} {
+		for _, approved := range []bool{false, true} {
+			_, err := s.Do(context.Background(), Request{URL: "http://" + host + ":" + p + "/"}, approved)
+			wantCode(t, err, CodeBadURL)
+		}
+	}
+	// other spellings of the listed address are other hosts: never opened
+	for _, host := range []string{"[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::1]", "0.0.0.0", "127.0.0.2", "[::]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]"} {
+		_, err := s.Do(context.Background(), Request{URL: "http://" + host + ":" + p + "/"}, true)
+		wantCode(t, err, CodeAddressRefused)
+	}
+	for _, host := range []string{"[fe80::1%25eth0]", "[::1%25lo]", "user@evil@127.0.0.1", "evil.com\\@127.0.0.1"} {
+		_, err := s.Do(context.Background(), Request{URL: "http://" + host + ":" + p + "/"}, true)
+		wantCode(t, err, CodeBadURL)
+	}
+	if srv.hits.Load() != 0 {
+		t.Fatalf("%d requests reached the server", srv.hits.Load())
 	}
 }

@@ -84,7 +84,7 @@ func summary(method string, t netguard.Target, r Request, e netguard.Entry, list
 	var b strings.Builder
 	b.WriteString(method)
 	b.WriteByte(' ')
-	u := t.URL.String()
+	u := promptSafe(t.URL.String(), true)
 	if len(u) > maxSummaryURL {
 		cut := maxSummaryURL
 		for cut > 0 && (u[cut]&0xc0) == 0x80 { // do not split a UTF-8 sequence
@@ -98,6 +98,7 @@ func summary(method string, t netguard.Target, r Request, e netguard.Entry, list
 		fmt.Fprintf(&b, " (body %d bytes", len(r.Body))
 		for k, v := range r.Headers {
 			if strings.EqualFold(k, "Content-Type") {
+				v = promptSafe(v, false)
 				if len(v) > 60 {
 					v = v[:60] + "…"
 				}
@@ -195,4 +196,28 @@ func (c *Client) addressError(t netguard.Target, e netguard.Entry, listed bool, 
 		how = fmt.Sprintf("an approval never opens non-public addresses; to allow it, list %q exactly", t.HostPort())
 	}
 	return &Error{Code: CodeAddressRefused, Message: fmt.Sprintf("%s: %s; %s", t.HostPort(), reason, how), Err: err}
+}
+
+// promptSafe keeps a Summary to printable ASCII, so that bidi controls or
+// look-alike characters cannot disguise what an approver reads: in a URL
+// other bytes are percent-encoded, elsewhere replaced by '?'.
+func promptSafe(s string, isURL bool) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			var b strings.Builder
+			for j := 0; j < len(s); j++ {
+				c := s[j]
+				switch {
+				case c >= 0x20 && c < 0x7f:
+					b.WriteByte(c)
+				case isURL:
+					fmt.Fprintf(&b, "%%%02X", c)
+				default:
+					b.WriteByte('?')
+				}
+			}
+			return b.String()
+		}
+	}
+	return s
 }
