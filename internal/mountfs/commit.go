@@ -14,8 +14,8 @@ import (
 )
 
 // testHookBeforeRename, when set (by tests only), runs after a commit's
-// temporary file is written and fsynced and before it is renamed over
-// its target.
+// temporary file is written and fsynced and the target checked again,
+// just before the rename.
 var testHookBeforeRename func(guestPath string)
 
 // lockTimeout bounds the wait for another commit's lock on a directory.
@@ -131,11 +131,11 @@ func (f *FS) commitOne(guestPath string, c *change, cleaned map[string]bool) str
 			unix.Unlinkat(dfd, tmp, 0)
 		}
 	}()
-	if testHookBeforeRename != nil {
-		testHookBeforeRename(guestPath)
-	}
 	if _, reason := f.checkBase(dfd, name, c.base); reason != "" {
 		return reason
+	}
+	if testHookBeforeRename != nil {
+		testHookBeforeRename(guestPath)
 	}
 	if c.base.Exists {
 		err = unix.Renameat(dfd, tmp, dfd, name)

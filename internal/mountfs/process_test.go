@@ -46,6 +46,10 @@ func runHelper(mode string) int {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
+		// Widen the window between the last check and the rename, so
+		// that without the directory lock both commits would pass their
+		// checks and both rename.
+		testHookBeforeRename = func(string) { time.Sleep(200 * time.Millisecond) }
 		os.WriteFile(os.Getenv("MOUNTFS_READY"), nil, 0o644)
 		for {
 			if _, err := os.Stat(os.Getenv("MOUNTFS_GO")); err == nil {
@@ -138,6 +142,9 @@ func TestTwoProcessesCommitSameFile(t *testing.T) {
 				lost += len(rep.Conflicts)
 				if len(rep.Conflicts) == 1 {
 					t.Logf("round %d: helper %d conflict: %s", round, i, rep.Conflicts[0].Reason)
+					if !strings.Contains(rep.Conflicts[0].Reason, "changed by someone else") {
+						t.Errorf("conflict for the wrong reason: %s", rep.Conflicts[0].Reason)
+					}
 				}
 			}
 			if won != 1 || lost != 1 {
