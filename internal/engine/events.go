@@ -233,6 +233,12 @@ func callHost(ctx context.Context, host Host, pc *pendingCall, maxValue int) (c 
 		c.value = errorJSON(code, err.Error())
 		return c
 	}
+	if !utf8.Valid(v) {
+		// QuickJS's JSON.parse fails on some invalid UTF-8 (a lone
+		// continuation byte) and reads other invalid bytes as U+FFFD:
+		// make it U+FFFD always, here, so that the guest sees the same.
+		v = bytes.ToValidUTF8(v, []byte("\uFFFD"))
+	}
 	if len(v) > maxValue {
 		c.value = errorJSON(CodeValueTooLarge, fmt.Sprintf("the tool's result is %d bytes, over the limit of %d", len(v), maxValue))
 		return c

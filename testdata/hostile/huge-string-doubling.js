@@ -1,0 +1,3 @@
+// expect: error MEMORY_LIMIT
+let s = "xy";
+while (true) s = s + s + "z";

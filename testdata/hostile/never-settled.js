@@ -1,0 +1,2 @@
+// expect: error NEVER_SETTLED
+await new Promise(() => {});

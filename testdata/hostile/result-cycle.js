@@ -1,0 +1,4 @@
+// expect: error VALUE_NOT_SERIALIZABLE
+const a = { b: {} };
+a.b.a = a;
+return a;

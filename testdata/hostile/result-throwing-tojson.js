@@ -1,0 +1,2 @@
+// expect: error VALUE_NOT_SERIALIZABLE
+return { toJSON() { throw Symbol("no") } };

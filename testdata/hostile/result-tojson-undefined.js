@@ -1,0 +1,2 @@
+// expect: ok undefined
+return { toJSON() { return undefined } };

@@ -1,0 +1,3 @@
+// expect: error STACK_OVERFLOW
+function f() { return f() + 1 }
+return f();

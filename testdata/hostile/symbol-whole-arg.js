@@ -1,0 +1,2 @@
+// expect: ok {"tool": "/echo", "args": null}
+return await tools.echo(Symbol("x"));

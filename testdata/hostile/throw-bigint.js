@@ -1,0 +1,2 @@
+// expect: error UNCAUGHT_EXCEPTION ~ 123
+throw 123n;

@@ -1,0 +1,2 @@
+// expect: error UNCAUGHT_EXCEPTION ~ null
+throw null;

@@ -1,0 +1,2 @@
+// expect: error UNCAUGHT_EXCEPTION ~ 42
+throw 42;
