@@ -51,6 +51,9 @@ const (
 	CodeHeaderTooLarge = "HEADER_TOO_LARGE"
 	// CodeUpstream: the origin's HTTP response could not be read.
 	CodeUpstream = "BAD_UPSTREAM_RESPONSE"
+	// CodeInternal: a bug in this package (a recovered panic); the
+	// connection is closed, the server goes on.
+	CodeInternal = "INTERNAL"
 )
 
 // Error is a refused or failed connection, or a failure of Listen or
@@ -86,7 +89,7 @@ func httpStatus(code string) int {
 	switch code {
 	case CodeNotListed, CodeAddress:
 		return http.StatusForbidden
-	case CodeResolve, CodeConnRefused, CodeNetUnreachable, CodeHostUnreachable, CodeDialFailed, CodeUpstream:
+	case CodeResolve, CodeConnRefused, CodeNetUnreachable, CodeHostUnreachable, CodeDialFailed, CodeUpstream, CodeInternal:
 		return http.StatusBadGateway
 	case CodeDialTimeout:
 		return http.StatusGatewayTimeout

@@ -68,9 +68,11 @@ func (ss *session) httpRefuse(req *http.Request, e *Error) {
 		return
 	}
 	ss.client.CloseWrite()
+	// read the raw connection (not through idle tracking, which would
+	// extend the deadline)
+	ss.br.Discard(ss.br.Buffered())
 	ss.client.SetReadDeadline(time.Now().Add(drainTimeout))
-	ss.cr.n = -1
-	io.CopyN(io.Discard, ss.br, drainBytes)
+	io.CopyN(io.Discard, ss.client, drainBytes)
 }
 
 // serveConnect checks the CONNECT authority, dials, answers 200 and

@@ -889,3 +889,66 @@ func TestConcurrentClients(t *testing.T) {
 		}
 	}
 }
+
+func TestIPv6TextIsCanonicalised(t *testing.T) {
+	// IPv6 text forms of the same address match ([0:0::1] is [::1]:
+	// netguard canonicalises IPv6 text per RFC 5952); mapped IPv4 forms
+	// never match an IPv4 entry (see TestNumericAndEncodedHosts).
+	l, err := net.Listen("tcp6", "[::1]:0")
+	if err != nil {
+		t.Skip("no IPv6 loopback:", err)
+	}
+	l.Close()
+	echo := newEchoTarget(t, "tcp6", "[::1]:0")
+	p := startProxy(t, Config{Allow: []string{echo.addr}})
+	port := strconv.Itoa(echo.port)
+	for _, f := range []string{"[0:0:0:0:0:0:0:1]", "[0::1]", "[::0001]"} {
+		if status, body := connectStatus(t, p, f+":"+port); status != 200 {
+			t.Errorf("CONNECT %s: %d %q", f, status, body)
+		}
+	}
+	for _, f := range []string{"[::ffff:0:1]", "[::1%25lo]", "[::2]"} {
+		if status, _ := connectStatus(t, p, f+":"+port); status == 200 {
+			t.Errorf("CONNECT %s allowed", f)
+		}
+	}
+}
+
+func TestHostHeaderIsRewritten(t *testing.T) {
+	// the origin sees the Host of the checked URL, not the client's
+	h := newHTTPTarget(t)
+	entry := "127.0.0.1:" + strconv.Itoa(h.port)
+	p := startProxy(t, Config{Allow: []string{entry}})
+	resp, body := rawHTTP(t, p, "GET http://"+entry+"/a HTTP/1.1\r\nHost: metadata.google.internal\r\nProxy-Authorization: Basic eDp5\r\n\r\n")
+	if resp.StatusCode != 200 || !resp.Close {
+		t.Fatalf("%d %v %q", resp.StatusCode, resp.Header, body)
+	}
+	last, _ := h.lastRequest()
+	if last.Host != entry || last.Header.Get("Proxy-Authorization") != "" {
+		t.Errorf("origin saw Host %q, headers %v", last.Host, last.Header)
+	}
+	// a second request pipelined on the same connection is not forwarded
+	c := p.dial(t)
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(c, "GET http://"+entry+"/one HTTP/1.1\r\nHost: x\r\n\r\nGET http://"+entry+"/two HTTP/1.1\r\nHost: x\r\n\r\n")
+	all, _ := io.ReadAll(c)
+	if !strings.Contains(string(all), "/one") || strings.Contains(string(all), "/two") {
+		t.Errorf("pipelined: %q", all)
+	}
+}
+
+func TestOnEventPanicDoesNotKillServer(t *testing.T) {
+	echo := newEchoTarget(t, "tcp4", "127.0.0.1:0")
+	p := startProxy(t, Config{Allow: []string{echo.addr}, MaxConns: 1, OnEvent: func(Event) { panic("logger bug") }})
+	c, br, resp := connect(t, p, echo.addr)
+	if resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	}
+	echoRoundTrip(t, br, c, []byte("ok"))
+	c.Close()
+	waitFor(t, "a free slot", func() bool {
+		status, _ := connectStatus(t, p, echo.addr)
+		return status == 200
+	})
+}

@@ -327,7 +327,7 @@ func (s *Server) accept(c *net.UnixConn) {
 		defer ss.close()
 		defer func() {
 			if r := recover(); r != nil {
-				s.emit(Event{Protocol: ss.proto, Code: CodeDialFailed, Reason: fmt.Sprintf("internal error: %v", r)})
+				s.emit(Event{Protocol: ss.proto, Code: CodeInternal, Reason: fmt.Sprintf("internal error: %v", r)})
 			}
 		}()
 		ss.serve()
@@ -366,10 +366,13 @@ func (s *Server) Close() error {
 	return nil
 }
 
+// emit passes ev to Config.OnEvent; a panic there is dropped, so that a
+// faulty logger cannot take the accept loop down.
 func (s *Server) emit(ev Event) {
 	if s.cfg.OnEvent == nil {
 		return
 	}
 	ev.Time = time.Now()
+	defer func() { recover() }()
 	s.cfg.OnEvent(ev)
 }
