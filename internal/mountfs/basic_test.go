@@ -289,3 +289,20 @@ func TestSource(t *testing.T) {
 		t.Fatal("ro mount written")
 	}
 }
+
+// TestLimitHidesHiddenCount checks that hidden entries do not count
+// toward MaxEntries, so the limit cannot reveal them.
+func TestLimitHidesHiddenCount(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a", "b", "c", ".env", ".git", "k.pem"} {
+		writeFile(t, filepath.Join(dir, n), "x")
+	}
+	f := mustFS(t, Config{Mounts: []Mount{{Host: dir, Guest: "/d"}}, MaxEntries: 3})
+	s := f.NewSession()
+	if l, err := s.List("/d"); err != nil || len(l) != 3 {
+		t.Fatalf("List = %v, %v", names(l), err)
+	}
+	if g, err := s.Glob("/d/*"); err != nil || len(g) != 3 {
+		t.Fatalf("Glob = %q, %v", g, err)
+	}
+}

@@ -222,8 +222,8 @@ func (f *FS) openDirCreate(root int, comps []string) (int, error) {
 			if merr := unix.Mkdirat(cur, c, 0o777); merr != nil && !errors.Is(merr, unix.EEXIST) {
 				err = merr
 			} else {
-				if merr == nil && cur != root {
-					unix.Fsync(cur)
+				if merr == nil {
+					syncDir(cur)
 				}
 				fd, err = f.openBeneath(cur, []string{c}, unix.O_RDONLY|unix.O_DIRECTORY)
 			}
@@ -356,4 +356,18 @@ func cleanTemps(dfd int) {
 			}
 		}
 	}
+}
+
+// syncDir fsyncs the directory dfd, which may be an O_PATH descriptor
+// (a mount root), best effort.
+func syncDir(dfd int) {
+	if unix.Fsync(dfd) == nil {
+		return
+	}
+	fd, err := openat(dfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	unix.Fsync(fd)
+	unix.Close(fd)
 }

@@ -78,7 +78,8 @@
 // # Limits
 //
 // [Config.MaxFileSize] bounds files read and data written (and existing
-// files a write would replace, since their content must be hashed);
+// files a write or removal would replace, since their content must be
+// hashed);
 // [Config.MaxEntries] bounds List and Glob results, the entries a Glob
 // walks, and the number of files a session may stage changes to;
 // [Config.MaxStaged] bounds the bytes a session stages.

@@ -650,7 +650,8 @@ func (s *Session) Exists(path string) (bool, error) {
 // with the session's staged changes applied. Hidden entries are left
 // out, as are names no guest path can spell (invalid UTF-8, or with a
 // backslash). Symlinks and special files are listed with their kind.
-// More than [Config.MaxEntries] entries fail with [CodeTooManyEntries].
+// More than [Config.MaxEntries] entries fail with [CodeTooManyEntries];
+// hidden entries do not count, so the limit reveals nothing about them.
 func (s *Session) List(path string) ([]Info, error) {
 	const op = "list"
 	end, err := s.begin(op, path)
@@ -770,12 +771,14 @@ func (s *Session) readDir(fd int, t *target, budget *int, entries map[string]Inf
 			if name == "." || name == ".." {
 				continue
 			}
+			// Only visible entries count, so that the limit cannot reveal
+			// how many hidden ones there are.
+			if !utf8.ValidString(name) || strings.IndexByte(name, '\\') >= 0 || s.fs.deny.hidden(name) {
+				continue
+			}
 			*budget--
 			if *budget < 0 {
 				return errTooMany
-			}
-			if !utf8.ValidString(name) || strings.IndexByte(name, '\\') >= 0 || s.fs.deny.hidden(name) {
-				continue
 			}
 			if !full && typ != unix.DT_UNKNOWN {
 				kind := KindOther
