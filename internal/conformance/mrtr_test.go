@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the conformance suite exercises deprecated MCP features (logging, sampling) on purpose
+
 package conformance
 
 import (

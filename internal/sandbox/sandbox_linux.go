@@ -41,7 +41,6 @@ type Sandbox struct {
 	root       bool
 	proxySock  string
 	bridge     string
-	baseEnv    map[string]string
 }
 
 // New validates cfg, finds bubblewrap, builds the seccomp filter and runs

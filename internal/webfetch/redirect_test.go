@@ -158,8 +158,7 @@ func TestRedirectsFollowed(t *testing.T) {
 }
 
 func TestRedirectHopLimit(t *testing.T) {
-	var loop *server
-	loop = newServer(t, func(w http.ResponseWriter, r *http.Request) {
+	loop := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
 		if n > 0 {
 			http.Redirect(w, r, "/?n="+strconv.Itoa(n-1), http.StatusFound)
@@ -186,8 +185,7 @@ func TestRedirectHopLimit(t *testing.T) {
 
 func TestRedirectHTTPSToHTTP(t *testing.T) {
 	plain := newServer(t, nil)
-	var tlsSrv *server
-	tlsSrv = newTLSServer(t, func(w http.ResponseWriter, r *http.Request) {
+	tlsSrv := newTLSServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/down":
 			http.Redirect(w, r, plain.URL+"/", http.StatusFound)
