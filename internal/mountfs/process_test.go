@@ -20,6 +20,9 @@ import (
 // MOUNTFS_FILE the guest path, MOUNTFS_CONTENT the byte to write
 // MOUNTFS_SIZE times, MOUNTFS_FALLBACK "1" to force the fallback.
 func runHelper(mode string) int {
+	if mode == "seccomp" {
+		return seccompHelper()
+	}
 	f, err := New(Config{
 		Mounts:   []Mount{{Host: os.Getenv("MOUNTFS_DIR"), Guest: "/data", Mode: ReadWrite}},
 		Fallback: os.Getenv("MOUNTFS_FALLBACK") == "1",
