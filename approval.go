@@ -73,7 +73,8 @@ type runHost struct {
 
 	source string // first source called in this run, as a label (driver only)
 
-	caps *runCaps // this run's built-in state (fs staging, fetch session)
+	caps     *runCaps // this run's built-in state (fs staging, fetch session)
+	slotHeld bool     // the run already holds a run slot (Resume takes it first)
 
 	mu            sync.Mutex
 	approved      map[string]bool // tools approved for the rest of the run

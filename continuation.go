@@ -207,6 +207,13 @@ func (e *Engine) Resume(ctx context.Context, token string, d Decisions) (*Result
 	if e.cont == nil {
 		return nil, &ConfigError{Field: "EngineConfig.Continuations", Reason: "this engine has no continuations, so it cannot resume"}
 	}
+	// take a run slot before the token is claimed, so a busy engine
+	// leaves the token usable
+	release, busy := e.gate.acquire(ctx)
+	if busy != nil {
+		return &Result{Status: StatusError, Error: busy}, nil
+	}
+	defer release()
 	p, err := e.cont.keys.OpenOnce(token, e.binding(), time.Now(), e.cont.store)
 	if err != nil {
 		return nil, tokenError(err)
@@ -215,7 +222,7 @@ func (e *Engine) Resume(ctx context.Context, token string, d Decisions) (*Result
 	if err := json.Unmarshal(p.Body, &body); err != nil || body.Journal == nil {
 		return nil, &TokenError{Code: CodeTokenMalformed, Message: "the token's contents are not a paused run"}
 	}
-	h := &runHost{approver: d.Approver, decisions: map[int]Decision{}, expect: map[int]PendingCall{}}
+	h := &runHost{approver: d.Approver, decisions: map[int]Decision{}, expect: map[int]PendingCall{}, slotHeld: true}
 	for _, pc := range body.Pending {
 		dec, ok := d.ByID[pc.ID]
 		if !ok {

@@ -48,6 +48,7 @@ type Engine struct {
 	limits Limits
 	cont   *continuations
 	caps   *capabilities
+	gate   *runGate
 }
 
 // New checks the configuration, compiles the tools' schemas and loads the
@@ -64,6 +65,10 @@ func New(cfg EngineConfig) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	gate, err := newRunGate(cfg.MaxRuns, cfg.MaxQueued, cfg.QueueTimeout)
+	if err != nil {
+		return nil, err
+	}
 	caps, err := newCapabilities(cfg)
 	if err != nil {
 		return nil, err
@@ -73,7 +78,7 @@ func New(cfg EngineConfig) (*Engine, error) {
 		caps.close()
 		return nil, err
 	}
-	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont, caps: caps}, nil
+	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont, caps: caps, gate: gate}, nil
 }
 
 // Close releases what the built-in capabilities hold (the shell's network
@@ -133,6 +138,13 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	lim := e.limits.merge(opts.Limits)
+	if !h.slotHeld {
+		release, busy := e.gate.acquire(ctx)
+		if busy != nil {
+			return &Result{Status: StatusError, Error: busy}, nil
+		}
+		defer release()
+	}
 	h.box, h.run, h.approver, h.canPause = e.box, runPolicies, opts.Approver, e.canPause()
 	req := engine.Request{
 		Code:   prog.Code,

@@ -27,6 +27,15 @@ type EngineConfig struct {
 	// Flows marks tools as data-flow sources and sinks by pattern, in
 	// addition to Tool.Source and Tool.Sink.
 	Flows Flows
+	// MaxRuns caps the runs in progress at once on this engine (default
+	// DefaultMaxRuns: four per CPU, at least 8); more wait in a queue of
+	// MaxQueued (default 256; -1: no queue) for at most QueueTimeout
+	// (default 30s). A run that finds the queue full or waits too long
+	// ends with ENGINE_BUSY before anything runs; a Resume that does keeps
+	// its token usable.
+	MaxRuns      int
+	MaxQueued    int
+	QueueTimeout time.Duration
 	// Shell enables sh(), Fetch fetch() and FS the fs object in programs
 	// (nil: off). See docs/capabilities.md.
 	Shell *ShellConfig

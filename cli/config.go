@@ -37,8 +37,11 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 			MaxValue:       int(min(cfg.Limits.MaxValue, 1<<31-1)),
 			MaxLog:         int(min(cfg.Limits.MaxLog, 1<<31-1)),
 		},
-		Policies: map[string]modebox.Policy{},
-		Flows:    modebox.Flows{Sources: cfg.Flows.Sources, Sinks: cfg.Flows.Sinks},
+		Policies:     map[string]modebox.Policy{},
+		Flows:        modebox.Flows{Sources: cfg.Flows.Sources, Sinks: cfg.Flows.Sinks},
+		MaxRuns:      cfg.Limits.MaxRuns,
+		MaxQueued:    cfg.Limits.MaxQueued,
+		QueueTimeout: cfg.Limits.QueueTimeout,
 	}
 	for pattern, rule := range cfg.Tools {
 		ec.Policies[pattern] = modebox.Policy(rule.Policy)

@@ -11,7 +11,7 @@ import (
 // Keys allowed at each level, in the order they are documented.
 var (
 	topKeys    = []string{"$schema", "limits", "tools", "flows", "mcpServers", "shell", "fetch", "fs", "mcp"}
-	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog"}
+	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxRuns", "maxQueued", "queueTimeout"}
 	ruleKeys   = []string{"policy"}
 	flowKeys   = []string{"sources", "sinks"}
 	serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "timeout"}
@@ -219,6 +219,16 @@ func (c *checker) limits(n *node, path string, l *Limits) *Error {
 			l.MaxLog, err = c.size(v, p)
 		case "fuel":
 			l.Fuel, err = c.count(v, p)
+		case "queueTimeout":
+			l.QueueTimeout, err = c.duration(v, p)
+		case "maxRuns", "maxQueued":
+			var cnt uint64
+			cnt, err = c.count(v, p)
+			if m.key == "maxRuns" {
+				l.MaxRuns = int(min(cnt, 1<<20))
+			} else {
+				l.MaxQueued = int(min(cnt, 1<<20))
+			}
 		case "maxCalls", "maxConcurrency":
 			var cnt uint64
 			cnt, err = c.count(v, p)

@@ -77,6 +77,11 @@ type Limits struct {
 	MaxValue int64
 	// MaxLog caps the bytes of console output kept ("maxLog").
 	MaxLog int64
+	// MaxRuns, MaxQueued and QueueTimeout bound the runs of one engine
+	// (the CLI's, the MCP server's) at once: "maxRuns", "maxQueued",
+	// "queueTimeout". They are engine-wide, not per run.
+	MaxRuns, MaxQueued int
+	QueueTimeout       time.Duration
 }
 
 // ToolRule is what the configuration says about the tools matching one

@@ -1,0 +1,93 @@
+package modebox
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// CodeEngineBusy: the engine was running MaxRuns programs and its queue was
+// full, or the run waited QueueTimeout for a slot. Nothing ran; try again.
+const CodeEngineBusy = "ENGINE_BUSY"
+
+// Defaults of the host-side run limit.
+const (
+	DefaultMaxQueued    = 256
+	DefaultQueueTimeout = 30 * time.Second
+)
+
+// DefaultMaxRuns is the default number of runs in progress at once: four
+// per CPU, at least 8.
+func DefaultMaxRuns() int { return max(8, 4*runtime.NumCPU()) }
+
+// runGate bounds the runs in progress on an engine: a slot per run, a
+// bounded queue, a bounded wait.
+type runGate struct {
+	slots     chan struct{}
+	queued    atomic.Int64
+	maxQueued int64
+	timeout   time.Duration
+}
+
+func newRunGate(maxRuns, maxQueued int, timeout time.Duration) (*runGate, error) {
+	switch {
+	case maxRuns < 0:
+		return nil, &ConfigError{Field: "EngineConfig.MaxRuns", Reason: "must not be negative"}
+	case maxQueued < -1:
+		return nil, &ConfigError{Field: "EngineConfig.MaxQueued", Reason: "must be -1 (no queue), 0 (the default) or more"}
+	case timeout < 0:
+		return nil, &ConfigError{Field: "EngineConfig.QueueTimeout", Reason: "must not be negative"}
+	}
+	if maxRuns == 0 {
+		maxRuns = DefaultMaxRuns()
+	}
+	switch maxQueued {
+	case 0:
+		maxQueued = DefaultMaxQueued
+	case -1:
+		maxQueued = 0
+	}
+	if timeout == 0 {
+		timeout = DefaultQueueTimeout
+	}
+	return &runGate{slots: make(chan struct{}, maxRuns), maxQueued: int64(maxQueued), timeout: timeout}, nil
+}
+
+// acquire takes a slot, waiting in the queue if there is room; release
+// gives it back. The wait does not count against the run's timeout.
+func (g *runGate) acquire(ctx context.Context) (release func(), err *Error) {
+	if g == nil {
+		return func() {}, nil
+	}
+	release = func() { <-g.slots }
+	select {
+	case g.slots <- struct{}{}:
+		return release, nil
+	default:
+	}
+	if g.queued.Add(1) > g.maxQueued {
+		g.queued.Add(-1)
+		return nil, &Error{Code: CodeEngineBusy, Message: fmt.Sprintf("the engine is running %d programs and %d more are waiting; nothing ran, try again later", cap(g.slots), g.maxQueued)}
+	}
+	defer g.queued.Add(-1)
+	t := time.NewTimer(g.timeout)
+	defer t.Stop()
+	select {
+	case g.slots <- struct{}{}:
+		return release, nil
+	case <-t.C:
+		return nil, &Error{Code: CodeEngineBusy, Message: fmt.Sprintf("no run slot came free in %s (the engine runs at most %d programs at once); nothing ran", g.timeout, cap(g.slots))}
+	case <-ctx.Done():
+		return nil, &Error{Code: CodeCancelled, Message: "cancelled while waiting for a run slot: " + ctx.Err().Error()}
+	}
+}
+
+// InFlight reports the runs in progress and the runs waiting for a slot.
+func (e *Engine) InFlight() (running, queued int) {
+	if e.gate == nil {
+		return 0, 0
+	}
+	return len(e.gate.slots), int(e.gate.queued.Load())
+}
