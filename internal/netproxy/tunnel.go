@@ -9,8 +9,10 @@ import (
 )
 
 // activity is the time of the last byte moved in either direction of one
-// connection pair.
+// connection pair, as monotonic nanoseconds since clockBase.
 type activity struct{ last atomic.Int64 }
+
+var clockBase = time.Now()
 
 func newActivity() *activity {
 	a := &activity{}
@@ -18,11 +20,11 @@ func newActivity() *activity {
 	return a
 }
 
-func (a *activity) touch() { a.last.Store(time.Now().UnixNano()) }
+func (a *activity) touch() { a.last.Store(int64(time.Since(clockBase))) }
 
 // recent reports whether a byte moved within d.
 func (a *activity) recent(d time.Duration) bool {
-	return time.Since(time.Unix(0, a.last.Load())) < d
+	return time.Since(clockBase)-time.Duration(a.last.Load()) < d
 }
 
 // idleConn gives every Read and Write a deadline of idle from now; when
