@@ -316,6 +316,16 @@ func TestHardLinks(t *testing.T) {
 // go through it. Nothing may ever come from or go to the outside.
 func TestSwapRace(t *testing.T) {
 	resolvers(t, func(t *testing.T, fb bool) {
+		t.Run("exchange", func(t *testing.T) { swapRace(t, fb, true, 2*time.Second) })
+		t.Run("rename", func(t *testing.T) { swapRace(t, fb, false, time.Second) })
+	})
+}
+
+// swapRace is TestSwapRace with atomic exchanges (and commits through
+// the swapping directory) or with plain renames (and no commits: a
+// commit would create a missing "d", derailing the renames).
+func swapRace(t *testing.T, fb, exchange bool, length time.Duration) {
+	{
 		f, dir := rwFS(t, fb)
 		outside := t.TempDir()
 		writeFile(t, filepath.Join(dir, "d", "f.txt"), "inside")
@@ -330,18 +340,21 @@ func TestSwapRace(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			d, sym, tmp := filepath.Join(dir, "d"), filepath.Join(dir, "sym"), filepath.Join(dir, "tmp")
-			for i := 0; ; i++ {
+			for {
 				select {
 				case <-stop:
 					return
 				default:
 				}
-				if i%2 == 0 {
-					// Atomic exchange: "d" is the symlink for a moment.
-					unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, sym, unix.RENAME_EXCHANGE)
+				if exchange {
+					// "d" is the real directory or the symlink.
+					if err := unix.Renameat2(unix.AT_FDCWD, d, unix.AT_FDCWD, sym, unix.RENAME_EXCHANGE); err != nil {
+						t.Errorf("exchange: %v", err)
+						return
+					}
 				} else {
-					// Plain renames: "d" is missing, then the symlink,
-					// then back.
+					// "d" is the real directory, missing, the symlink,
+					// missing, the real directory.
 					os.Rename(d, tmp)
 					os.Rename(sym, d)
 					os.Rename(d, sym)
@@ -352,7 +365,7 @@ func TestSwapRace(t *testing.T) {
 		}()
 		var ok, refused, commits, conflicts atomic.Int64
 		codes := sync.Map{}
-		deadline := time.Now().Add(2 * time.Second)
+		deadline := time.Now().Add(length)
 		for w := range 2 {
 			wg.Add(1)
 			go func() {
@@ -377,7 +390,7 @@ func TestSwapRace(t *testing.T) {
 							}
 						}
 					}
-					if i%64 != 0 {
+					if !exchange || i%64 != 0 {
 						s.Discard()
 						continue
 					}
@@ -420,7 +433,7 @@ func TestSwapRace(t *testing.T) {
 		if ok.Load() == 0 {
 			t.Error("no read succeeded; the race did not run")
 		}
-	})
+	}
 }
 
 // TestRenameDuringGlob renames directories (within the mount and out of

@@ -110,7 +110,9 @@ func (f *FS) commitOne(guestPath string, c *change, cleaned map[string]bool) str
 		cleaned[key] = true
 		cleanTemps(dfd)
 	}
-	st, reason := f.checkBase(dfd, name, c.base)
+	// A removal is checked in full now; a write cheaply now (existence,
+	// type, size) and in full after its temporary file is written.
+	st, reason := f.checkBase(dfd, name, c.base, c.remove)
 	if reason != "" {
 		return reason
 	}
@@ -131,7 +133,7 @@ func (f *FS) commitOne(guestPath string, c *change, cleaned map[string]bool) str
 			unix.Unlinkat(dfd, tmp, 0)
 		}
 	}()
-	if _, reason := f.checkBase(dfd, name, c.base); reason != "" {
+	if _, reason := f.checkBase(dfd, name, c.base, true); reason != "" {
 		return reason
 	}
 	if testHookBeforeRename != nil {
@@ -165,10 +167,10 @@ func errText(err error) string {
 	return "system error"
 }
 
-// checkBase compares the file name in directory dfd with base. It
-// returns the file's stat when it exists and matches, or a conflict
-// reason.
-func (f *FS) checkBase(dfd int, name string, base Base) (*unix.Stat_t, string) {
+// checkBase compares the file name in directory dfd with base: its
+// existence, type and size, and with hash also its SHA-256. It returns
+// the file's stat when it exists and matches, or a conflict reason.
+func (f *FS) checkBase(dfd int, name string, base Base, hash bool) (*unix.Stat_t, string) {
 	const changed = "changed by someone else since the run saw it"
 	fd, err := f.openBeneath(dfd, []string{name}, unix.O_RDONLY)
 	if err != nil {
@@ -196,6 +198,9 @@ func (f *FS) checkBase(dfd int, name string, base Base) (*unix.Stat_t, string) {
 	}
 	if st.Size != base.Size {
 		return nil, changed
+	}
+	if !hash {
+		return &st, ""
 	}
 	data, ok, err := readRegular(fd, st.Size, f.maxFile)
 	if err != nil {
