@@ -63,7 +63,13 @@
 // a successful run, each only if its file has not changed since the run
 // first read it or, for a file it did not read, since the change was
 // staged (its [Base]); the rest are reported as conflicts.
-// [Session.Discard] drops them. Missing parent directories of a written
+// [Session.Discard] drops them. Commits into one directory, from any
+// process using this package, are serialised with flock on the directory,
+// so of two runs that read and write the same file exactly one commits.
+// A crash mid-commit can leave a temporary file ([TempPrefix]) next to
+// its target, never a half-written target; such files are hidden from
+// guests and deleted by the next commit into that directory (New does
+// not sweep the mounts). Missing parent directories of a written
 // file are created at commit time (mkdirat, symlink-proof, permissions
 // 0777 less the umask). Directories cannot be removed, and neither
 // symlinks nor hard links can be created.

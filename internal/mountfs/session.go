@@ -31,7 +31,8 @@ type change struct {
 // Session stages the writes and removals of one run. Its reads see its
 // own staged changes. [Session.Commit] applies them at the end of a
 // successful run; [Session.Discard] drops them. After either, every
-// method fails with [CodeClosed]. A Session is safe for concurrent use.
+// other method fails with [CodeClosed] (a second Commit returns an empty
+// report). A Session is safe for concurrent use.
 type Session struct {
 	fs          *FS
 	mu          sync.Mutex
