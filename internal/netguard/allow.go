@@ -50,6 +50,9 @@ func ParseEntry(s string) (Entry, error) {
 		if err != nil || !a.Is6() || a.Zone() != "" {
 			return Entry{}, fmt.Errorf("%q: not an IPv6 address without zone", s)
 		}
+		if a.Is4In6() {
+			return Entry{}, fmt.Errorf("%q: an IPv4-mapped address; write the IPv4 address (%s:%d)", s, a.Unmap(), port)
+		}
 		e.Host, e.IP = a.String(), a
 	case strings.Contains(hostPart, ":"):
 		return Entry{}, fmt.Errorf("%q: write IPv6 addresses in brackets, [::1]:%d", s, port)
@@ -61,6 +64,7 @@ func ParseEntry(s string) (Entry, error) {
 		if _, err := netip.ParseAddr(h); err == nil {
 			return Entry{}, fmt.Errorf("%q: a wildcard needs a domain, not an address", s)
 		}
+
 		e.Host, e.Wildcard = "*."+h, true
 	default:
 		h, cerr := checkHostName(hostPart)

@@ -81,3 +81,14 @@ func TestAllowlistMatch(t *testing.T) {
 		}
 	}
 }
+
+func TestParseEntryRefusesMappedEntries(t *testing.T) {
+	for _, s := range []string{"[::ffff:127.0.0.1]:80", "[::ffff:7f00:1]:80"} {
+		if _, err := ParseEntry(s); err == nil {
+			t.Errorf("%s accepted", s)
+		}
+	}
+	if _, err := ParseEntry("*.example.com:443"); err != nil {
+		t.Error(err)
+	}
+}

@@ -385,12 +385,13 @@ func TestSOCKS5Commands(t *testing.T) {
 				c.SetDeadline(time.Now().Add(5 * time.Second))
 				c.Write([]byte{5, 1, 0, 5, 1, 0, 5})
 				rep := make([]byte, 12)
-				_, err = io.ReadFull(c, rep)
+				if _, rerr := io.ReadFull(c, rep); rerr != nil {
+					t.Fatalf("reading the reply: %v", rerr)
+				}
 				code = rep[3]
 				if rep[0] != 5 || rep[1] != 0 {
 					t.Fatalf("reply %v", rep)
 				}
-				err = nil
 			} else {
 				c, code, err = socksRequest(t, p, tc.cmd, tc.atyp, tc.addr, port)
 			}

@@ -20,6 +20,9 @@ func MaybeBridge() {
 	if len(os.Args) > 1 && os.Args[1] == BridgeCommand {
 		os.Exit(BridgeMain(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == SealCommand {
+		os.Exit(sealAndExec(os.Args[2:]))
+	}
 }
 
 // BridgeMain is the network bridge that runs inside the sandbox. args are
@@ -53,7 +56,13 @@ func BridgeMain(args []string) int {
 		}
 	}()
 
-	cmd := exec.Command(argv[0], argv[1:]...)
+	// the command runs sealed: this executable adds the AF_UNIX filter and
+	// execs it, so only the bridge can reach the proxy's socket
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0]
+	}
+	cmd := exec.Command(self, append([]string{SealCommand}, argv...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError

@@ -114,7 +114,7 @@ func New(cfg Config) (*Sandbox, error) {
 		return nil, err
 	}
 	s.bwrap = bw
-	if s.filter, err = buildFilter(true); err != nil {
+	if s.filter, err = buildFilter(true, s.proxySock == ""); err != nil {
 		return nil, &Error{Code: CodeUnavailable, Reason: "cannot build the seccomp filter: " + err.Error(), Err: err}
 	}
 	if err := s.preflight(); err != nil {

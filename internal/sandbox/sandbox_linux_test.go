@@ -259,7 +259,7 @@ func TestArchGuard(t *testing.T) {
 	if out, err := exec.Command(bin).CombinedOutput(); err != nil {
 		skipOrFail(t, fmt.Sprintf("control: int $0x80 does not work on this kernel (no IA-32 emulation?): %v %s", err, out))
 	}
-	unguarded, err := buildFilter(false)
+	unguarded, err := buildFilter(false, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,8 +301,8 @@ func TestRunSocketHidden(t *testing.T) {
 	c.Close()
 	s := newSB(t, Config{})
 	res := py(t, s, fmt.Sprintf(`import socket
-s = socket.socket(socket.AF_UNIX)
 try:
+    s = socket.socket(socket.AF_UNIX)
     s.connect(%q); print("CONNECTED", s.recv(10))
 except OSError as e:
     print("refused", e.errno)
@@ -811,5 +811,46 @@ func TestWorkspaceUnderRoot(t *testing.T) {
 	}
 	if exists("/root/other") {
 		t.Errorf("wrote /root/other")
+	}
+}
+
+const unixSocketPy = `
+import socket
+out = []
+try:
+    socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    out.append("unix-open")
+except PermissionError:
+    out.append("unix-eperm")
+try:
+    a, b = socket.socketpair()
+    a.send(b"x"); out.append("pair-" + b.recv(1).decode())
+except Exception as e:
+    out.append("pair-" + type(e).__name__)
+print(" ".join(out))
+`
+
+// socket(AF_UNIX) is refused inside, so a host socket at any path is out
+// of reach; socketpair still works. With the network bridge the bridge
+// alone can reach the proxy's socket: the command is sealed before exec.
+func TestUnixSocketsRefused(t *testing.T) {
+	requireSandbox(t)
+	base := scratch(t)
+	ws := mkdir(t, filepath.Join(base, "ws"))
+	off := newSB(t, Config{Workspace: []string{ws}})
+	if res := py(t, off, unixSocketPy); strings.TrimSpace(res.Stdout) != "unix-eperm pair-x" {
+		t.Errorf("no network: %+v", res)
+	}
+	sock := filepath.Join(base, "proxy.sock")
+	fakeProxy(t, sock)
+	on := newSB(t, Config{Workspace: []string{ws}, Network: &Network{ProxySocket: sock}})
+	if res := py(t, on, unixSocketPy); strings.TrimSpace(res.Stdout) != "unix-eperm pair-x" {
+		t.Errorf("network bridge: %+v", res)
+	}
+	if res := sh(t, on, "curl -s -m 5 --unix-socket /run/modebox/proxy.sock http://x/ || echo refused"); !strings.Contains(res.Stdout, "refused") {
+		t.Errorf("the command reached the proxy socket directly: %+v", res)
+	}
+	if res := sh(t, on, "curl -s -m 10 http://example.test/"); res.Stdout != "hello-from-proxy" {
+		t.Errorf("the bridge itself lost the proxy: %+v", res)
 	}
 }

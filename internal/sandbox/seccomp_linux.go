@@ -42,11 +42,80 @@ const (
 // layout of struct sock_filter (8 bytes per instruction, native endian).
 // With guard false the architecture guard is left out; that exists only so
 // a test can show the guard is what stops 32-bit calls.
-func buildFilter(guard bool) ([]byte, error) {
-	insts, err := filterInstructions(guard)
+//
+// With denyUnix, socket(AF_UNIX, ...) is refused too, so a command cannot
+// reach a host socket wherever it lives (socketpair still works). A
+// network sandbox leaves it out of bwrap's filter, because its bridge
+// must reach the proxy's socket; the bridge then seals the command with
+// unixFilter before exec.
+func buildFilter(guard, denyUnix bool) ([]byte, error) {
+	insts, err := filterInstructions(guard, denyUnix)
 	if err != nil {
 		return nil, err
 	}
+	return assemble(insts)
+}
+
+// unixFilter is the filter the network bridge adds to the command: the
+// architecture guard and the AF_UNIX rule, on top of bwrap's filter.
+func unixFilter() ([]byte, error) {
+	rule, err := unixSocketRule()
+	if err != nil {
+		return nil, err
+	}
+	guard, err := archGuard()
+	if err != nil {
+		return nil, err
+	}
+	return assemble(append(append(guard, rule...), bpf.RetConstant{Val: retAllow}))
+}
+
+// unixSocketRule refuses socket(2) with domain AF_UNIX (an int: only the
+// low 32 bits of the argument count).
+func unixSocketRule() ([]bpf.Instruction, error) {
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: seccomp: %w", err)
+	}
+	nr, ok := info.SyscallNames["socket"]
+	if !ok {
+		return nil, nil
+	}
+	lo := uint32(seccompArgsOffset)
+	if binary.NativeEndian.Uint16([]byte{0, 1}) == 1 { // big endian
+		lo += 4
+	}
+	return []bpf.Instruction{
+		bpf.LoadAbsolute{Off: seccompNrOffset, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(nr), SkipFalse: 3},
+		bpf.LoadAbsolute{Off: lo, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipFalse: 1},
+		bpf.RetConstant{Val: retEPERM},
+	}, nil
+}
+
+// archGuard kills calls from another architecture and refuses x32 numbers.
+func archGuard() ([]bpf.Instruction, error) {
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: seccomp: %w", err)
+	}
+	g := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: seccompArchOffset, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(info.ID), SkipTrue: 1},
+		bpf.RetConstant{Val: retKillProcess},
+	}
+	if info.ID == arch.X86_64.ID {
+		g = append(g,
+			bpf.LoadAbsolute{Off: seccompNrOffset, Size: 4},
+			bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: x32SyscallBit, SkipFalse: 1},
+			bpf.RetConstant{Val: retENOSYS},
+		)
+	}
+	return g, nil
+}
+
+func assemble(insts []bpf.Instruction) ([]byte, error) {
 	raw, err := bpf.Assemble(insts)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: assembling seccomp filter: %w", err)
@@ -60,7 +129,7 @@ func buildFilter(guard bool) ([]byte, error) {
 	return out, nil
 }
 
-func filterInstructions(guard bool) ([]bpf.Instruction, error) {
+func filterInstructions(guard, denyUnix bool) ([]bpf.Instruction, error) {
 	info, err := arch.GetInfo("")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: seccomp: %w", err)
@@ -101,20 +170,18 @@ func filterInstructions(guard bool) ([]bpf.Instruction, error) {
 	if guard {
 		// Any call made through another architecture's entry point (on
 		// x86-64: int $0x80 / sysenter, AUDIT_ARCH_I386) would otherwise
-		// skip the whole deny list, whose default is "allow". Kill it.
-		prefix = append(prefix,
-			bpf.LoadAbsolute{Off: seccompArchOffset, Size: 4},
-			bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(info.ID), SkipTrue: 1},
-			bpf.RetConstant{Val: retKillProcess},
-		)
-		if info.ID == arch.X86_64.ID {
-			// x32 ABI numbers share AUDIT_ARCH_X86_64; refuse them.
-			prefix = append(prefix,
-				bpf.LoadAbsolute{Off: seccompNrOffset, Size: 4},
-				bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: x32SyscallBit, SkipFalse: 1},
-				bpf.RetConstant{Val: retENOSYS},
-			)
+		// skip the whole deny list, whose default is "allow". Kill it;
+		// x32 ABI numbers share AUDIT_ARCH_X86_64: refuse them.
+		if prefix, err = archGuard(); err != nil {
+			return nil, err
 		}
+	}
+	if denyUnix {
+		rule, err := unixSocketRule()
+		if err != nil {
+			return nil, err
+		}
+		prefix = append(prefix, rule...)
 	}
 	// ioctl's request is an unsigned int: compare only the low 32 bits of
 	// the argument (the library's Equal would also compare the high half,

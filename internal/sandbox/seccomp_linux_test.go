@@ -66,7 +66,7 @@ func TestFilterProgram(t *testing.T) {
 		{"i386 getpid", seccompData(auditArchI386, 20), retKillProcess, retAllow},
 	}
 	for _, guard := range []bool{true, false} {
-		insts, err := filterInstructions(guard)
+		insts, err := filterInstructions(guard, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestFilterProgram(t *testing.T) {
 			}
 		}
 	}
-	prog, err := buildFilter(true)
+	prog, err := buildFilter(true, true)
 	if err != nil || len(prog)%8 != 0 || len(prog) == 0 {
 		t.Fatalf("buildFilter: %d bytes, %v", len(prog), err)
 	}

@@ -25,7 +25,7 @@ var bothIdentities = []string{
 	"TestIoUringDenied", "TestInt80", "TestArchGuard", "TestRunSocketHidden", "TestNoNetwork",
 	"TestDNS", "TestTimeoutKillsTree", "TestCancelKillsTree", "TestEnvLeak", "TestTIOCSTI",
 	"TestCloneAndPersonality", "TestTools", "TestConfigValidation", "TestFailClosed",
-	"TestNetworkBridge", "TestBridgeMain", "TestProbe", "TestFilterProgram", "TestDeniedSyscalls",
+	"TestNetworkBridge", "TestUnixSocketsRefused", "TestBridgeMain", "TestProbe", "TestFilterProgram", "TestDeniedSyscalls",
 }
 
 const testUser = "mbxtest"
