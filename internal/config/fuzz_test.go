@@ -184,11 +184,13 @@ func encodeConfig(c *Config) []byte {
 			doc[k] = raw
 		}
 	}
-	b, err := json.Marshal(doc)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // keep raw sections byte for byte ("&" stays "&")
+	if err := enc.Encode(doc); err != nil {
 		panic(err)
 	}
-	return b
+	return b.Bytes()
 }
 
 // FuzzConfigRoundTrip checks what Parse promises about the configurations
