@@ -25,6 +25,7 @@ type envelope struct {
 	Result      json.RawMessage       `json:"result"`
 	Logs        []modebox.Log         `json:"logs"`
 	LogsDropped int                   `json:"logsDropped,omitempty"`
+	Files       *modebox.FilesReport  `json:"files,omitempty"`
 	Error       *modebox.Error        `json:"error"`
 	Stats       modebox.Stats         `json:"stats"`
 	Token       string                `json:"token,omitempty"`
@@ -159,6 +160,7 @@ func printEnvelope(res *modebox.Result, s Streams) int {
 		Result:      res.Value,
 		Logs:        res.Logs,
 		LogsDropped: res.LogsDropped,
+		Files:       res.Files,
 		Error:       res.Error,
 		Stats:       res.Stats,
 		Token:       res.Token,
@@ -189,6 +191,14 @@ func printText(res *modebox.Result, s Streams) int {
 	}
 	if res.LogsDropped > 0 {
 		fmt.Fprintf(s.Stderr, "[modebox] %d log lines dropped (over --max-log)\n", res.LogsDropped)
+	}
+	if f := res.Files; f != nil {
+		for _, p := range f.Committed {
+			fmt.Fprintf(s.Stderr, "[modebox] wrote %s\n", p)
+		}
+		for _, c := range f.Conflicts {
+			fmt.Fprintf(s.Stderr, "[modebox] not written: %s: %s\n", c.Path, c.Reason)
+		}
 	}
 	if res.Error != nil {
 		e := res.Error
