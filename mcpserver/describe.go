@@ -58,6 +58,7 @@ var (
     "token": {"type": "string"},
     "next": {"type": "string"},
     "result": {},
+    "files": {"type": "object", "description": "fs writes committed (and conflicts) when the run ended well", "properties": {"committed": {"type": "array", "items": {"type": "string"}}, "conflicts": {"type": "array", "items": {"type": "object"}}}},
     "logs": {"type": "array", "items": {"type": "object", "properties": {"level": {"type": "string"}, "message": {"type": "string"}}}},
     "logsDropped": {"type": "integer"},
     "stats": {"type": "object"}

@@ -104,6 +104,7 @@ type runOutput struct {
 	Token       string                `json:"token,omitempty"`
 	Next        string                `json:"next,omitempty"`
 	Result      json.RawMessage       `json:"result"`
+	Files       *modebox.FilesReport  `json:"files,omitempty"`
 	Logs        []modebox.Log         `json:"logs"`
 	LogsDropped int                   `json:"logsDropped,omitempty"`
 	Stats       *modebox.Stats        `json:"stats,omitempty"`
@@ -117,7 +118,7 @@ func (s *Server) runResult(res *modebox.Result, rt route, in runInput) *mcp.Call
 		return s.inputRequired(res, in)
 	}
 	out := runOutput{
-		Status: res.Status, Error: res.Error, Result: res.Value,
+		Status: res.Status, Error: res.Error, Result: res.Value, Files: res.Files,
 		Logs: res.Logs, LogsDropped: res.LogsDropped, Stats: &res.Stats,
 	}
 	if out.Logs == nil {
