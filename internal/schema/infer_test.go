@@ -23,7 +23,7 @@ type orderArgs struct {
 	Priority uint8             `json:"priority,omitempty"`
 	Extra    json.RawMessage   `json:"extra,omitempty"`
 	Secret   string            `json:"-"`
-	internal int //lint:ignore U1000 an unexported field the schema must leave out
+	internal int               //lint:ignore U1000 an unexported field the schema must leave out
 }
 
 func TestForShape(t *testing.T) {
