@@ -143,8 +143,9 @@ func errorMessage(res *mcp.CallToolResult) string {
 			texts = append(texts, t.Text)
 		}
 	}
-	if len(texts) > 0 {
-		return strings.Join(texts, "\n")
+	// blank text blocks are no message: fall back as if there were none
+	if msg := strings.Join(texts, "\n"); strings.TrimSpace(msg) != "" {
+		return msg
 	}
 	if b := rawJSON(res.StructuredContent); b != nil {
 		return string(b)
