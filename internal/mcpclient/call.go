@@ -134,8 +134,9 @@ func convertResult(server, tool string, res *mcp.CallToolResult) (json.RawMessag
 	return b, nil
 }
 
-// errorMessage joins the text blocks of an isError result; without any it
-// falls back to the structured content, then to a fixed message.
+// errorMessage joins the text blocks of an isError result; without any (or
+// with only blank ones) it falls back to the structured content, then to a
+// fixed message.
 func errorMessage(res *mcp.CallToolResult) string {
 	var texts []string
 	for _, c := range res.Content {
