@@ -26,9 +26,10 @@
   const StringCtor = String;
   const MapCtor = Map;
   const SetCtor = Set;
-  const WeakSetCtor = WeakSet;
-  const weakSetAdd = WeakSet.prototype.add;
-  const weakSetHas = WeakSet.prototype.has;
+  const WeakMapCtor = WeakMap;
+  const weakMapGet = WeakMap.prototype.get;
+  const weakMapSet = WeakMap.prototype.set;
+  const hasOwnProp = Object.prototype.hasOwnProperty;
   const arrayFrom = Array.from;
   const isArray = Array.isArray;
   const stringSlice = String.prototype.slice;
@@ -303,29 +304,39 @@
     }
   }
 
-  // Errors made by the host (tool failures) carry a stable code.
-  const hostErrors = new WeakSetCtor();
+  // Errors made by the host (tool failures) carry a stable code. The code
+  // a run reports is the one recorded here when the error was made, never
+  // what the program later wrote into e.code.
+  const hostErrorCodes = new WeakMapCtor();
+  function field(obj, name, value) {
+    defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: true });
+  }
   class ToolError extends ErrorCtor {
     constructor(message, code, tool) {
       super(message);
       hidden(this, 'name', 'ToolError');
-      this.code = code;
-      if (tool) this.tool = tool;
+      field(this, 'code', code);
+      if (tool) field(this, 'tool', tool);
     }
   }
   hidden(G, 'ToolError', ToolError);
 
   // format(e, errorCode) -> JSON text describing a thrown value.
+  // out has no prototype, so setters a program put on Object.prototype
+  // cannot add fields (such as errorCode) while it is filled in.
   function format(e, errorCode) {
-    const out = {};
+    const out = O.create(null);
     if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
       out.name = readable(() => e.name);
       out.message = readable(() => e.message);
       out.stack = readable(() => e.stack);
       const code = readable(() => e.code);
       if (code !== undefined) out.code = code;
-      if (apply(weakSetHas, hostErrors, [e])) out.errorCode = out.code;
-      if (!(e instanceof ErrorCtor)) out.value = readable(() => inspect(e, 0));
+      const hostCode = apply(weakMapGet, hostErrorCodes, [e]);
+      if (hostCode !== undefined) out.errorCode = hostCode;
+      let isError = false;
+      try { isError = e instanceof ErrorCtor; } catch (_) { /* a hostile Proxy */ }
+      if (!isError) out.value = readable(() => inspect(e, 0));
     } else {
       out.thrown = typeof e;
       out.message = readable(() => (typeof e === 'string' ? e : inspect(e, 0)));
@@ -423,11 +434,17 @@
       rec.resolve(v);
       return;
     }
-    let info;
-    try { info = jsonParse(text); } catch (_) { info = { message: text, code: 'TOOL_ERROR' }; }
-    const err = new ToolError(StringCtor(info.message), StringCtor(info.code || 'TOOL_ERROR'), rec.tool[0] === '$' ? undefined : rec.tool);
-    if (info.details !== undefined) err.details = info.details;
-    apply(weakSetAdd, hostErrors, [err]);
+    // read only the host's own fields: getters a program put on
+    // Object.prototype must not decide what the error says
+    let info = null;
+    try { info = jsonParse(text); } catch (_) { /* not JSON: the text is the message */ }
+    const own = (k) => (info !== null && typeof info === 'object' && apply(hasOwnProp, info, [k]) ? info[k] : undefined);
+    const message = info === null ? text : own('message');
+    const code = StringCtor(own('code') || 'TOOL_ERROR');
+    const err = new ToolError(StringCtor(message === undefined ? '' : message), code, rec.tool[0] === '$' ? undefined : rec.tool);
+    const details = own('details');
+    if (details !== undefined) field(err, 'details', details);
+    apply(weakMapSet, hostErrorCodes, [err, code]);
     rec.reject(err);
   }
 
@@ -671,7 +688,14 @@
     }
   }
   function fail(e, code) {
-    send(EV_ERROR, 0, format(e, code));
+    let text;
+    try {
+      text = format(e, code);
+    } catch (_) {
+      send(EV_ERROR, 2, ''); // ERR_UNFORMATTED
+      return;
+    }
+    send(EV_ERROR, 0, text);
   }
   function done(v) {
     let text;
@@ -695,7 +719,18 @@
       fail(e);
       return;
     }
-    apply(promiseThen, p, [done, (e) => fail(e)]);
+    // await, not p.then: then would consult Promise[Symbol.species],
+    // which the program may have replaced
+    (async () => {
+      let v;
+      try {
+        v = await p;
+      } catch (e) {
+        fail(e);
+        return;
+      }
+      done(v);
+    })();
   }
   return { start, settle, format: (e) => format(e) };
 })();

@@ -74,11 +74,8 @@ func FuzzSchema(f *testing.F) {
 		if n := utf8.RuneCountInString(sig); n > 250 {
 			t.Fatalf("signature is %d runes: %s", n, sig)
 		}
-		// Invalid UTF-8 in a description or schema string is copied into
-		// the output as it is (TestKnownBugInvalidUTF8): only valid input
-		// must give valid output until that is fixed.
-		inputUTF8 := utf8.Valid(in) && utf8.Valid(out) && utf8.ValidString(desc)
-		if !utf8.ValidString(decl) && (inputUTF8 || os.Getenv("MODEBOX_KNOWN_BUGS") != "") {
+		// Whatever the input, the declaration is UTF-8 (TestInvalidUTF8).
+		if !utf8.ValidString(decl) {
 			t.Fatalf("declaration is not UTF-8")
 		}
 		if p := tsProblems(decl); len(p) > 0 {
@@ -117,16 +114,11 @@ func TestFuzzSchemaCorpus(t *testing.T) {
 	}
 }
 
-// TestKnownBugInvalidUTF8 is the regression test of a bug found by
-// FuzzSchema: invalid UTF-8 in a tool's description (or in a string of its
-// schema, which is valid JSON to encoding/json) is copied into the .d.ts
-// as it is, so the declarations are not valid UTF-8 text. MCP tools are
-// not affected (their JSON is decoded, which replaces invalid bytes); Go
-// tools are. It is skipped unless $MODEBOX_KNOWN_BUGS is set.
-func TestKnownBugInvalidUTF8(t *testing.T) {
-	if os.Getenv("MODEBOX_KNOWN_BUGS") == "" {
-		t.Skip("known bug (reported): set MODEBOX_KNOWN_BUGS=1 to run")
-	}
+// TestInvalidUTF8 is the regression test of a bug found by FuzzSchema:
+// invalid UTF-8 in a Go tool's description (or in a string of its schema,
+// which is valid JSON to encoding/json) was copied into the .d.ts as it
+// was. Invalid bytes now become U+FFFD.
+func TestInvalidUTF8(t *testing.T) {
 	for _, tool := range []Tool{
 		{Name: "a", Description: "bad \xf7 byte"},
 		{Name: "b", Input: json.RawMessage("{\"type\":\"object\",\"properties\":{\"x\":{\"description\":\"\xff\"}}}")},

@@ -114,7 +114,9 @@ func Declarations(tools []Tool, globals []string) (string, error) {
 			b.WriteString("declare const " + g + ": typeof tools." + g + ";\n")
 		}
 	}
-	return b.String(), nil
+	// invalid UTF-8 in a Go tool's description or schema strings must not
+	// reach the model's context as is
+	return strings.ToValidUTF8(b.String(), "\uFFFD"), nil
 }
 
 // Declaration renders the full declaration of one tool: its types and its

@@ -1,5 +1,5 @@
 // expect: ok ["ToolError", "NOPE", "nope", true]
-// known-bug: the ToolError constructor assigns code and tool (this.code = code), so a setter on Error.prototype runs inside settle; if it throws the run fails with UNCAUGHT_EXCEPTION instead of the program catching the tool error
+// Setters on Error.prototype named code and tool: the bridge defines those fields instead of assigning them, so the program still catches the tool error.
 // Error.prototype pollution (setters for name, message, code, tool, stack)
 // must not change how a tool's rejection is built.
 for (const k of ["name", "message", "code", "tool", "stack", "details", "cause"]) {

@@ -1,3 +1,3 @@
-// expect: error NOPE|UNCAUGHT_EXCEPTION
-// known-bug: the program can rename a caught ToolError's code (any code-like string, here TIMEOUT) and rethrow it; the run then fails with that code though no cap was hit
+// expect: error NOPE
+// The program renames a caught tool error's code to a cap's code and rethrows it: the run reports the code the host gave the error.
 try { await tools.fail() } catch (e) { e.code = "TIMEOUT"; throw e }
