@@ -568,8 +568,12 @@
       this.ok = r.status >= 200 && r.status < 300;
       this.url = r.url;
       this.redirected = !!r.redirected;
-      this.headers = new Headers(r.headers);
       this.type = 'basic';
+    }
+    // made on first use: most programs never look at the headers
+    get headers() {
+      if (this._headers === undefined) hidden(this, '_headers', new Headers(this._r.headers));
+      return this._headers;
     }
     get bodyUsed() { return this._used; }
     _take() {

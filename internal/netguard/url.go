@@ -173,11 +173,21 @@ func checkHostName(host string) (string, *Error) {
 	if !utf8.ValidString(host) || strings.ContainsRune(host, utf8.RuneError) {
 		return "", badURL("host %q is not valid UTF-8", host)
 	}
-	ascii, err := idna.Lookup.ToASCII(host)
-	if err != nil {
-		return "", &Error{Code: CodeBadURL, Reason: fmt.Sprintf("host %q is not a valid host name", host), Err: err}
+	var ascii string
+	if isASCII(host) {
+		// net/http converts only non-ASCII hosts; an ASCII host is checked
+		// below character by character, so the IDNA tables are not needed
+		ascii = strings.ToLower(host)
+	} else {
+		a, err := idna.Lookup.ToASCII(host)
+		if err != nil {
+			return "", &Error{Code: CodeBadURL, Reason: fmt.Sprintf("host %q is not a valid host name", host), Err: err}
+		}
+		ascii = strings.ToLower(a)
 	}
-	ascii = strings.ToLower(ascii)
+	if len(ascii) > 253 {
+		return "", badURL("host %q is longer than 253 characters", host)
+	}
 	if ascii == "" {
 		return "", badURL("the URL has no host")
 	}
@@ -188,6 +198,9 @@ func checkHostName(host string) (string, *Error) {
 	for _, l := range labels {
 		if l == "" {
 			return "", badURL("host %q has an empty label", host)
+		}
+		if len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return "", badURL("host %q has a label that is too long or starts or ends with a hyphen", host)
 		}
 		for _, c := range l {
 			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
@@ -223,6 +236,15 @@ func numericLabel(l string) bool {
 	}
 	for _, c := range l {
 		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
 			return false
 		}
 	}
