@@ -174,3 +174,26 @@ func TestFSAbsentWithoutMounts(t *testing.T) {
 		t.Fatalf("%s", r.Value)
 	}
 }
+
+// A mount marked as a source makes later sinks ask: reading it, then
+// calling fetch (always a sink) needs approval.
+func TestFSSourceMountMakesSinksAsk(t *testing.T) {
+	_, addr := fetchServer(t)
+	dir := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("s"), 0o644))
+	e, err := New(EngineConfig{
+		FS:    &FSConfig{Mounts: []Mount{{Host: dir, Guest: "/private", Source: true}, {Host: t.TempDir(), Guest: "/public"}}},
+		Fetch: &FetchConfig{Allow: []string{addr}},
+	})
+	must(t, err)
+	defer e.Close()
+	url := "http://" + addr + "/json"
+	r := run(t, e, `await fs.list("/public"); return (await fetch("`+url+`")).status`, RunOptions{Lang: "js"})
+	if string(r.Value) != "200" {
+		t.Fatalf("a read of a plain mount made fetch ask: %s %+v", r.Value, r.Error)
+	}
+	r = run(t, e, `await fs.read("/private/secret.txt"); try { await fetch("`+url+`") } catch (e) { return e.code }`, RunOptions{Lang: "js"})
+	if string(r.Value) != `"APPROVAL_UNAVAILABLE"` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+}
