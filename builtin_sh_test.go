@@ -115,6 +115,9 @@ func TestShFailsClosed(t *testing.T) {
 func TestShNetworkThroughProxy(t *testing.T) {
 	needBwrap(t)
 	if _, err := exec.LookPath("curl"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("curl is required in CI (apt-get install curl)")
+		}
 		t.Skip("curl not installed")
 	}
 	listed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "listed-ok") }))

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -142,7 +141,7 @@ func checkValueOutcome(t *testing.T, data []byte, r *Result) {
 	if err := json.Unmarshal(r.Value, &got); err != nil {
 		t.Fatalf("result %q: %v", r.Value, err)
 	}
-	if !sameJSON(jsNumbers(want), jsNumbers(got), !knownBugs()) {
+	if !sameJSON(jsNumbers(want), jsNumbers(got)) {
 		t.Fatalf("value changed crossing the boundary:\n in: %s\nout: %s", truncateForLog(data), truncateForLog(r.Value))
 	}
 }
@@ -169,33 +168,22 @@ func jsNumbers(v any) any {
 	return v
 }
 
-// knownBugs reports whether tests of known, reported bugs should fail
-// ($MODEBOX_KNOWN_BUGS set) rather than tolerate them.
-func knownBugs() bool { return os.Getenv("MODEBOX_KNOWN_BUGS") != "" }
-
-// sameJSON compares decoded JSON values. With bigIntSlack, numbers of
-// 2^64 and more may differ by one unit in the last place: the guest's
-// JSON.parse reads integers written without a fraction or exponent above
-// 2^64 (which Go writes for floats below 1e21) with up to one ulp of error
-// (see TestKnownBugBigIntegerDigits).
-func sameJSON(a, b any, bigIntSlack bool) bool {
+// sameJSON compares decoded JSON values exactly.
+func sameJSON(a, b any) bool {
 	switch a := a.(type) {
 	case float64:
 		b, ok := b.(float64)
 		if !ok {
 			return false
 		}
-		if a == b {
-			return true
-		}
-		return bigIntSlack && math.Abs(a) >= 1<<64 && math.Abs(a-b) <= math.Abs(a)*3e-16
+		return a == b
 	case []any:
 		b, ok := b.([]any)
 		if !ok || len(a) != len(b) {
 			return false
 		}
 		for i := range a {
-			if !sameJSON(a[i], b[i], bigIntSlack) {
+			if !sameJSON(a[i], b[i]) {
 				return false
 			}
 		}
@@ -207,7 +195,7 @@ func sameJSON(a, b any, bigIntSlack bool) bool {
 		}
 		for k, x := range a {
 			y, ok := b[k]
-			if !ok || !sameJSON(x, y, bigIntSlack) {
+			if !ok || !sameJSON(x, y) {
 				return false
 			}
 		}
@@ -216,20 +204,13 @@ func sameJSON(a, b any, bigIntSlack bool) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// TestKnownBugBigIntegerDigits is the regression test of a bug found by
+// TestBigIntegerDigits is the regression test of a bug found by
 // FuzzValues: a number written as plain digits above 2^64, as Go's
-// encoding/json writes float64 values from 2^64 up to 1e21, reaches the
-// guest off by one unit in the last place, so a tool's result changes on
-// its way in (1000001008001214120000 arrives as 1.000001008001214e+21, not
-// 1.0000010080012142e+21). JSON.parse and Number read the same value
-// correctly when it is written with an exponent or a fraction ("….0"):
-// the engine's string-to-number conversion takes an inexact path for
-// integers past uint64. It fails until the
-// engine image is fixed; it is skipped unless $MODEBOX_KNOWN_BUGS is set.
-func TestKnownBugBigIntegerDigits(t *testing.T) {
-	if !knownBugs() {
-		t.Skip("known bug (reported): set MODEBOX_KNOWN_BUGS=1 to run")
-	}
+// encoding/json writes float64 values from 2^64 up to 1e21, reached the
+// guest off by one unit in the last place (1000001008001214120000 arrived
+// as 1.000001008001214e+21, not 1.0000010080012142e+21): QuickJS dropped
+// the digits past uint64. The engine's patch reads them with strtod.
+func TestBigIntegerDigits(t *testing.T) {
 	e := newEngine(t)
 	r := run(t, e, `const bad = [];
 		for (const s of ["1000001008001214120000", "54073051966609680000", "18495167987580750000", "590379791862210200000"]) {

@@ -29,9 +29,6 @@ import (
 //	// expect: error CODE ~ text    ... and its message contains text
 //	// log: text                    some console line contains text (repeatable)
 //	// limits: timeout=2s memory=16MiB maxValue=1MiB maxLog=64KiB fuel=N maxCalls=N maxConcurrency=N
-//	// known-bug: what is wrong     the expectation states the correct outcome,
-//	//                              which the code does not give yet: the case is
-//	//                              skipped unless $MODEBOX_KNOWN_BUGS is set
 //
 // Other comment lines are free text. Every run uses hostileLimits, narrowed
 // by the file's limits line.
@@ -57,7 +54,6 @@ type hostileCase struct {
 	contains string
 	logs     []string
 	limits   Limits
-	knownBug string
 }
 
 // parseHostile reads the header of a corpus file.
@@ -90,7 +86,7 @@ func parseHostile(name string, src []byte) (*hostileCase, error) {
 				return nil, err
 			}
 		case "known-bug":
-			c.knownBug = val
+			return nil, fmt.Errorf("known-bug headers are not allowed: every case must pass (%s)", val)
 		}
 	}
 	if !sawExpect {
@@ -212,7 +208,7 @@ func (c *hostileCase) check(r *Result) error {
 		default:
 			var want, got any
 			_ = json.Unmarshal(c.value, &want)
-			if err := json.Unmarshal(r.Value, &got); err != nil || !sameJSON(want, got, false) {
+			if err := json.Unmarshal(r.Value, &got); err != nil || !sameJSON(want, got) {
 				return fmt.Errorf("want value %s, got %s", c.value, r.Value)
 			}
 		}
@@ -293,9 +289,6 @@ func TestHostileCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			if c.knownBug != "" && !knownBugs() {
-				t.Skipf("known bug (reported): %s; set MODEBOX_KNOWN_BUGS=1 to run", c.knownBug)
-			}
 			start := time.Now()
 			r, err := e.Run(context.Background(), c.code, RunOptions{Lang: c.lang, Limits: c.limits, Seed: 7})
 			if err != nil {
@@ -360,7 +353,8 @@ func hostileConcurrent(t *testing.T, e *Engine, files []string) {
 					continue
 				}
 				c, err := parseHostile(name, src)
-				if err != nil || (c.knownBug != "" && !knownBugs()) {
+				if err != nil {
+					errs <- fmt.Errorf("%s: %v", name, err)
 					continue
 				}
 				r, err := e.Run(context.Background(), c.code, RunOptions{Lang: c.lang, Limits: c.limits, Seed: 7})

@@ -45,6 +45,9 @@ func mustFS(t testing.TB, cfg Config) *FS {
 	}
 	if f.Resolver() != want {
 		if !cfg.Fallback && !probeOpenat2(f.mounts[0].fd) {
+			if os.Getenv("CI") != "" {
+				t.Fatal("openat2 is not available on this CI machine: the openat2 path would go untested")
+			}
 			t.Skip("openat2 is not available here")
 		}
 		t.Fatalf("Resolver() = %q, want %q", f.Resolver(), want)
