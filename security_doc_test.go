@@ -38,6 +38,17 @@ func TestSecurityDocNamesRealTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// a linked test must be in the file it links to
+	links := regexp.MustCompile("\\[`((?:Test|Fuzz)[A-Za-z0-9_]*)`\\]\\(([^)]+)\\)").FindAllSubmatch(doc, -1)
+	if len(links) < 50 {
+		t.Fatalf("SECURITY.md links only %d tests", len(links))
+	}
+	for _, m := range links {
+		b, err := os.ReadFile(string(m[2]))
+		if err != nil || !strings.Contains(string(b), "func "+string(m[1])+"(") {
+			t.Errorf("SECURITY.md links %s to %s, which does not hold it", m[1], m[2])
+		}
+	}
 	cited := regexp.MustCompile("`((?:Test|Fuzz)[A-Za-z0-9_]*\\*?)`").FindAllSubmatch(doc, -1)
 	if len(cited) < 50 {
 		t.Fatalf("SECURITY.md cites only %d tests", len(cited))
