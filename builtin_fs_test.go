@@ -3,6 +3,7 @@ package modebox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,5 +196,37 @@ func TestFSSourceMountMakesSinksAsk(t *testing.T) {
 	r = run(t, e, `await fs.read("/private/secret.txt"); try { await fetch("`+url+`") } catch (e) { return e.code }`, RunOptions{Lang: "js"})
 	if string(r.Value) != `"APPROVAL_UNAVAILABLE"` {
 		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+}
+
+// A paused run resumes only on an engine whose built-ins are configured
+// the same way: tokens are bound to the capability configuration.
+func TestTokenBoundToCapabilities(t *testing.T) {
+	c := &counter{}
+	key := newKey(t)
+	data := t.TempDir()
+	mk := func(mode string) *Engine {
+		e, err := New(EngineConfig{
+			Tools:         []Tool{c.tool("t", "guarded", PolicyAsk)},
+			Continuations: &Continuations{Keys: [][]byte{key}},
+			FS:            &FSConfig{Mounts: []Mount{{Host: data, Guest: "/d", Mode: mode}}},
+		})
+		must(t, err)
+		t.Cleanup(func() { e.Close() })
+		return e
+	}
+	ro, rw := mk("ro"), mk("rw")
+	r := run(t, ro, `await t.guarded({}); return 1`, RunOptions{Lang: "js"})
+	if r.Status != StatusPaused {
+		t.Fatalf("%+v", r.Error)
+	}
+	_, err := rw.Resume(t.Context(), r.Token, Decisions{Default: Approve})
+	var te *TokenError
+	if !errors.As(err, &te) || te.Code != CodeTokenBinding {
+		t.Fatalf("a token resumed under another fs configuration: %v", err)
+	}
+	res, err := mk("ro").Resume(t.Context(), r.Token, Decisions{Default: Approve})
+	if err != nil || res.Status != StatusOK {
+		t.Fatalf("same configuration: %v %+v", err, res)
 	}
 }

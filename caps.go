@@ -2,7 +2,9 @@ package modebox
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +32,10 @@ type capabilities struct {
 	fetch    *webfetch.Client
 	fs       *mountfs.FS
 	entries  []*entry
+	// digest identifies the capability configuration; continuation tokens
+	// are bound to it (with the tool set), so a paused run resumes only
+	// where sh, fetch and fs are configured the same way.
+	digest string
 }
 
 // runCaps is one run's built-in state.
@@ -60,7 +66,35 @@ func newCapabilities(cfg EngineConfig) (c *capabilities, err error) {
 			return nil, err
 		}
 	}
+	if cfg.Shell != nil || cfg.Fetch != nil || cfg.FS != nil {
+		c.digest = capsDigest(cfg)
+	}
 	return c, nil
+}
+
+// capsDigest digests what a resumed run's built-ins depend on: the shell's
+// workspace, masks, environment and network allowlist, fetch's allowlist,
+// header names and caps, and the mounts.
+func capsDigest(cfg EngineConfig) string {
+	type fetchView struct {
+		Allow                                    []string
+		Headers                                  map[string]map[string]string
+		MaxBytes, MaxHeaderBytes, MaxRequestBody int64
+		Timeout                                  time.Duration
+		MaxRequests, MaxRedirects                int
+		Source                                   bool
+	}
+	v := struct {
+		Shell *ShellConfig
+		Fetch *fetchView
+		FS    *FSConfig
+	}{Shell: cfg.Shell, FS: cfg.FS}
+	if f := cfg.Fetch; f != nil {
+		v.Fetch = &fetchView{f.Allow, f.Headers, f.MaxBytes, f.MaxHeaderBytes, f.MaxRequestBody, f.Timeout, f.MaxRequests, f.MaxRedirects, f.Source}
+	}
+	b, _ := json.Marshal(v)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func (c *capabilities) close() error {

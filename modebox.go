@@ -15,7 +15,9 @@ package modebox
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -77,6 +79,10 @@ func New(cfg EngineConfig) (*Engine, error) {
 	if err != nil {
 		caps.close()
 		return nil, err
+	}
+	if caps.digest != "" {
+		sum := sha256.Sum256([]byte(box.hash + "\x00" + caps.digest))
+		box.hash = hex.EncodeToString(sum[:])
 	}
 	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont, caps: caps, gate: gate}, nil
 }
