@@ -43,8 +43,6 @@ type ShellNetwork struct {
 	// a loopback, private, link-local or metadata address is refused
 	// unless the entry names that IP literally.
 	Allow []string
-	// resolver replaces the system resolver (tests).
-	resolver netguard.Resolver
 }
 
 // FetchConfig enables fetch(): web requests made by the host. See
@@ -87,8 +85,6 @@ type FSConfig struct {
 	// the entries a list or glob returns (default 10,000).
 	MaxFileSize int64
 	MaxEntries  int
-	// fallback forces the resolver without openat2 (tests).
-	fallback bool
 }
 
 // Mount exposes a host directory at a guest path.

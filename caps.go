@@ -175,7 +175,7 @@ func builtin(key, ns, desc string, policy Policy, input string, h Handler) *entr
 		ns:      ns,
 		builtin: true,
 	}
-	v, err := compileSchema(e.InputSchema)
+	v, err := schema.Compile(e.InputSchema)
 	if err != nil {
 		panic(fmt.Sprintf("modebox: built-in %s has a bad schema: %v", key, err))
 	}
@@ -232,7 +232,7 @@ func (c *capabilities) initShell(cfg *ShellConfig) error {
 		}
 		c.proxyDir = dir
 		sock := filepath.Join(dir, "proxy.sock")
-		srv, err := netproxy.Listen(sock, netproxy.Config{Allow: cfg.Network.Allow, Resolver: cfg.Network.resolver})
+		srv, err := netproxy.Listen(sock, netproxy.Config{Allow: cfg.Network.Allow})
 		if err != nil {
 			return &ConfigError{Field: "Shell.Network.Allow", Reason: err.Error(), Err: err}
 		}
@@ -482,7 +482,7 @@ type fsChangeResult struct {
 }
 
 func (c *capabilities) initFS(cfg *FSConfig) error {
-	mc := mountfs.Config{Deny: cfg.Deny, MaxFileSize: cfg.MaxFileSize, MaxEntries: cfg.MaxEntries, Fallback: cfg.fallback}
+	mc := mountfs.Config{Deny: cfg.Deny, MaxFileSize: cfg.MaxFileSize, MaxEntries: cfg.MaxEntries}
 	for _, m := range cfg.Mounts {
 		mode := mountfs.Mode(m.Mode)
 		if m.Mode == "" {
@@ -540,20 +540,9 @@ func (c *capabilities) initFS(cfg *FSConfig) error {
 		return fsReadResult{Content: string(data), Encoding: "utf8", Base: base}, nil
 	})
 	rd.gate = source
-	rd.replay = func(h *runHost, call engine.Call) error {
-		if !call.RecordedOK || h.caps == nil || h.caps.fs == nil {
-			return nil
-		}
-		var a fsArgs
-		var r fsReadResult
-		if err := json.Unmarshal(call.Args, &a); err != nil {
-			return err
-		}
-		if err := json.Unmarshal(call.Recorded, &r); err != nil {
-			return err
-		}
-		return h.caps.fs.NoteRead(a.Path, r.Base)
-	}
+	rd.replay = replayFS(func(s *mountfs.Session, a fsArgs, base mountfs.Base) error {
+		return s.NoteRead(a.Path, base)
+	})
 	wr := add("write", "Writes a file (staged; committed when the run ends well).", fsWrite, func(s *mountfs.Session, a fsArgs) (any, error) {
 		data, err := a.data()
 		if err != nil {
@@ -565,24 +554,13 @@ func (c *capabilities) initFS(cfg *FSConfig) error {
 		}
 		return fsChangeResult{Path: a.Path, Size: len(data), Base: base}, nil
 	})
-	wr.replay = func(h *runHost, call engine.Call) error {
-		if !call.RecordedOK || h.caps == nil || h.caps.fs == nil {
-			return nil
-		}
-		var a fsArgs
-		var r fsChangeResult
-		if err := json.Unmarshal(call.Args, &a); err != nil {
-			return err
-		}
-		if err := json.Unmarshal(call.Recorded, &r); err != nil {
-			return err
-		}
+	wr.replay = replayFS(func(s *mountfs.Session, a fsArgs, base mountfs.Base) error {
 		data, err := a.data()
 		if err != nil {
 			return err
 		}
-		return h.caps.fs.Restage(a.Path, data, r.Base)
-	}
+		return s.Restage(a.Path, data, base)
+	})
 	rm := add("remove", "Removes a file (staged; committed when the run ends well).", fsPathSchema, func(s *mountfs.Session, a fsArgs) (any, error) {
 		base, err := s.Remove(a.Path)
 		if err != nil {
@@ -590,20 +568,9 @@ func (c *capabilities) initFS(cfg *FSConfig) error {
 		}
 		return fsChangeResult{Path: a.Path, Base: base}, nil
 	})
-	rm.replay = func(h *runHost, call engine.Call) error {
-		if !call.RecordedOK || h.caps == nil || h.caps.fs == nil {
-			return nil
-		}
-		var a fsArgs
-		var r fsChangeResult
-		if err := json.Unmarshal(call.Args, &a); err != nil {
-			return err
-		}
-		if err := json.Unmarshal(call.Recorded, &r); err != nil {
-			return err
-		}
-		return h.caps.fs.RestageRemove(a.Path, r.Base)
-	}
+	rm.replay = replayFS(func(s *mountfs.Session, a fsArgs, base mountfs.Base) error {
+		return s.RestageRemove(a.Path, base)
+	})
 	add("list", "Lists a directory.", fsPathSchema, func(s *mountfs.Session, a fsArgs) (any, error) {
 		return s.List(a.Path)
 	}).gate = source
@@ -617,6 +584,29 @@ func (c *capabilities) initFS(cfg *FSConfig) error {
 		return s.Glob(a.Pattern)
 	}).gate = source
 	return nil
+}
+
+// replayFS makes the replay hook of an fs call: for a call the journal
+// records as successful, it decodes the program's arguments and the base
+// recorded in the result, and hands them to restore, which rebuilds the
+// run's session (re-stage a write, re-note a read).
+func replayFS(restore func(s *mountfs.Session, a fsArgs, base mountfs.Base) error) func(*runHost, engine.Call) error {
+	return func(h *runHost, call engine.Call) error {
+		if !call.RecordedOK || h.caps == nil || h.caps.fs == nil {
+			return nil
+		}
+		var a fsArgs
+		var r struct {
+			Base mountfs.Base `json:"base"`
+		}
+		if err := json.Unmarshal(call.Args, &a); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(call.Recorded, &r); err != nil {
+			return err
+		}
+		return restore(h.caps.fs, a, r.Base)
+	}
 }
 
 // toolErrorFrom keeps a capability error's stable code.
@@ -634,8 +624,6 @@ func toolErrorFrom(prefix string, err error) *ToolError {
 	}
 	return &ToolError{Code: code, Message: prefix + err.Error(), Err: err}
 }
-
-func compileSchema(raw json.RawMessage) (*schema.Validator, error) { return schema.Compile(raw) }
 
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))

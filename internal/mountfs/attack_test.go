@@ -265,6 +265,9 @@ func TestHardLinks(t *testing.T) {
 		outside := t.TempDir()
 		writeFile(t, filepath.Join(outside, "secret.txt"), "SECRET")
 		if err := os.Link(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "link.txt")); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("cannot hard-link on this CI machine: %v", err)
+			}
 			t.Skipf("cannot hard-link: %v", err)
 		}
 		writeFile(t, filepath.Join(dir, ".env"), "TOKEN=1")

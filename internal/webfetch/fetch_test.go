@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,6 +86,9 @@ func TestListedLoopback(t *testing.T) {
 		srv6.Server = httptest.NewUnstartedServer(srv6.wrap(nil))
 		ln, err := listen6()
 		if err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal("no IPv6 loopback on this CI machine:", err)
+			}
 			t.Skip("no IPv6 loopback:", err)
 		}
 		srv6.Listener = ln
