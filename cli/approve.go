@@ -60,10 +60,15 @@ func printPaused(res *modebox.Result, s Streams) int {
 		fmt.Fprintln(s.Stderr, "modebox: no continuation token (continuations are not configured)")
 		return ExitPaused
 	}
-	fmt.Fprintln(s.Stderr, "resume with: modebox resume TOKEN --approve|--deny  (the token is on stdout)")
+	// flags go before the token: the flag package stops at the first
+	// argument that is not a flag
+	fmt.Fprintln(s.Stderr, resumeHint)
 	fmt.Fprintln(s.Stdout, res.Token)
 	return ExitPaused
 }
+
+// resumeHint is the line a paused run prints; tests run it as printed.
+const resumeHint = "resume with: modebox resume --approve TOKEN  (or --deny TOKEN; the token is on stdout)"
 
 // oneLine sanitises s for a one-line summary: no newlines either.
 func oneLine(s string) string {

@@ -45,13 +45,23 @@ func resumeCmd(args []string, s Streams) int {
 	output := fs.String("output", "text", "output: text or json")
 	noPrompt := fs.Bool("no-prompt", false, "never ask on the terminal: calls that need approval pause the run again")
 	cfgPath := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK
+	// flags may come before or after the token ("modebox resume TOKEN
+	// --approve", as README shows, and "modebox resume --approve TOKEN")
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return ExitOK
+			}
+			return ExitUsage
 		}
-		return ExitUsage
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
-	if fs.NArg() != 1 || (*approveAll && *denyAll) {
+	if len(positional) != 1 || (*approveAll && *denyAll) {
 		fs.Usage()
 		return ExitUsage
 	}
@@ -59,7 +69,7 @@ func resumeCmd(args []string, s Streams) int {
 		fmt.Fprintln(s.Stderr, "modebox resume: say what to do with the pending calls: --approve, --deny, --approve-id N or --deny-id N")
 		return ExitUsage
 	}
-	token := fs.Arg(0)
+	token := positional[0]
 	if token == "-" {
 		b, err := io.ReadAll(io.LimitReader(s.Stdin, 2<<20))
 		if err != nil {

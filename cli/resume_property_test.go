@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/modebox/modebox/internal/jsongen"
+)
+
+// printedResume returns the resume command a paused run printed on
+// stderr, with the token (from stdout) in place of TOKEN, as arguments.
+func printedResume(t *testing.T, stdout, stderr string) []string {
+	t.Helper()
+	_, line, ok := strings.Cut(stderr, "resume with: ")
+	if !ok {
+		t.Fatalf("no resume hint in %q", stderr)
+	}
+	line, _, _ = strings.Cut(line, "\n")
+	line, _, _ = strings.Cut(line, "(")
+	args := strings.Fields(line)
+	if len(args) < 3 || args[0] != "modebox" {
+		t.Fatalf("hint %q", line)
+	}
+	token := strings.TrimSpace(stdout)
+	for i, a := range args {
+		if a == "TOKEN" {
+			args[i] = token
+		}
+	}
+	return args[1:]
+}
+
+// Arguments with & < > and the rest of the generated class pause and
+// resume through the CLI, each resume run exactly as the paused run
+// printed it: a tool of a real MCP server (everything.echo), sh(),
+// fetch() and fs.write, all under "ask".
+func TestCLIResumeGeneratedArguments(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("bubblewrap is required in CI")
+		}
+		t.Skip("bubblewrap not installed")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		_ = json.NewEncoder(w).Encode(map[string]string{"q": r.URL.RawQuery, "body": string(b)})
+	}))
+	t.Cleanup(srv.Close)
+	work, out := t.TempDir(), t.TempDir()
+	cfg := map[string]any{
+		"tools": map[string]any{"sh": map[string]string{"policy": "ask"}, "fetch": map[string]string{"policy": "ask"},
+			"fs.write": map[string]string{"policy": "ask"}, "everything.echo": map[string]string{"policy": "ask"}},
+		"shell": map[string]any{"enabled": true, "workspace": []string{work}},
+		"fetch": map[string]any{"enabled": true, "allow": []string{srv.Listener.Addr().String()}},
+		"fs":    map[string]any{"mounts": []any{map[string]any{"host": out, "guest": "/out", "mode": "rw"}}},
+	}
+	withEcho := false
+	if dir := os.Getenv("MODEBOX_MCP_SERVERS_DIR"); dir != "" {
+		node, err := exec.LookPath("node")
+		if err != nil {
+			t.Fatal(err)
+		}
+		main := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+		cfg["mcpServers"] = map[string]any{"everything": map[string]any{"command": node, "args": []string{main, "stdio"}}}
+		withEcho = true
+	} else if os.Getenv("CI") != "" {
+		t.Fatal("MODEBOX_MCP_SERVERS_DIR is required in CI (.ci/run installs the servers)")
+	}
+	b, _ := json.Marshal(cfg)
+	path := filepath.Join(t.TempDir(), "modebox.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MODEBOX_CONFIG", path)
+	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+
+	for seed := range uint64(3) {
+		g := jsongen.New(4000 + seed)
+		msg, stdin, body, content := g.String(40), g.String(60), g.String(60), g.String(60)
+		echo := `null`
+		if withEcho {
+			echo = fmt.Sprintf(`await everything.echo({message: "a && b <c>" + %s})`, msg.Source)
+		}
+		prog := fmt.Sprintf(`const echo = %s;
+			const sh1 = await sh("cat && echo '&&' '<x>'", {stdin: %s});
+			const f = await (await fetch(%q + "/q?a=1&b=<2>", {method: "POST", body: %s})).json();
+			await fs.write("/out/f%d & <x>.txt", %s);
+			return {echo, sh: sh1.stdout, f};`, echo, stdin.Source, srv.URL, body.Source, seed, content.Source)
+		code, stdout, stderr := runCLI(t, prog, "run", "--no-prompt", "-")
+		for i := 0; code == ExitPaused; i++ {
+			if i > 6 {
+				t.Fatalf("seed %d: still paused", seed)
+			}
+			code, stdout, stderr = runCLI(t, "", printedResume(t, stdout, stderr)...)
+		}
+		if code != ExitOK {
+			t.Fatalf("seed %d: exit %d %s", seed, code, stderr)
+		}
+		var res struct {
+			Echo any
+			Sh   string
+			F    map[string]string
+		}
+		if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+			t.Fatalf("seed %d: %q: %v", seed, stdout, err)
+		}
+		if withEcho && !holdsString(res.Echo, "Echo: a && b <c>"+msg.Want.(string)) {
+			t.Errorf("seed %d: echo %q", seed, res.Echo)
+		}
+		if res.Sh != stdin.Want.(string)+"&& <x>\n" {
+			t.Errorf("seed %d: sh %q", seed, res.Sh)
+		}
+		if !reflect.DeepEqual(res.F, map[string]string{"q": "a=1&b=<2>", "body": body.Want.(string)}) {
+			t.Errorf("seed %d: fetch %q", seed, res.F)
+		}
+		disk, err := os.ReadFile(filepath.Join(out, fmt.Sprintf("f%d & <x>.txt", seed)))
+		if err != nil || string(disk) != content.Want.(string) {
+			t.Errorf("seed %d: file %q %v", seed, disk, err)
+		}
+	}
+	// README's order works too: the token first, then the flag
+	code, stdout, stderr := runCLI(t, `return await fs.write("/out/readme.txt", "x && y")`, "run", "--no-prompt", "-")
+	if code != ExitPaused {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "", "resume", strings.TrimSpace(stdout), "--approve"); code != ExitOK {
+		t.Fatalf("resume TOKEN --approve: exit %d %s", code, stderr)
+	}
+}
+
+// holdsString reports whether the decoded JSON v holds the string s
+// somewhere.
+func holdsString(v any, s string) bool {
+	switch x := v.(type) {
+	case string:
+		return x == s
+	case []any:
+		for _, e := range x {
+			if holdsString(e, s) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if holdsString(e, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
