@@ -235,3 +235,24 @@ func TestResumeGeneratedFSArguments(t *testing.T) {
 }
 
 const utf8RuneError = '\uFFFD'
+
+// The program text itself rides in the token: bytes that are not UTF-8
+// (a truncated sequence, a surrogate encoded as UTF-8, a lone
+// continuation byte) must read the same when the resume recompiles it.
+func TestResumeProgramWithInvalidUTF8(t *testing.T) {
+	c := &counter{}
+	e := pausingEngine(t, c, nil)
+	code := "const s = \"\xe2\x82|x\xf0\x9f\x98|y\xed\xa0\x80|\xff\"; // \xc0 && <\n return [s, (await t.guarded({s})).args.s]"
+	for _, lang := range []string{"js", "ts"} {
+		r := run(t, e, code, RunOptions{Lang: lang})
+		if r.Status != StatusPaused {
+			t.Fatalf("%s: %+v", lang, r.Error)
+		}
+		r = resumeAll(t, e, r, lang)
+		var out []string
+		must(t, json.Unmarshal(r.Value, &out))
+		if len(out) != 2 || out[0] != out[1] || !strings.Contains(out[0], "|x") {
+			t.Fatalf("%s: %q", lang, out)
+		}
+	}
+}
