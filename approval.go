@@ -79,15 +79,46 @@ type runHost struct {
 	mu            sync.Mutex
 	approved      map[string]bool // tools approved for the rest of the run
 	approvedCalls map[int]bool    // calls approved one by one
+	covers        map[int][]string // approval keys of calls waiting for their approver (setCover)
 }
 
-func (h *runHost) approveTool(key string) {
+func (h *runHost) approveTool(keys ...string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.approved == nil {
 		h.approved = map[string]bool{}
 	}
-	h.approved[key] = true
+	for _, k := range keys {
+		h.approved[k] = true
+	}
+}
+
+// flowApprovalKey is what an approval for the rest of the run covers when
+// it is given for a sink call after source: later sink calls after that
+// same source. The plain key (given before any source) does not cover
+// them.
+func flowApprovalKey(key, source string) string {
+	return key + "\x00after " + source
+}
+
+// setCover records, for a call that will ask its approver, the approval
+// keys an answer "for the rest of the run" approves (the last one is the
+// one that must be approved for the call to go without asking).
+func (h *runHost) setCover(id int, keys []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.covers == nil {
+		h.covers = map[int][]string{}
+	}
+	h.covers[id] = keys
+}
+
+func (h *runHost) takeCover(id int) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := h.covers[id]
+	delete(h.covers, id)
+	return k
 }
 
 func (h *runHost) toolApproved(key string) bool {
@@ -143,8 +174,18 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 			reason = gi.reason
 		}
 	}
+	akey := approvalKey(e, gi)
+	cover := []string{akey} // what approving this call for the rest of the run approves
 	if e.Sink && h.source != "" {
 		flow := fmt.Sprintf("data flow: %s is a sink, and %s (a source) was called earlier in this run", e.label(), h.source)
+		// an approval given before the source was read does not cover a
+		// sink after it: that person did not know the data would be there
+		fkey := flowApprovalKey(akey, h.source)
+		cover = append(cover, fkey)
+		if h.toolApproved(akey) && !h.toolApproved(fkey) {
+			flow += "; " + e.label() + " was approved for the rest of the run before " + h.source + " was read, which does not cover this call"
+		}
+		akey = fkey
 		if reason != "" {
 			reason += "; " + flow
 		} else {
@@ -153,11 +194,13 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 	}
 	if (e.Source || gi.source) && h.source == "" {
 		h.source = e.label()
+		if gi.sourceName != "" {
+			h.source = gi.sourceName
+		}
 	}
 	if replayed {
 		return engine.Verdict{}
 	}
-	akey := approvalKey(e, gi)
 	if d, ok := h.decisions[c.ID]; ok {
 		want := h.expect[c.ID]
 		if want.Tool != c.Tool || argsDigest(want.Args) != argsDigest(c.Args) {
@@ -167,7 +210,7 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 		case Deny:
 			return engine.Verdict{RejectCode: CodeApprovalDenied, RejectMessage: e.label() + ": the call was denied"}
 		case ApproveTool:
-			h.approveTool(akey)
+			h.approveTool(cover...)
 		}
 		h.approveCall(c.ID)
 		return engine.Verdict{}
@@ -179,6 +222,7 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 		h.approveCall(c.ID)
 		return engine.Verdict{}
 	}
+	h.setCover(c.ID, cover)
 	switch {
 	case h.approver != nil:
 		return engine.Verdict{Approval: reason}
@@ -211,11 +255,15 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 	}
 	approved := h.callApproved(c.ID)
 	if c.Approval != "" {
-		var gi gateInfo
-		if e.gate != nil {
-			gi = e.gate(c.Args)
+		cover := h.takeCover(c.ID)
+		if len(cover) == 0 {
+			var gi gateInfo
+			if e.gate != nil {
+				gi = e.gate(c.Args)
+			}
+			cover = []string{approvalKey(e, gi)}
 		}
-		akey := approvalKey(e, gi)
+		akey := cover[len(cover)-1]
 		if !h.toolApproved(akey) {
 			d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
 			if err != nil || d == Deny {
@@ -226,7 +274,7 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 				return nil, &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
 			}
 			if d == ApproveTool {
-				h.approveTool(akey)
+				h.approveTool(cover...)
 			}
 		}
 		approved = true
