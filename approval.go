@@ -77,8 +77,8 @@ type runHost struct {
 	slotHeld bool     // the run already holds a run slot (Resume takes it first)
 
 	mu            sync.Mutex
-	approved      map[string]bool // tools approved for the rest of the run
-	approvedCalls map[int]bool    // calls approved one by one
+	approved      map[string]bool  // tools approved for the rest of the run
+	approvedCalls map[int]bool     // calls approved one by one
 	covers        map[int][]string // approval keys of calls waiting for their approver (setCover)
 }
 
