@@ -73,8 +73,10 @@ type runHost struct {
 
 	source string // first source called in this run, as a label (driver only)
 
-	caps     *runCaps // this run's built-in state (fs staging, fetch session)
-	slotHeld bool     // the run already holds a run slot (Resume takes it first)
+	caps *runCaps // this run's built-in state (fs staging, fetch session)
+
+	approvalTimeout time.Duration // EngineConfig.ApprovalTimeout (0: the default)
+	slotHeld        bool          // the run already holds a run slot (Resume takes it first)
 
 	mu            sync.Mutex
 	approved      map[string]bool  // tools approved for the rest of the run
@@ -266,6 +268,10 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 		akey := cover[len(cover)-1]
 		if !h.toolApproved(akey) {
 			d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
+			var te *ApprovalTimeoutError
+			if errors.As(err, &te) {
+				return nil, &ToolError{Code: CodeApprovalTimeout, Message: e.label() + ": the call was refused: " + te.Error(), Err: err}
+			}
 			if err != nil || d == Deny {
 				msg := e.label() + ": the call was denied"
 				if err != nil {
@@ -281,6 +287,7 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 	}
 	if h.approver != nil {
 		ctx = context.WithValue(ctx, approverKey{}, h.approver)
+		ctx = context.WithValue(ctx, approvalTimeoutKey{}, h.timeout())
 	}
 	if e.builtin {
 		ctx = context.WithValue(ctx, callKey{}, callInfo{host: h, id: c.ID, approved: approved})
@@ -317,18 +324,72 @@ func (h *runHost) callApproved(id int) bool {
 	return h.approvedCalls[id]
 }
 
-// MaxApprovalWait bounds how long a call waits for an approver; past it
-// the call is denied. The run's wall-clock limit does not count this wait.
-const MaxApprovalWait = 10 * time.Minute
+// DefaultApprovalTimeout is how long a call waits for an approver's
+// answer when EngineConfig.ApprovalTimeout is not set.
+const DefaultApprovalTimeout = 10 * time.Minute
 
-// ask asks the approver with the run's clock held: a person's thinking
-// time is not the program's time.
+// CodeApprovalTimeout: nobody answered an approval request within
+// EngineConfig.ApprovalTimeout; the call was refused.
+const CodeApprovalTimeout = "APPROVAL_TIMEOUT"
+
+// errApprovalTimeout is the cause of an approval wait that ran out.
+var errApprovalTimeout = errors.New("no answer to the approval request in time")
+
+// ask asks the approver with the run's clock held (a person's thinking
+// time is not the program's time), for at most the approval timeout. An
+// approver that does not return when its context ends is left behind:
+// its late answer is ignored.
 func (h *runHost) ask(ctx context.Context, req ApprovalRequest) (Decision, error) {
 	release := engine.HoldClock(ctx)
 	defer release()
-	ctx, cancel := context.WithTimeout(ctx, MaxApprovalWait)
+	return waitApproval(ctx, h.timeout(), func(ctx context.Context) (Decision, error) {
+		return h.approver.Approve(ctx, req)
+	})
+}
+
+func (h *runHost) timeout() time.Duration {
+	if h.approvalTimeout > 0 {
+		return h.approvalTimeout
+	}
+	return DefaultApprovalTimeout
+}
+
+// waitApproval runs f with a context that ends after d, and returns an
+// *ApprovalTimeoutError when d passes first.
+func waitApproval[T any](ctx context.Context, d time.Duration, f func(context.Context) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, d, errApprovalTimeout)
 	defer cancel()
-	return h.approver.Approve(ctx, req)
+	type answer struct {
+		v   T
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		v, err := f(ctx)
+		done <- answer{v, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-ctx.Done():
+		a.err = ctx.Err()
+	}
+	if context.Cause(ctx) == errApprovalTimeout && (a.err != nil || ctx.Err() != nil) {
+		var zero T
+		return zero, &ApprovalTimeoutError{Wait: d}
+	}
+	return a.v, a.err
+}
+
+// ApprovalTimeoutError is the error of a wait for an approver that ran
+// past EngineConfig.ApprovalTimeout.
+type ApprovalTimeoutError struct {
+	Wait time.Duration
+}
+
+// Error says how long the call waited and how to wait longer.
+func (e *ApprovalTimeoutError) Error() string {
+	return fmt.Sprintf("nobody answered the approval request within %s (EngineConfig.ApprovalTimeout; modebox.json limits.approvalTimeout)", e.Wait)
 }
 
 // argsDigest compares arguments: a pending call on resume must be the
@@ -339,12 +400,16 @@ func argsDigest(args json.RawMessage) [32]byte {
 
 type approverKey struct{}
 
+// approvalTimeoutKey carries the engine's approval timeout to Ask and
+// AskForm.
+type approvalTimeoutKey struct{}
+
 // ErrNoApprover is Ask's error when the run has no approver.
 var ErrNoApprover = errors.New("modebox: nothing can approve this now")
 
 // Ask puts a question to the approver of the run that ctx (a tool
 // handler's context) belongs to, with the run's clock held and the wait
-// bounded by MaxApprovalWait. Tools use it to route a person-facing
+// bounded by EngineConfig.ApprovalTimeout. Tools use it to route a person-facing
 // question (for example a downstream MCP server's elicitation) to the same
 // person who approves calls. Without an approver it returns Deny and
 // ErrNoApprover.
@@ -353,7 +418,8 @@ func Ask(ctx context.Context, req ApprovalRequest) (Decision, error) {
 	if a == nil {
 		return Deny, ErrNoApprover
 	}
-	h := &runHost{approver: a}
+	to, _ := ctx.Value(approvalTimeoutKey{}).(time.Duration)
+	h := &runHost{approver: a, approvalTimeout: to}
 	return h.ask(ctx, req)
 }
 
@@ -374,8 +440,20 @@ func AskForm(ctx context.Context, message string, schema json.RawMessage) (actio
 	}
 	release := engine.HoldClock(ctx)
 	defer release()
-	ctx, cancel := context.WithTimeout(ctx, MaxApprovalWait)
-	defer cancel()
-	action, content, err = fa.AskForm(ctx, message, schema)
-	return action, content, true, err
+	to, _ := ctx.Value(approvalTimeoutKey{}).(time.Duration)
+	if to <= 0 {
+		to = DefaultApprovalTimeout
+	}
+	type form struct {
+		action  string
+		content map[string]any
+	}
+	f, err := waitApproval(ctx, to, func(ctx context.Context) (form, error) {
+		a, c, err := fa.AskForm(ctx, message, schema)
+		return form{a, c}, err
+	})
+	if err != nil && f.action == "" {
+		f.action = "cancel"
+	}
+	return f.action, f.content, true, err
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // askLog is an approver that answers every request with one decision and
@@ -166,4 +167,42 @@ func TestSourceMountHiddenFromShell(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// A person who never answers: the wait ends at EngineConfig.ApprovalTimeout
+// with its own code, whether the approver honours its context or not, and
+// the run goes on.
+func TestApprovalTimeout(t *testing.T) {
+	var sent []string
+	e, err := New(EngineConfig{Tools: flowTools(&sent), ApprovalTimeout: 200 * time.Millisecond})
+	must(t, err)
+	stuck := make(chan struct{})
+	defer close(stuck)
+	approvers := map[string]Approver{
+		"honours ctx": ApproverFunc(func(ctx context.Context, _ ApprovalRequest) (Decision, error) {
+			<-ctx.Done()
+			return Deny, ctx.Err()
+		}),
+		"ignores ctx": ApproverFunc(func(context.Context, ApprovalRequest) (Decision, error) {
+			<-stuck
+			return Approve, nil // too late: ignored
+		}),
+	}
+	for name, a := range approvers {
+		r := run(t, e, `try { await net.post({m: 1}) } catch (e) { return [e.code, e.message] }`, RunOptions{Approver: a})
+		var out []string
+		if r.Status != StatusOK || json.Unmarshal(r.Value, &out) != nil || out[0] != CodeApprovalTimeout || !strings.Contains(out[1], "ApprovalTimeout") {
+			t.Fatalf("%s: %s %s %+v", name, r.Status, r.Value, r.Error)
+		}
+		r = run(t, e, `return await net.post({m: 1})`, RunOptions{Approver: a})
+		if r.Error == nil || r.Error.Code != CodeApprovalTimeout {
+			t.Fatalf("%s uncaught: %+v", name, r.Error)
+		}
+	}
+	if len(sent) != 0 {
+		t.Fatalf("sent %v", sent)
+	}
+	if _, err := New(EngineConfig{ApprovalTimeout: -time.Second}); err == nil {
+		t.Fatal("a negative approval timeout was accepted")
+	}
 }

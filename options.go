@@ -41,6 +41,13 @@ type EngineConfig struct {
 	Shell *ShellConfig
 	Fetch *FetchConfig
 	FS    *FSConfig
+	// ApprovalTimeout bounds how long a call waits for its Approver's
+	// answer (and modebox.Ask and AskForm for theirs): past it the call is
+	// refused with APPROVAL_TIMEOUT, which the program can catch, and the
+	// run goes on. Default DefaultApprovalTimeout (10 minutes); the
+	// run's Limits.Timeout does not count this wait. modebox.json:
+	// "limits": {"approvalTimeout": "10m"}.
+	ApprovalTimeout time.Duration
 	// Continuations lets runs pause for approval and resume from sealed
 	// tokens. nil: calls that need approval and have no approver are
 	// refused with APPROVAL_UNAVAILABLE.
@@ -59,7 +66,7 @@ type Limits struct {
 	// Timeout is the wall-clock limit (default 30s). The run returns at the
 	// deadline even while the guest is inside a builtin that never polls.
 	// Time spent waiting for an Approver does not count (it is bounded by
-	// MaxApprovalWait instead).
+	// EngineConfig.ApprovalTimeout instead).
 	Timeout time.Duration
 	// Memory is the JS heap limit in bytes (default 64 MiB).
 	Memory int64

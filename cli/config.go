@@ -42,6 +42,8 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 		MaxRuns:      cfg.Limits.MaxRuns,
 		MaxQueued:    cfg.Limits.MaxQueued,
 		QueueTimeout: cfg.Limits.QueueTimeout,
+		// approvals wait this long for the terminal or the MCP client
+		ApprovalTimeout: cfg.Limits.ApprovalTimeout,
 	}
 	for pattern, rule := range cfg.Tools {
 		ec.Policies[pattern] = modebox.Policy(rule.Policy)

@@ -11,7 +11,7 @@ import (
 // Keys allowed at each level, in the order they are documented.
 var (
 	topKeys    = []string{"$schema", "limits", "tools", "flows", "mcpServers", "shell", "fetch", "fs", "mcp"}
-	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxRuns", "maxQueued", "queueTimeout"}
+	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxRuns", "maxQueued", "queueTimeout", "approvalTimeout"}
 	ruleKeys   = []string{"policy"}
 	flowKeys   = []string{"sources", "sinks"}
 	serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "timeout"}
@@ -221,6 +221,8 @@ func (c *checker) limits(n *node, path string, l *Limits) *Error {
 			l.Fuel, err = c.count(v, p)
 		case "queueTimeout":
 			l.QueueTimeout, err = c.duration(v, p)
+		case "approvalTimeout":
+			l.ApprovalTimeout, err = c.duration(v, p)
 		case "maxRuns", "maxQueued":
 			var cnt uint64
 			cnt, err = c.count(v, p)

@@ -82,6 +82,10 @@ type Limits struct {
 	// "queueTimeout". They are engine-wide, not per run.
 	MaxRuns, MaxQueued int
 	QueueTimeout       time.Duration
+	// ApprovalTimeout bounds the wait for a person's answer to an
+	// approval request ("approvalTimeout"; engine-wide, default 10m);
+	// past it the call is refused with APPROVAL_TIMEOUT.
+	ApprovalTimeout time.Duration
 }
 
 // ToolRule is what the configuration says about the tools matching one
