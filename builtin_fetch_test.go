@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/modebox/modebox/internal/dnstest"
 )
 
 var lastAuth atomic.Value
@@ -55,7 +57,8 @@ func fetchEngine(t *testing.T, fc *FetchConfig, extra func(*EngineConfig)) *Engi
 func TestFetchFromTheGuest(t *testing.T) {
 	srv, addr := fetchServer(t)
 	t.Setenv("MBX_TEST_KEY", "Bearer k-123")
-	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}, Headers: map[string]map[string]string{addr: {"Authorization": "env:MBX_TEST_KEY"}}}, nil)
+	// the test server is plain http: the entry with a secret header says so
+	e := fetchEngine(t, &FetchConfig{Allow: []string{"http://" + addr}, Headers: map[string]map[string]string{"http://" + addr: {"Authorization": "env:MBX_TEST_KEY"}}}, nil)
 	r := run(t, e, fmt.Sprintf(`
 		const base = %q;
 		const j = await fetch(base + "/json");
@@ -164,18 +167,24 @@ func (s stubResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Ad
 }
 
 // A wildcard entry never opens a private address, even when the name is
-// listed; an exact entry does.
-func TestFetchPrivateOnlyByExactEntry(t *testing.T) {
+// listed, and neither does a plain name entry (api.test, whose DNS
+// answers loopback: the attacker's case, through a real DNS server on
+// loopback); a name entry marked private does.
+func TestFetchPrivateOnlyByExplicitEntry(t *testing.T) {
 	srv, addr := fetchServer(t)
 	_, port, _ := net.SplitHostPort(addr)
-	res := stubResolver{"svc.test": {netip.MustParseAddr("127.0.0.1")}, "a.wild.test": {netip.MustParseAddr("127.0.0.1")}}
-	e := fetchEngine(t, &FetchConfig{Allow: []string{"svc.test:" + port, "*.wild.test:" + port}, resolver: res}, nil)
+	dns := dnstest.Start(t)
+	for _, n := range []string{"svc.test", "a.wild.test", "api.test"} {
+		dns.Set(n, "127.0.0.1")
+	}
+	e := fetchEngine(t, &FetchConfig{Allow: []string{"svc.test:" + port + " private", "*.wild.test:" + port, "api.test:" + port}, resolver: dns.Resolver()}, nil)
 	_ = srv
 	r := run(t, e, fmt.Sprintf(`
 		const ok = (await fetch("http://svc.test:%s/json")).status;
 		let wild; try { await fetch("http://a.wild.test:%s/json") } catch (e) { wild = e.code }
-		return [ok, wild]`, port, port), RunOptions{Lang: "js"})
-	if string(r.Value) != `[200,"FETCH_ADDRESS_REFUSED"]` {
+		let name; try { await fetch("http://api.test:%s/json") } catch (e) { name = e.code }
+		return [ok, wild, name]`, port, port, port), RunOptions{Lang: "js"})
+	if string(r.Value) != `[200,"FETCH_ADDRESS_REFUSED","FETCH_ADDRESS_REFUSED"]` {
 		t.Fatalf("%s %+v", r.Value, r.Error)
 	}
 }
