@@ -200,3 +200,26 @@ func TestFetchIsASink(t *testing.T) {
 		t.Fatalf("%s %+v", r.Value, r.Error)
 	}
 }
+
+// fetch's maxRequests holds across a pause: the requests a resumed run
+// replays from its journal count, so pausing does not reset the cap.
+func TestFetchRequestLimitAcrossResume(t *testing.T) {
+	_, addr := fetchServer(t)
+	c := &counter{}
+	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}, MaxRequests: 2}, func(cfg *EngineConfig) {
+		cfg.Tools = []Tool{c.tool("t", "guarded", PolicyAsk)}
+		cfg.Continuations = &Continuations{Keys: [][]byte{newKey(t)}}
+	})
+	r := run(t, e, `const u = "http://`+addr+`/json";
+		await fetch(u); await fetch(u);
+		await t.guarded({});
+		try { await fetch(u); return "a third request" } catch (e) { return e.code }`, RunOptions{Lang: "js"})
+	if r.Status != StatusPaused {
+		t.Fatalf("%+v", r)
+	}
+	r, err := e.Resume(t.Context(), r.Token, Decisions{Default: Approve})
+	must(t, err)
+	if string(r.Value) != `"FETCH_REQUEST_LIMIT"` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+}

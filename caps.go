@@ -484,6 +484,15 @@ func (c *capabilities) initFetch(cfg *FetchConfig) error {
 			approvalKey: "fetch " + chk.Target.URL.Scheme + "://" + chk.Target.HostPort(),
 		}
 	}
+	// a replayed request counts against maxRequests: the cap is per run,
+	// pauses included (a replayed call the gate had refused counts too:
+	// the cap errs on the safe side)
+	e.replay = func(h *runHost, _ engine.Call) error {
+		if h.caps != nil && h.caps.fetch != nil {
+			h.caps.fetch.CountReplayed()
+		}
+		return nil
+	}
 	c.entries = append(c.entries, e)
 	return nil
 }

@@ -55,6 +55,11 @@ func (s *Session) Close() {
 	})
 }
 
+// CountReplayed counts a request a resumed run replays from its journal
+// (it ran before the pause and is not sent again), so MaxRequests bounds
+// the whole run, not each part of it between pauses.
+func (s *Session) CountReplayed() { s.count.Add(1) }
+
 // Requests returns how many Do calls the session has counted.
 func (s *Session) Requests() int { return int(s.count.Load()) }
 
