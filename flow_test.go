@@ -149,6 +149,18 @@ func TestSourceMountHiddenFromShell(t *testing.T) {
 	if !strings.Contains(string(r.Value), "public") {
 		t.Fatalf("sh() should still read other paths: %s", r.Value)
 	}
+	// a source mount inside the workspace is hidden there too
+	e2, err := New(EngineConfig{
+		Shell:    &ShellConfig{Workspace: []string{dir}},
+		FS:       &FSConfig{Mounts: []Mount{{Host: secret, Guest: "/secret", Source: true}}},
+		Policies: map[string]Policy{"sh": PolicyAllow},
+	})
+	must(t, err)
+	t.Cleanup(func() { _ = e2.Close() })
+	r = run(t, e2, `return (await sh("cat secret/key.txt; ls secret; cat plain/note.txt")).stdout`, RunOptions{Lang: "js"})
+	if r.Status != StatusOK || strings.Contains(string(r.Value), "TOP-SECRET") || strings.Contains(string(r.Value), "key.txt") || !strings.Contains(string(r.Value), "public") {
+		t.Fatalf("source mount inside the workspace: %s %+v", r.Value, r.Error)
+	}
 	// a workspace inside a source mount cannot be hidden: refused
 	_, err = New(EngineConfig{
 		Shell: &ShellConfig{Workspace: []string{secret}},

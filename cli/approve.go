@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -54,7 +55,9 @@ func printPaused(res *modebox.Result, s Streams) int {
 	fmt.Fprintf(s.Stderr, "paused: %d call(s) need approval\n", len(res.Pending))
 	for _, p := range res.Pending {
 		fmt.Fprintf(s.Stderr, "  #%d tools.%s — %s\n", p.ID, oneLine(p.Tool), oneLine(p.Reason))
-		fmt.Fprint(s.Stderr, prompt.Render(prompt.Request{Tool: p.Tool, Reason: p.Reason, Args: p.Args}, 200, 20))
+		// the whole call: whoever runs "modebox resume --approve" approves
+		// what is printed here, and nothing here can "press v"
+		fmt.Fprint(s.Stderr, prompt.Render(prompt.Request{Tool: p.Tool, Reason: p.Reason, Args: p.Args}, math.MaxInt32, math.MaxInt32))
 	}
 	if res.Token == "" {
 		fmt.Fprintln(s.Stderr, "modebox: no continuation token (continuations are not configured)")

@@ -128,8 +128,18 @@ func TestCLIResumeGeneratedArguments(t *testing.T) {
 			t.Errorf("seed %d: file %q %v", seed, disk, err)
 		}
 	}
+	// the paused run prints the whole call it asks about: the approval
+	// given by running the printed command covers nothing unseen
+	tail := "and-then-the-dangerous-part"
+	code, stdout, stderr := runCLI(t, `return await fs.write("/out/long.txt", "`+strings.Repeat("harmless ", 60)+tail+`")`, "run", "--no-prompt", "-")
+	if code != ExitPaused || strings.Contains(stderr, "press v") || strings.Contains(stderr, "more bytes") || !strings.Contains(unwrap(stderr), tail) {
+		t.Fatalf("exit %d; the paused run does not show the whole call:\n%s", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "", printedResume(t, stdout, stderr)...); code != ExitOK {
+		t.Fatalf("exit %d %s", code, stderr)
+	}
 	// README's order works too: the token first, then the flag
-	code, stdout, stderr := runCLI(t, `return await fs.write("/out/readme.txt", "x && y")`, "run", "--no-prompt", "-")
+	code, stdout, stderr = runCLI(t, `return await fs.write("/out/readme.txt", "x && y")`, "run", "--no-prompt", "-")
 	if code != ExitPaused {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
@@ -158,4 +168,17 @@ func holdsString(v any, s string) bool {
 		}
 	}
 	return false
+}
+
+// unwrap joins the rows a rendered call wraps long values over.
+func unwrap(s string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(s, "\n") {
+		_, after, ok := strings.Cut(line, "│ ")
+		if !ok {
+			after = line
+		}
+		b.WriteString(strings.TrimSpace(after))
+	}
+	return b.String()
 }
