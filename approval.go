@@ -82,6 +82,7 @@ type runHost struct {
 	approved      map[string]bool  // tools approved for the rest of the run
 	approvedCalls map[int]bool     // calls approved one by one
 	covers        map[int][]string // approval keys of calls waiting for their approver (setCover)
+	turn          chan struct{}    // one question to the approver at a time (decide)
 }
 
 func (h *runHost) approveTool(keys ...string) {
@@ -265,23 +266,8 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 			}
 			cover = []string{approvalKey(e, gi)}
 		}
-		akey := cover[len(cover)-1]
-		if !h.toolApproved(akey) {
-			d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
-			var te *ApprovalTimeoutError
-			if errors.As(err, &te) {
-				return nil, &ToolError{Code: CodeApprovalTimeout, Message: e.label() + ": the call was refused: " + te.Error(), Err: err}
-			}
-			if err != nil || d == Deny {
-				msg := e.label() + ": the call was denied"
-				if err != nil {
-					msg += " (" + err.Error() + ")"
-				}
-				return nil, &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
-			}
-			if d == ApproveTool {
-				h.approveTool(cover...)
-			}
+		if err := h.decide(ctx, e, c, cover); err != nil {
+			return nil, err
 		}
 		approved = true
 	}
@@ -293,6 +279,44 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 		ctx = context.WithValue(ctx, callKey{}, callInfo{host: h, id: c.ID, approved: approved})
 	}
 	return e.call(ctx, c.Args)
+}
+
+// decide asks the approver about call c unless an approval for the rest
+// of the run already covers it (cover's last key). Asks take turns, and
+// the cover is checked again once it is this call's turn, so calls waiting
+// while an earlier one is approved for the rest of the run are not asked.
+func (h *runHost) decide(ctx context.Context, e *entry, c engine.Call, cover []string) error {
+	h.mu.Lock()
+	if h.turn == nil {
+		h.turn = make(chan struct{}, 1)
+	}
+	turn := h.turn
+	h.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+	case <-ctx.Done():
+		return &ToolError{Code: CodeApprovalDenied, Message: e.label() + ": the call was denied (the run ended while it waited to be asked)", Err: ctx.Err()}
+	}
+	defer func() { <-turn }()
+	if h.toolApproved(cover[len(cover)-1]) {
+		return nil
+	}
+	d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
+	var te *ApprovalTimeoutError
+	if errors.As(err, &te) {
+		return &ToolError{Code: CodeApprovalTimeout, Message: e.label() + ": the call was refused: " + te.Error(), Err: err}
+	}
+	if err != nil || d == Deny {
+		msg := e.label() + ": the call was denied"
+		if err != nil {
+			msg += " (" + err.Error() + ")"
+		}
+		return &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
+	}
+	if d == ApproveTool {
+		h.approveTool(cover...)
+	}
+	return nil
 }
 
 // callKey carries a built-in call's run and approval to its handler.

@@ -29,9 +29,12 @@ func (a *askLog) Approve(_ context.Context, r ApprovalRequest) (Decision, error)
 }
 
 func flowTools(sent *[]string) []Tool {
+	var mu sync.Mutex
 	return []Tool{
 		{Namespace: "db", Name: "secret", Source: true, Handler: func(context.Context, json.RawMessage) (any, error) { return "s3cr3t", nil }},
 		{Namespace: "net", Name: "post", Sink: true, Policy: PolicyAsk, Handler: func(_ context.Context, a json.RawMessage) (any, error) {
+			mu.Lock()
+			defer mu.Unlock()
 			*sent = append(*sent, string(a))
 			return true, nil
 		}},
@@ -216,5 +219,19 @@ func TestApprovalTimeout(t *testing.T) {
 	}
 	if _, err := New(EngineConfig{ApprovalTimeout: -time.Second}); err == nil {
 		t.Fatal("a negative approval timeout was accepted")
+	}
+}
+
+// Calls of one tool in flight together: the first answer "approve for the
+// rest of this run" covers the others, which were waiting their turn and
+// are not asked.
+func TestApproveToolCoversCallsWaitingTheirTurn(t *testing.T) {
+	var sent []string
+	e, err := New(EngineConfig{Tools: flowTools(&sent)})
+	must(t, err)
+	a := &askLog{d: ApproveTool}
+	r := run(t, e, `await Promise.all([1, 2, 3, 4].map((m) => net.post({m}))); return 1`, RunOptions{Approver: a})
+	if r.Status != StatusOK || len(a.reqs) != 1 || len(sent) != 4 {
+		t.Fatalf("%+v: asked %d times, sent %d", r.Error, len(a.reqs), len(sent))
 	}
 }
