@@ -123,6 +123,7 @@ func TestLimitsValues(t *testing.T) {
 		want Limits
 	}{
 		{`{"timeout": "500ms"}`, Limits{Timeout: 500 * time.Millisecond}},
+		{`{"approvalTimeout": "2m"}`, Limits{ApprovalTimeout: 2 * time.Minute}},
 		{`{"timeout": "1m30s"}`, Limits{Timeout: 90 * time.Second}},
 		{`{"timeout": 1500}`, Limits{Timeout: 1500 * time.Millisecond}},
 		{`{"timeout": 0.5}`, Limits{Timeout: 500 * time.Microsecond}},
