@@ -109,7 +109,7 @@ func indexLines(groups map[string][]string) []indexLine {
 	for _, ns := range slices.Sorted(maps.Keys(groups)) {
 		label := ns
 		if label == "" {
-			label = "tools"
+			label = "(no namespace)" // tools.<name>
 		}
 		key := strings.Join(groups[ns], ",")
 		if i, ok := at[key]; ok {

@@ -14,9 +14,9 @@ import (
 // search tool returns with declarations. docs/benchmarks.md has the sizes.
 func (s *Server) runDescription() string {
 	var b strings.Builder
-	b.WriteString("Runs a JavaScript/TypeScript program in a sandbox. Do a whole task in one program (loops, filtering, Promise.all) and return only what is needed.\n" +
-		"Code: an async function body; `return` a JSON value; console.log lines come back in logs.\n" +
-		"Tools: `await tools.ns.name({...})` (or `ns.name`) as listed below; `return await tools.search(\"words\")` finds tools with their signatures, {full: true} adds types.\n" +
+	b.WriteString("Runs a JavaScript/TypeScript program in a sandbox. Do a whole task in one program (loops, filtering, Promise.all); return only what is needed.\n" +
+		"Code: an async function body; `return` a JSON value; console.log goes to logs.\n" +
+		"Tools (listed below): `await tools.ns.name({...})`; `return await tools.search(\"words\")` gives their signatures, {full: true} their types.\n" +
 		"A failed call throws an Error with .code; uncaught, it fails the run (status \"error\"). No network, files or env except through tools. ")
 	fmt.Fprintf(&b, "Output past %d characters is cut.", s.opts.MaxResultText)
 	if s.opts.ApproveTool {
@@ -29,7 +29,7 @@ func (s *Server) runDescription() string {
 
 // searchDescription is the search tool's: it does what tools.search does
 // in a program, and serves declarations too.
-const searchDescription = `Finds the run tool's tools: query gives the best signatures (full: with types); no query gives the TypeScript declarations of namespace (or all) and the error codes.`
+const searchDescription = `Finds tools for run programs. query: the best signatures (full: with types), in namespace if given. No query: the TypeScript declarations of namespace (or of all) and the error codes.`
 
 // reference is what the model needs only sometimes; the search tool puts it
 // before declarations. It reads as TypeScript.
