@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,56 +14,6 @@ import (
 	"github.com/modebox/modebox/internal/toolcorpus"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// replayEnv, when set, makes the test binary an MCP server over stdio that
-// lists the tools in the JSON file it names (a toolcorpus copy), exactly as
-// written. It stands for the servers of the generated 500-tool toolbox,
-// which exist only as renamed copies of captured ones.
-const replayEnv = "MODEBOX_TEST_REPLAY_TOOLS"
-
-func TestMain(m *testing.M) {
-	if f := os.Getenv(replayEnv); f != "" {
-		if err := serveReplay(f); err != nil {
-			fmt.Fprintln(os.Stderr, "replay:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-func serveReplay(file string) error {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	var tools []json.RawMessage
-	if err := json.Unmarshal(b, &tools); err != nil {
-		return err
-	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "replay", Version: "1"}, nil)
-	for _, raw := range tools {
-		var t mcp.Tool
-		if err := json.Unmarshal(raw, &t); err != nil {
-			return err
-		}
-		var schemas struct {
-			In  json.RawMessage `json:"inputSchema"`
-			Out json.RawMessage `json:"outputSchema"`
-		}
-		_ = json.Unmarshal(raw, &schemas)
-		t.InputSchema = schemas.In
-		t.OutputSchema = nil
-		if len(schemas.Out) > 0 {
-			t.OutputSchema = schemas.Out
-		}
-		name := t.Name
-		srv.AddTool(&t, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "replayed " + name}}}, nil
-		})
-	}
-	return srv.Run(context.Background(), &mcp.StdioTransport{})
-}
 
 // server is one downstream server: how modebox.json starts it.
 type server struct {
@@ -105,9 +54,9 @@ func referenceServers(tb testing.TB, withGitHub bool) map[string]server {
 	return s
 }
 
-// generatedServers writes the 500-tool toolbox (the captured servers and
-// renamed copies of them, see toolcorpus) as one replay server per
-// namespace.
+// generatedServers writes the n-tool toolbox (the captured servers and
+// renamed copies of them, see toolcorpus) as one server per namespace,
+// each internal/toolcorpus/replay serving its list.
 func generatedServers(tb testing.TB, n int) map[string]server {
 	tb.Helper()
 	orig, err := toolcorpus.Load(filepath.Join("..", "testdata", "mcp-schemas"))
@@ -122,11 +71,11 @@ func generatedServers(tb testing.TB, n int) map[string]server {
 	for _, t := range tools {
 		bySrv[t.Server] = append(bySrv[t.Server], t.Raw)
 	}
-	self, err := os.Executable()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	dir := tb.TempDir()
+	replay := filepath.Join(dir, "replay")
+	if out, err := exec.Command("go", "build", "-o", replay, "../internal/toolcorpus/replay").CombinedOutput(); err != nil {
+		tb.Fatalf("build replay: %v\n%s", err, out)
+	}
 	out := map[string]server{}
 	for name, list := range bySrv {
 		b, _ := json.Marshal(list)
@@ -134,7 +83,7 @@ func generatedServers(tb testing.TB, n int) map[string]server {
 		if err := os.WriteFile(f, b, 0o600); err != nil {
 			tb.Fatal(err)
 		}
-		out[name] = server{Command: self, Env: map[string]string{replayEnv: f}}
+		out[name] = server{Command: replay, Args: []string{f}}
 	}
 	return out
 }
