@@ -146,7 +146,7 @@ type sizes struct {
 
 func (s sizes) ratio() float64 { return float64(s.modebox) / float64(s.servers) }
 
-var indexCount = regexp.MustCompile(`\n(\d+) tools[: ]`)
+var indexCount = regexp.MustCompile(`\b(\d+) tools\b`)
 
 // measure reads every server's tools/list, then modebox's with all of them
 // behind it, and checks that modebox's index counts every server's tools
