@@ -43,10 +43,10 @@ func (e *Engine) Declarations() (string, error) {
 }
 
 // IndexBudget is the most bytes Index takes. While every tool's name fits,
-// it lists them all; 1,500 bytes is about 80 tools of typical names (the
-// npm reference servers' 37 tools take 790, with the github server's 63
-// take 1,200) and, past that, 30 namespaces with a tool each.
-// docs/benchmarks.md has the measurements the figure comes from.
+// it lists them all: 1,500 bytes is about 80 tools of typical names (the
+// captured npm reference servers' 36 tools take 681, with the github
+// server's 62 take 1,178); past that, it is about 30 namespaces with a
+// tool each. docs/benchmarks.md has the measurements it comes from.
 const IndexBudget = 1500
 
 // maxPerNamespace caps the tools Index names per namespace when it cannot
@@ -77,7 +77,7 @@ func (e *Engine) Index() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d tools:\n", n)
 	for _, l := range lines {
-		fmt.Fprintf(&b, "%s: %s\n", l.label, strings.Join(l.names, ", "))
+		fmt.Fprintf(&b, "%s: %s\n", l.label(0), strings.Join(l.names, ", "))
 	}
 	if b.Len() > IndexBudget {
 		b.Reset()
@@ -97,10 +97,28 @@ func (e *Engine) Index() string {
 
 // indexLine is one line of the index: namespaces with the same tools.
 type indexLine struct {
-	label string   // "github" or "github, gitea"
-	count string   // "26" or "26 each"
-	names []string // the tools, in registration order
+	labels []string // "github", "gitea"
+	names  []string // the tools, in the toolbox's order
 }
+
+// label names the line's namespaces, at most max of them (0: all).
+func (l indexLine) label(max int) string {
+	if max <= 0 || len(l.labels) <= max {
+		return strings.Join(l.labels, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(l.labels[:max], ", "), len(l.labels)-max)
+}
+
+// count is the line's tool count: "26", or "26 each".
+func (l indexLine) count() string {
+	if len(l.labels) > 1 {
+		return fmt.Sprintf("%d each", len(l.names))
+	}
+	return fmt.Sprint(len(l.names))
+}
+
+// maxLabels caps the namespaces named on one line of a sampled index.
+const maxLabels = 8
 
 // indexLines groups namespaces by their tools, in namespace order.
 func indexLines(groups map[string][]string) []indexLine {
@@ -113,12 +131,11 @@ func indexLines(groups map[string][]string) []indexLine {
 		}
 		key := strings.Join(groups[ns], ",")
 		if i, ok := at[key]; ok {
-			lines[i].label += ", " + label
-			lines[i].count = fmt.Sprintf("%d each", len(groups[ns]))
+			lines[i].labels = append(lines[i].labels, label)
 			continue
 		}
 		at[key] = len(lines)
-		lines = append(lines, indexLine{label: label, count: fmt.Sprint(len(groups[ns])), names: groups[ns]})
+		lines = append(lines, indexLine{labels: []string{label}, names: groups[ns]})
 	}
 	return lines
 }
@@ -130,7 +147,7 @@ func indexSample(n, namespaces int, lines []indexLine) string {
 		b.Reset()
 		fmt.Fprintf(&b, "%d tools in %d namespaces; some of each (search for the rest):\n", n, namespaces)
 		for _, l := range lines {
-			fmt.Fprintf(&b, "%s (%s): %s", l.label, l.count, strings.Join(toolsearch.Representative(l.names, k), ", "))
+			fmt.Fprintf(&b, "%s (%s): %s", l.label(maxLabels), l.count(), strings.Join(toolsearch.Representative(l.names, k), ", "))
 			if len(l.names) > k {
 				b.WriteString(", …")
 			}
@@ -145,9 +162,10 @@ func indexSample(n, namespaces int, lines []indexLine) string {
 	slices.SortStableFunc(byCount, func(a, c indexLine) int { return len(c.names) - len(a.names) })
 	b.Reset()
 	fmt.Fprintf(&b, "%d tools in %d namespaces (search for them):\n", n, namespaces)
+	left := namespaces
 	for i, l := range byCount {
-		item := fmt.Sprintf("%s (%s)", l.label, l.count)
-		rest := fmt.Sprintf("; and %d more\n", len(byCount)-i)
+		item := fmt.Sprintf("%s (%s)", l.label(maxLabels), l.count())
+		rest := fmt.Sprintf("; and %d more\n", left)
 		if i > 0 && b.Len()+2+len(item)+len(rest) > IndexBudget {
 			b.WriteString(rest)
 			return b.String()
@@ -156,6 +174,7 @@ func indexSample(n, namespaces int, lines []indexLine) string {
 			b.WriteString("; ")
 		}
 		b.WriteString(item)
+		left -= len(l.labels)
 	}
 	b.WriteString("\n")
 	return b.String()

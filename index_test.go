@@ -138,3 +138,35 @@ func TestIndexGrowsSlowerThanTheToolbox(t *testing.T) {
 		prev = share
 	}
 }
+
+// TestIndexManyIdenticalNamespaces: one server run a thousand times (each
+// namespace the same tools) still fits the budget and says how many
+// namespaces there are.
+func TestIndexManyIdenticalNamespaces(t *testing.T) {
+	h := func(context.Context, json.RawMessage) (any, error) { return nil, nil }
+	var tools []Tool
+	for i := range 1000 {
+		ns := fmt.Sprintf("replica%04d", i)
+		tools = append(tools, Tool{Namespace: ns, Name: "query", Handler: h}, Tool{Namespace: ns, Name: "list_tables", Handler: h})
+	}
+	for i := range 300 {
+		tools = append(tools, Tool{Namespace: fmt.Sprintf("svc%03d", i), Name: fmt.Sprintf("op%03d", i), Handler: h})
+	}
+	idx := index(t, tools)
+	if len(idx) > IndexBudget {
+		t.Errorf("index %d B, over IndexBudget:\n%s", len(idx), idx)
+	}
+	want := "2300 tools in 1300 namespaces"
+	if !strings.HasPrefix(idx, want) || !strings.Contains(idx, "replica0000, replica0001, replica0002, replica0003, replica0004, replica0005, replica0006, replica0007 and 992 more (2 each)") {
+		t.Errorf("index:\n%s", idx)
+	}
+	// The namespaces named or counted add up to all of them.
+	m := regexp.MustCompile(`; and (\d+) more\n$`).FindStringSubmatch(idx)
+	if m == nil {
+		t.Fatalf("index does not count the namespaces it leaves out:\n%s", idx)
+	}
+	rest, _ := strconv.Atoi(m[1])
+	if shown := strings.Count(idx, "svc"); shown+rest != 300 {
+		t.Errorf("%d svc namespaces shown + %d more, want 300:\n%s", shown, rest, idx)
+	}
+}
