@@ -42,6 +42,12 @@ func (e *Engine) Declarations() (string, error) {
 	return d + "\ndeclare const tools: {\n" + searchDecl + "};\n" + e.builtinDecls(), nil
 }
 
+// Limits returns the limits a run of e gets when it sets none: the
+// engine's, with the defaults where it sets none either.
+func (e *Engine) Limits() Limits {
+	return DefaultLimits().merge(e.limits)
+}
+
 // IndexBudget is the most bytes Index takes. While every tool's name fits,
 // it lists them all: 1,500 bytes is about 80 tools of typical names (the
 // captured npm reference servers' 36 tools take 681, with the github

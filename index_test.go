@@ -170,3 +170,16 @@ func TestIndexManyIdenticalNamespaces(t *testing.T) {
 		t.Errorf("%d svc namespaces shown + %d more, want 300:\n%s", shown, rest, idx)
 	}
 }
+
+// TestEngineLimits: the engine's own limits, the defaults elsewhere.
+func TestEngineLimits(t *testing.T) {
+	e, err := New(EngineConfig{Limits: Limits{Timeout: 5e9, MaxCalls: 10, Fuel: 1000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultLimits()
+	want.Timeout, want.MaxCalls, want.Fuel = 5e9, 10, 1000
+	if got := e.Limits(); got != want {
+		t.Errorf("Limits() = %+v, want %+v", got, want)
+	}
+}

@@ -31,9 +31,32 @@ func (s *Server) runDescription() string {
 // in a program, and serves declarations too.
 const searchDescription = `Finds tools for run programs. query: the best signatures (full: with types), in namespace if given. No query: the TypeScript declarations of namespace (or of all) and the error codes.`
 
-// reference is what the model needs only sometimes; the search tool puts it
-// before declarations. It reads as TypeScript.
-const reference = `/**
+// reference is what the model needs only sometimes, with the engine's
+// limits; the search tool puts it before declarations. It reads as
+// TypeScript.
+func (s *Server) reference() string {
+	l := s.eng.Limits()
+	limits := fmt.Sprintf(" * Limits: %s wall time, %s of memory, %d tool calls, %d at once, %s a value, %s of logs",
+		l.Timeout, size(l.Memory), l.MaxCalls, l.MaxConcurrency, size(int64(l.MaxValue)), size(int64(l.MaxLog)))
+	if l.Fuel > 0 {
+		limits += fmt.Sprintf(", %d fuel (about 10,000 branches each)", l.Fuel)
+	}
+	return strings.Replace(referenceText, " * Limits.\n", limits+".\n", 1)
+}
+
+// size writes n bytes as KiB or MiB when it is a whole number of them.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// referenceText is reference before the limits are filled in.
+const referenceText = `/**
  * A failed tool call rejects with a ToolError. code: TOOL_ERROR (the tool
  * failed), TOOL_NOT_FOUND, INVALID_ARGUMENT (arguments do not match the
  * schema), VALUE_TOO_LARGE, TOOL_DENIED (by policy), APPROVAL_DENIED (a
@@ -43,11 +66,11 @@ const reference = `/**
  * SYNTAX_ERROR, UNCAUGHT_EXCEPTION, TIMEOUT, MEMORY_LIMIT, FUEL_EXHAUSTED
  * (CPU), HOST_CALL_LIMIT (too many tool calls), STACK_OVERFLOW,
  * VALUE_NOT_SERIALIZABLE (a cycle), NEVER_SETTLED (awaits forever).
- * Wall time, memory, CPU, the number and concurrency of tool calls and the
- * size of each value are capped.
- * Values cross as JSON: undefined and functions are dropped, NaN and
- * Infinity become null, a BigInt a decimal string, a Date its ISO string, a
- * Map an object, a Set an array; a tool's empty result is undefined.
+ * Limits.
+ * Values cross as JSON: undefined and functions are dropped (null in an
+ * array), NaN and Infinity become null, a BigInt a decimal string, a Date
+ * its ISO string, a Map an object, a Set an array; a tool's empty result is
+ * undefined.
  */
 interface ToolError extends Error { name: "ToolError"; code: string; tool: string }
 

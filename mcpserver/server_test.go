@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/modebox/modebox"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -206,13 +208,15 @@ func TestSearchAndDeclarations(t *testing.T) {
 	// out (every error code, values, limits).
 	res = call(t, cs, "search", map[string]any{})
 	all, _ := eng.Declarations()
-	if text(t, res) != reference+all {
-		t.Errorf("declarations:\n%s\nwant:\n%s", text(t, res), reference+all)
+	ref := New(eng, Options{}).reference()
+	if text(t, res) != ref+all {
+		t.Errorf("declarations:\n%s\nwant:\n%s", text(t, res), ref+all)
 	}
 	mustContain(t, "reference", text(t, res), "TOOL_ERROR", "TOOL_NOT_FOUND", "INVALID_ARGUMENT", "VALUE_TOO_LARGE",
 		"TOOL_DENIED", "APPROVAL_DENIED", "APPROVAL_UNAVAILABLE", "SYNTAX_ERROR", "UNCAUGHT_EXCEPTION", "TIMEOUT",
 		"MEMORY_LIMIT", "FUEL_EXHAUSTED", "HOST_CALL_LIMIT", "STACK_OVERFLOW", "VALUE_NOT_SERIALIZABLE", "NEVER_SETTLED",
-		"{code, message, line, stack}", "BigInt", "Date", "interface ToolError extends Error")
+		"{code, message, line, stack}", "BigInt", "Date", "interface ToolError extends Error",
+		"Limits: 30s wall time, 64 MiB of memory, 1000 tool calls, 16 at once, 4 MiB a value, 256 KiB of logs.")
 	res = call(t, cs, "search", map[string]any{"namespace": "math"})
 	d := text(t, res)
 	mustContain(t, "math declarations", d, "APPROVAL_DENIED", "interface Math_MulInput", "declare const tools: {\n  math: {\n", "mul(args: Math_MulInput): Promise<number>;", "declare const math: typeof tools.math;")
@@ -225,4 +229,14 @@ func TestSearchAndDeclarations(t *testing.T) {
 			t.Errorf("unknown namespace %v: %v %+v", args, res.IsError, o)
 		}
 	}
+}
+
+// TestReferenceLimits: the reference states the engine's limits.
+func TestReferenceLimits(t *testing.T) {
+	eng, err := modebox.New(modebox.EngineConfig{Limits: modebox.Limits{Timeout: 5 * time.Second, MaxCalls: 10, MaxValue: 1000, Fuel: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "reference", New(eng, Options{}).reference(),
+		"Limits: 5s wall time, 64 MiB of memory, 10 tool calls, 16 at once, 1000 B a value, 256 KiB of logs, 7 fuel (about 10,000 branches each).\n")
 }

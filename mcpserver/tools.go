@@ -236,7 +236,7 @@ func (s *Server) declarations(ns string) *mcp.CallToolResult {
 	if err != nil {
 		return s.failure(codeInvalidArgument, "search: "+err.Error())
 	}
-	d = reference + d
+	d = s.reference() + d
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(d, "pass a namespace, or a query")}},
 		StructuredContent: map[string]string{"declarations": d},
