@@ -13,7 +13,7 @@ func TestInitAndConfigCheck(t *testing.T) {
 	if code, out, errs := runCLI(t, "", "init", path); code != ExitOK || !strings.Contains(out, path) {
 		t.Fatalf("init: %d %q %q", code, out, errs)
 	}
-	if code, _, _ := runCLI(t, "", "init", path); code != ExitUsage {
+	if code, _, _ := runCLI(t, "", "init", path); code != ExitFailed {
 		t.Fatalf("init over an existing file: %d", code)
 	}
 	if code, out, errs := runCLI(t, "", "config", "check", path); code != ExitOK || !strings.Contains(out, "ok") {
@@ -30,11 +30,11 @@ func TestInitAndConfigCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, _, errs := runCLI(t, "", "config", "check", bad)
-		if code != ExitUsage || !strings.Contains(errs, want) {
+		if code != ExitConfig || !strings.Contains(errs, want) {
 			t.Errorf("%s: exit %d, stderr %q, want it to contain %q", content, code, errs, want)
 		}
 	}
-	if code, _, errs := runCLI(t, "", "config", "check", filepath.Join(dir, "missing.json")); code != ExitUsage || errs == "" {
+	if code, _, errs := runCLI(t, "", "config", "check", filepath.Join(dir, "missing.json")); code != ExitConfig || errs == "" {
 		t.Errorf("missing file: %d %q", code, errs)
 	}
 }
@@ -60,8 +60,8 @@ func TestRunUsesConfigLimits(t *testing.T) {
 		t.Fatalf("$MODEBOX_CONFIG: %d %s", code, out)
 	}
 	t.Setenv("MODEBOX_CONFIG", filepath.Join(dir, "nope.json"))
-	if code, _, _ := runCLI(t, "return 1", "run", "-"); code != ExitUsage {
-		t.Fatalf("a missing $MODEBOX_CONFIG must be an error: %d", code)
+	if code, _, _ := runCLI(t, "return 1", "run", "-"); code != ExitConfig {
+		t.Fatalf("a missing $MODEBOX_CONFIG must be a configuration error: %d", code)
 	}
 }
 
@@ -86,7 +86,7 @@ func TestResumeRefusesBadTokens(t *testing.T) {
 	t.Setenv("MODEBOX_CONFIG", "")
 	t.Chdir(t.TempDir())
 	code, _, errs := runCLI(t, "", "resume", "--approve", "mbx1.not-a-token")
-	if code != ExitUsage || !strings.Contains(errs, "TOKEN_") {
+	if code != ExitToken || !strings.Contains(errs, "TOKEN_MALFORMED") {
 		t.Fatalf("garbage token: %d %q", code, errs)
 	}
 	if code, _, _ := runCLI(t, "", "resume", "sometoken"); code != ExitUsage {
