@@ -232,7 +232,7 @@ func needsContinuations(cfg *config.Config) bool {
 func cliContinuations() (*modebox.Continuations, error) {
 	keys, err := modebox.LoadKeys()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", errKey, err)
 	}
 	store, err := modebox.DefaultTokenStore()
 	if err != nil {

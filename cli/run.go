@@ -108,10 +108,12 @@ func printResult(res *modebox.Result, output string, streamed bool, s Streams) i
 	if output == "json" {
 		return printEnvelope(res, s)
 	}
-	if res.Status == modebox.StatusPaused {
+	if !streamed {
 		for _, l := range res.Logs {
-			fmt.Fprintln(s.Stderr, l.Message)
+			printLog(s, l.Level, l.Message)
 		}
+	}
+	if res.Status == modebox.StatusPaused {
 		return printPaused(res, s)
 	}
 	return printText(res, s)
@@ -177,13 +179,6 @@ func printEnvelope(res *modebox.Result, s Streams) int {
 }
 
 func printText(res *modebox.Result, s Streams) int {
-	for _, l := range res.Logs {
-		if l.Level == "log" || l.Level == "info" {
-			fmt.Fprintln(s.Stderr, l.Message)
-		} else {
-			fmt.Fprintf(s.Stderr, "[%s] %s\n", l.Level, l.Message)
-		}
-	}
 	if res.LogsDropped > 0 {
 		fmt.Fprintf(s.Stderr, "[modebox] %d log lines dropped (over --max-log)\n", res.LogsDropped)
 	}
