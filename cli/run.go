@@ -192,7 +192,11 @@ func printText(res *modebox.Result, s Streams) int {
 	}
 	if res.Error != nil {
 		e := res.Error
-		fmt.Fprintf(s.Stderr, "%s: %s\n", e.Code, e.Message)
+		if e.Name != "" && !strings.HasPrefix(e.Message, e.Name+":") {
+			fmt.Fprintf(s.Stderr, "%s: %s: %s\n", e.Code, e.Name, e.Message)
+		} else {
+			fmt.Fprintf(s.Stderr, "%s: %s\n", e.Code, e.Message)
+		}
 		if e.Line > 0 {
 			pos := fmt.Sprintf("line %d", e.Line)
 			if e.Column > 0 {
@@ -200,8 +204,8 @@ func printText(res *modebox.Result, s Streams) int {
 			}
 			fmt.Fprintf(s.Stderr, "  at %s: %s\n", pos, strings.TrimSpace(e.Source))
 		}
-		if e.Stack != "" {
-			fmt.Fprintln(s.Stderr, strings.TrimRight(e.Stack, "\n"))
+		if st := programFrames(e.Stack); st != "" {
+			fmt.Fprintln(s.Stderr, st)
 		}
 		return ExitFailed
 	}
@@ -217,3 +221,24 @@ func printText(res *modebox.Result, s Streams) int {
 	fmt.Fprintln(s.Stdout, buf.String())
 	return ExitOK
 }
+
+// programFrames is a stack with only the program's frames: frames inside
+// the engine ("(native)" builtins, "<input>" of JSON.parse and eval) are
+// dropped, and the program's own function is shown as its file.
+func programFrames(stack string) string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasSuffix(t, "(native)") || strings.HasPrefix(t, "at <input>") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(t, "at "+mainFunction+" ("); ok {
+			l = strings.Replace(l, t, "at "+strings.TrimSuffix(rest, ")"), 1)
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// mainFunction is the name the program's body runs under.
+const mainFunction = "__modebox_main"
