@@ -26,9 +26,9 @@ func loadConfig(flagPath string) (*config.Config, error) {
 	return config.Load(path)
 }
 
-// engineFor builds the engine a command uses from its configuration and
-// starts the configured MCP servers; stop ends them.
-func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox.Engine, stop func(), err error) {
+// engineConfig maps the configuration onto the engine's, without tools
+// or continuations.
+func engineConfig(cfg *config.Config) modebox.EngineConfig {
 	ec := modebox.EngineConfig{
 		Limits: modebox.Limits{
 			Timeout:        cfg.Limits.Timeout,
@@ -49,6 +49,13 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 		ec.Policies[pattern] = modebox.Policy(rule.Policy)
 	}
 	capabilities(cfg, &ec)
+	return ec
+}
+
+// engineFor builds the engine a command uses from its configuration and
+// starts the configured MCP servers; stop ends them.
+func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox.Engine, stop func(), err error) {
+	ec := engineConfig(cfg)
 	tools, stop, err := downstream(ctx, cfg, s)
 	if err != nil {
 		return nil, nil, err
@@ -215,8 +222,13 @@ func configCheck(flagPath string, g *globals, s Streams) error {
 // needsContinuations is true when some call could need approval: only
 // then do the CLI's runs load (and on first use create) the key.
 func needsContinuations(cfg *config.Config) bool {
-	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || len(cfg.MCPServers) > 0 || cfg.ShellTool != nil || cfg.FetchTool != nil {
+	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || cfg.ShellTool != nil || cfg.FetchTool != nil {
 		return true
+	}
+	for _, srv := range cfg.MCPServers {
+		if !srv.Disabled {
+			return true
+		}
 	}
 	for _, r := range cfg.Tools {
 		if r.Policy == config.PolicyAsk {
@@ -270,11 +282,16 @@ func openEngine(ctx context.Context, cfgPath string, cont bool, s Streams) (eng 
 	return openEngineFor(ctx, cfg, cont, s)
 }
 
+// warnConfig prints the configuration's warnings on stderr.
+func warnConfig(cfg *config.Config, s Streams) {
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(s.Stderr, "modebox: %s: warning: %s\n", cfg.File, w)
+	}
+}
+
 // openEngineFor is openEngine for a loaded configuration.
 func openEngineFor(ctx context.Context, cfg *config.Config, cont bool, s Streams) (eng *modebox.Engine, stop func(), err error) {
-	if err := engineCheck(cfg); err != nil {
-		return nil, nil, configError(err)
-	}
+	warnConfig(cfg, s)
 	if cont {
 		eng, stop, err = engineWithContinuations(ctx, cfg, s)
 	} else {
@@ -294,5 +311,12 @@ func openEngineFor(ctx context.Context, cfg *config.Config, cont bool, s Streams
 	return eng, stop, nil
 }
 
-// engineCheck reports configuration values the engine cannot work with.
-func engineCheck(cfg *config.Config) error { return nil }
+// engineCheck reports configuration values the engine cannot work with,
+// by building an engine from them (without starting any server).
+func engineCheck(cfg *config.Config) error {
+	eng, err := modebox.New(engineConfig(cfg))
+	if err != nil {
+		return fmt.Errorf("%s: %w", cfg.File, err)
+	}
+	return eng.Close()
+}

@@ -56,6 +56,9 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if memory != 0 && memory < modebox.MinMemory {
+				return usageError("--memory must be at least 512KiB (the engine cannot compile a program in less), got %d bytes", memory)
+			}
 			lim.Memory = memory
 			if maxValue > 1<<31-1 || maxLog > 1<<31-1 {
 				return usageError("--max-value and --max-log must be below 2GiB")
