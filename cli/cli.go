@@ -40,6 +40,7 @@ type Streams struct {
 type globals struct {
 	config string // --config
 	output string // --output: text or json
+	file   string // the configuration file a command loaded ("" for none)
 }
 
 // json reports whether --output json was asked for.

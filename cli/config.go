@@ -271,14 +271,16 @@ func engineWithContinuations(ctx context.Context, cfg *config.Config, s Streams)
 	return eng, stop, nil
 }
 
-// openEngine loads the configuration named by cfgPath and builds the
+// openEngine loads the configuration named by g (recording the file used
+// in g.file) and builds the
 // engine, with continuations always on when cont is set. The caller must
 // call stop when err is nil.
-func openEngine(ctx context.Context, cfgPath string, cont bool, s Streams) (eng *modebox.Engine, stop func(), err error) {
-	cfg, err := loadConfig(cfgPath)
+func openEngine(ctx context.Context, g *globals, cont bool, s Streams) (eng *modebox.Engine, stop func(), err error) {
+	cfg, err := loadConfig(g.config)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
+	g.file = cfg.File
 	return openEngineFor(ctx, cfg, cont, s)
 }
 

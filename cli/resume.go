@@ -81,7 +81,7 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 			d.Approver = approverFor(s, noPrompt)
 			ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stopSignals()
-			eng, stop, err := openEngine(ctx, g.config, true, s)
+			eng, stop, err := openEngine(ctx, g, true, s)
 			if err != nil {
 				return err
 			}
@@ -91,7 +91,7 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 			if err != nil {
 				return runError(err)
 			}
-			return status(printResult(res, g.output, streamed, s))
+			return status(printResult(res, g, streamed, s))
 		},
 	}
 	f := cmd.Flags()

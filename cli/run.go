@@ -80,7 +80,7 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 			}
 			ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stopSignals()
-			eng, stop, err := openEngine(ctx, g.config, false, s)
+			eng, stop, err := openEngine(ctx, g, false, s)
 			if err != nil {
 				return err
 			}
@@ -90,7 +90,7 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 			if err != nil {
 				return runError(err)
 			}
-			return status(printResult(res, g.output, streamed, s))
+			return status(printResult(res, g, streamed, s))
 		},
 	}
 	f := cmd.Flags()
@@ -107,8 +107,8 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 	return cmd
 }
 
-func printResult(res *modebox.Result, output string, streamed bool, s Streams) int {
-	if output == "json" {
+func printResult(res *modebox.Result, g *globals, streamed bool, s Streams) int {
+	if g.json() {
 		return printEnvelope(res, s)
 	}
 	if !streamed {
@@ -117,7 +117,7 @@ func printResult(res *modebox.Result, output string, streamed bool, s Streams) i
 		}
 	}
 	if res.Status == modebox.StatusPaused {
-		return printPaused(res, s)
+		return printPaused(res, g.file, s)
 	}
 	return printText(res, s)
 }

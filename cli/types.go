@@ -15,7 +15,7 @@ func newTypesCmd(s Streams, g *globals) *cobra.Command {
 		Short: "Print the toolbox's TypeScript declarations",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			eng, stop, err := openEngine(context.Background(), g.config, false, s)
+			eng, stop, err := openEngine(context.Background(), g, false, s)
 			if err != nil {
 				return err
 			}
@@ -46,7 +46,7 @@ func newSearchCmd(s Streams, g *globals) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.Join(args, " ")
-			eng, stop, err := openEngine(context.Background(), g.config, false, s)
+			eng, stop, err := openEngine(context.Background(), g, false, s)
 			if err != nil {
 				return err
 			}
