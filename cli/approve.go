@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -79,7 +80,11 @@ func printPaused(res *modebox.Result, cfgFile string, s Streams) int {
 	fmt.Fprintf(s.Stderr, "approve with: %s --approve\n", cmd)
 	fmt.Fprintf(s.Stderr, "deny with:    %s --deny\n", cmd)
 	if len(res.Pending) > 1 {
-		fmt.Fprintf(s.Stderr, "or decide each call: %s --approve-id %d --deny-id %d ...\n", cmd, res.Pending[0].ID, res.Pending[1].ID)
+		var rest []string
+		for _, p := range res.Pending[1:] {
+			rest = append(rest, strconv.Itoa(p.ID))
+		}
+		fmt.Fprintf(s.Stderr, "approve #%d only: %s --approve-id %d --deny-id %s\n", res.Pending[0].ID, cmd, res.Pending[0].ID, strings.Join(rest, ","))
 	}
 	fmt.Fprintln(s.Stdout, res.Token)
 	return ExitPaused

@@ -43,7 +43,7 @@ func newResumeCmd(s Streams, g *globals) *cobra.Command {
 		Short: "Continue a paused run",
 		Long: `Continues a paused run: replays it (no tool runs twice), applies the
 decisions to its pending calls, and goes on. A token resumes once.`,
-		Example: "  modebox resume \"$(cat token)\" --approve\n  modebox resume - --approve-id 1 --deny-id 2 < token",
+		Example: "  modebox run --no-prompt prog.ts > token   # exit 3: paused, the token on stdout\n  modebox resume - --approve-id 1 --deny-id 2 < token",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("expected one TOKEN or - (stdin), got %d arguments", len(args))

@@ -48,7 +48,7 @@ func newRunCmd(s Streams, g *globals) *cobra.Command {
 		Short: "Run a program (the body of an async function)",
 		Long: `Runs a JS/TS program (the body of an async function) and prints its
 result as JSON on stdout; console lines go to stderr as they are logged.`,
-		Example: "  modebox run examples/hello.ts\n  echo 'return 6 * 7' | modebox run -\n  modebox run --timeout 5s --memory 32MiB prog.ts --config modebox.json",
+		Example: "  modebox run examples/hello.ts\n  echo 'return 6 * 7' | modebox run -\n  modebox run examples/hello.ts --timeout 5s --memory 32MiB --output json",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("expected one FILE or - (stdin), got %d arguments", len(args))
