@@ -19,6 +19,10 @@ const (
 	EventCallStart EventKind = "call-start"
 	// EventCallEnd is a tool call settling (CallID, Tool, OK, Code).
 	EventCallEnd EventKind = "call-end"
+	// EventToolProgress is progress a tool reported with ReportProgress
+	// while its call runs (Tool, Message, Progress, Total), such as a
+	// downstream MCP server's notifications/progress.
+	EventToolProgress EventKind = "tool-progress"
 )
 
 // Event is one thing a run did, reported while the run goes on to the
@@ -31,7 +35,19 @@ type Event struct {
 	Tool    string        // calls: the tool's name, e.g. "github.get_issue"
 	OK      bool          // EventCallEnd: the call succeeded
 	Code    string        // EventCallEnd: the error code of a failed call
-	Elapsed time.Duration // since the run started
+	Elapsed time.Duration // since the run started (0 for EventToolProgress)
+	// Progress and Total are EventToolProgress's figures, as the tool
+	// gave them (Total 0: unknown).
+	Progress, Total float64
+}
+
+// ReportProgress lets a tool handler report progress on its call: ctx is
+// the handler's, and the run's observer (see WithObserver), if any, gets
+// an EventToolProgress. Without an observer it does nothing.
+func ReportProgress(ctx context.Context, tool, message string, progress, total float64) {
+	if fn, _ := ctx.Value(observerKey{}).(func(Event)); fn != nil {
+		fn(Event{Kind: EventToolProgress, Tool: tool, Message: message, Progress: progress, Total: total})
+	}
 }
 
 // observerKey carries an observer in a context.

@@ -45,6 +45,11 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 			InputSchema: in, OutputSchema: t.OutputSchema,
 			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
 				defer router.enter(server, ctx)()
+				// the server's progress on this call goes to the run's observer
+				key := server + "." + modebox.MapName(name)
+				ctx = mcpclient.WithProgress(ctx, func(p mcpclient.Progress) {
+					modebox.ReportProgress(ctx, key, p.Message, p.Progress, p.Total)
+				})
 				v, err := m.Call(ctx, server, name, args)
 				if err != nil {
 					return nil, err

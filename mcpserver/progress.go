@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -11,8 +12,7 @@ import (
 )
 
 // progressQueue bounds the notifications waiting to be sent for one run;
-// past it, console-line notifications are dropped (progress ones are
-// merged: the next one sent carries the latest count).
+// past it, further ones are dropped.
 const progressQueue = 256
 
 // heartbeat is how often a run that reports nothing else sends its
@@ -26,7 +26,8 @@ var logLevels = map[string]mcp.LoggingLevel{
 
 // reporter sends what a run does to the MCP client that asked for it:
 // notifications/progress when the request carries a progress token (each
-// tool call starting and settling, and the run's elapsed time), and each
+// tool call starting and settling, the progress downstream servers report
+// on their calls, and the run's elapsed time), and each
 // console line as a notifications/message log (the SDK sends those only
 // once the client has set a logging level, at or above it).
 type reporter struct {
@@ -83,6 +84,8 @@ func (r *reporter) observe(ev modebox.Event) {
 			outcome = "failed: " + ev.Code
 		}
 		n = r.progressNote(fmt.Sprintf("call #%d tools.%s %s (%s)", ev.CallID, ev.Tool, outcome, round(ev.Elapsed)))
+	case modebox.EventToolProgress:
+		n = r.progressNote("tools." + ev.Tool + ": " + progressText(ev) + " (" + round(time.Since(r.start)) + ")")
 	}
 	if n == nil {
 		return
@@ -156,4 +159,16 @@ func round(d time.Duration) string {
 		return d.Round(time.Millisecond).String()
 	}
 	return d.Round(100 * time.Millisecond).String()
+}
+
+// progressText is a tool's progress as text: "3/10", "3", and its message.
+func progressText(ev modebox.Event) string {
+	t := strconv.FormatFloat(ev.Progress, 'f', -1, 64)
+	if ev.Total > 0 {
+		t += "/" + strconv.FormatFloat(ev.Total, 'f', -1, 64)
+	}
+	if ev.Message != "" {
+		t += " " + ev.Message
+	}
+	return t
 }
