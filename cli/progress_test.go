@@ -3,6 +3,9 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -89,5 +92,34 @@ func TestDownstreamProgress(t *testing.T) {
 			t.Fatalf("progress lacks %q:\n%s", missing, joined)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSlowServerStartIsShown starts a server that takes 3 s to come up
+// (a shell that sleeps, then runs the reference server): the CLI says it
+// is starting it, then how long it took, and the run works.
+func TestSlowServerStartIsShown(t *testing.T) {
+	cfgPath := everythingConfig(t)
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := cfg.MCPServers["everything"]
+	script := "sleep 3; exec \"$0\" \"$@\""
+	slowCfg := map[string]any{"mcpServers": map[string]any{"everything": map[string]any{
+		"command": "/bin/sh", "args": append([]string{"-c", script, srv.Command}, srv.Args...)}}}
+	b, _ := json.Marshal(slowCfg)
+	path := filepath.Join(t.TempDir(), "slow.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, `return await everything.get_sum({a: 1, b: 2})`, "run", "--config", path, "-")
+	if code != ExitOK || !strings.Contains(out, "3") {
+		t.Fatalf("exit %d %q %q", code, out, errs)
+	}
+	i := strings.Index(errs, "modebox: starting MCP servers (everything); a first start with npx may be fetching packages...\n")
+	j := strings.Index(errs, "modebox: MCP servers started in ")
+	if i < 0 || j < i {
+		t.Fatalf("stderr %q", errs)
 	}
 }
