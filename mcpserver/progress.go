@@ -1,3 +1,4 @@
+//lint:file-ignore SA1019 console lines go out as MCP log notifications, which clients up to 2025-11-25 read; the feature is deprecated from 2026-07-28 but still served
 package mcpserver
 
 import (

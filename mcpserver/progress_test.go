@@ -1,3 +1,4 @@
+//lint:file-ignore SA1019 tests the log notifications (a deprecated MCP feature still served)
 package mcpserver
 
 import (
