@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,5 +107,44 @@ func TestPauseHintRunsAsPrinted(t *testing.T) {
 	}
 	if code, _, errs = runCLI(t, "", deny...); code != ExitToken || !strings.Contains(errs, "TOKEN_USED") {
 		t.Fatalf("deny after approve: exit %d %q", code, errs)
+	}
+}
+
+// TestShellQuoteRoundTrip quotes generated strings (quotes, spaces, shell
+// metacharacters, every Unicode plane; no NUL, which no path holds) and
+// has a real shell read each back.
+func TestShellQuoteRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pool := []rune("ab/._-~ '\"\\$`!*?[]{}()<>|;&#\n\té€\U0001F600\U0010FFFD")
+	var inputs []string
+	for i := 0; i < 300; i++ {
+		var b strings.Builder
+		for n := rng.IntN(12); n >= 0; n-- {
+			if rng.IntN(4) == 0 {
+				b.WriteRune(rune(1 + rng.IntN(0x10FFFF-1)))
+			} else {
+				b.WriteRune(pool[rng.IntN(len(pool))])
+			}
+		}
+		s := strings.ToValidUTF8(strings.ReplaceAll(b.String(), "\x00", ""), "")
+		inputs = append(inputs, s)
+	}
+	inputs = append(inputs, "", "'", "''", "/tmp/my config.json", "a'b'c")
+	var script strings.Builder
+	for _, s := range inputs {
+		script.WriteString("printf '%s\\000' " + shellQuote(s) + "\n")
+	}
+	out, err := exec.Command("/bin/sh", "-c", script.String()).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(string(out), "\x00")
+	if len(got) != len(inputs)+1 {
+		t.Fatalf("%d values back for %d", len(got)-1, len(inputs))
+	}
+	for i, s := range inputs {
+		if got[i] != s {
+			t.Errorf("%q quoted as %s reads back as %q", s, shellQuote(s), got[i])
+		}
 	}
 }
