@@ -164,12 +164,13 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 	h.box, h.run, h.approver, h.canPause = e.box, runPolicies, opts.Approver, e.canPause()
 	h.approvalTimeout = e.approvalTimeout
 	req := engine.Request{
-		Code:   prog.Code,
-		Setup:  e.box.setup,
-		Seed:   seed,
-		Limits: lim.engine(),
-		Host:   h,
-		Replay: opts.Journal.toEngine(),
+		Code:    prog.Code,
+		Setup:   e.box.setup,
+		Seed:    seed,
+		Limits:  lim.engine(),
+		Host:    h,
+		Replay:  opts.Journal.toEngine(),
+		Observe: engineObserver(ctx),
 	}
 	h.caps = e.caps.newRun()
 	r := e.eng.Run(ctx, req)

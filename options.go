@@ -88,6 +88,10 @@ type Limits struct {
 	MaxLog int
 }
 
+// MinMemory is the smallest Limits.Memory accepted (512 KiB); 0 means the
+// default.
+const MinMemory = 512 << 10
+
 func (l Limits) validate(field string) error {
 	switch {
 	case l.Timeout < 0:
@@ -96,6 +100,8 @@ func (l Limits) validate(field string) error {
 		return &ConfigError{Field: field + ".Memory", Reason: "must not be negative"}
 	case l.Memory > 2<<30:
 		return &ConfigError{Field: field + ".Memory", Reason: "must be at most 2 GiB"}
+	case l.Memory != 0 && l.Memory < MinMemory:
+		return &ConfigError{Field: field + ".Memory", Reason: fmt.Sprintf("must be at least %d bytes (512 KiB), got %d: the engine cannot compile a program in less", MinMemory, l.Memory)}
 	case l.MaxCalls < 0, l.MaxConcurrency < 0, l.MaxValue < 0, l.MaxLog < 0:
 		return &ConfigError{Field: field, Reason: "limits must not be negative"}
 	}

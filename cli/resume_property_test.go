@@ -16,27 +16,22 @@ import (
 	"github.com/modebox/modebox/internal/jsongen"
 )
 
-// printedResume returns the resume command a paused run printed on
-// stderr, with the token (from stdout) in place of TOKEN, as arguments.
-func printedResume(t *testing.T, stdout, stderr string) []string {
+// printedResume returns the approve command a paused run printed on
+// stderr, as arguments after "modebox", and what goes on its standard
+// input: nothing when the hint spells the token out, the token when the
+// hint reads it from a file ("- <TOKENFILE", for long tokens).
+func printedResume(t *testing.T, stdout, stderr string) (string, []string) {
 	t.Helper()
-	_, line, ok := strings.Cut(stderr, "resume with: ")
-	if !ok {
-		t.Fatalf("no resume hint in %q", stderr)
-	}
-	line, _, _ = strings.Cut(line, "\n")
-	line, _, _ = strings.Cut(line, "(")
-	args := strings.Fields(line)
-	if len(args) < 3 || args[0] != "modebox" {
-		t.Fatalf("hint %q", line)
-	}
 	token := strings.TrimSpace(stdout)
-	for i, a := range args {
-		if a == "TOKEN" {
-			args[i] = token
-		}
+	if strings.Contains(stderr, " - <TOKENFILE") {
+		args := printedCommand(t, strings.ReplaceAll(stderr, " - <TOKENFILE", " -"), "approve with: ")
+		return token, args
 	}
-	return args[1:]
+	args := printedCommand(t, stderr, "approve with: ")
+	if !strings.Contains(strings.Join(args, " "), token) {
+		t.Fatalf("the hint does not carry the token: %q", stderr)
+	}
+	return "", args
 }
 
 // Arguments with & < > and the rest of the generated class pause and
@@ -101,7 +96,8 @@ func TestCLIResumeGeneratedArguments(t *testing.T) {
 			if i > 6 {
 				t.Fatalf("seed %d: still paused", seed)
 			}
-			code, stdout, stderr = runCLI(t, "", printedResume(t, stdout, stderr)...)
+			in, args := printedResume(t, stdout, stderr)
+			code, stdout, stderr = runCLI(t, in, args...)
 		}
 		if code != ExitOK {
 			t.Fatalf("seed %d: exit %d %s", seed, code, stderr)
@@ -135,7 +131,8 @@ func TestCLIResumeGeneratedArguments(t *testing.T) {
 	if code != ExitPaused || strings.Contains(stderr, "press v") || strings.Contains(stderr, "more bytes") || !strings.Contains(unwrap(stderr), tail) {
 		t.Fatalf("exit %d; the paused run does not show the whole call:\n%s", code, stderr)
 	}
-	if code, _, stderr = runCLI(t, "", printedResume(t, stdout, stderr)...); code != ExitOK {
+	in, args := printedResume(t, stdout, stderr)
+	if code, _, stderr = runCLI(t, in, args...); code != ExitOK {
 		t.Fatalf("exit %d %s", code, stderr)
 	}
 	// README's order works too: the token first, then the flag

@@ -73,7 +73,9 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	}
 	rt := s.routeFor(req)
 	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.approverFor(rt, req)}
+	ctx, flush := withProgress(ctx, req)
 	res, err := s.eng.Run(ctx, in.Code, opts)
+	flush()
 	if err != nil {
 		return s.failure(codeInvalidArgument, err.Error()), nil
 	}

@@ -54,6 +54,10 @@ type Config struct {
 	ShellTool *Shell
 	FetchTool *Fetch
 	FSTool    *FS
+	// Warnings are values that parse but are likely mistakes, such as a
+	// run timeout written as a bare number below 1000 (milliseconds), each
+	// a message that starts with the value's JSON Pointer.
+	Warnings []string
 }
 
 // Limits are the caps of each run, as written under "limits". A zero field
