@@ -87,7 +87,7 @@ func New(cfg Config) (*Sandbox, error) {
 		}
 		s.workspaces = append(s.workspaces, rw)
 	}
-	if err := checkEnv(cfg.Env, "config env"); err != nil {
+	if err := checkEnv(cfg.Env, "config env", configError); err != nil {
 		return nil, err
 	}
 	for _, p := range cfg.DenyRead {
@@ -212,7 +212,7 @@ func (s *Sandbox) profile(masks []mask, port int, tmp string) (string, []string)
 // Run runs c under sandbox-exec; see the Linux documentation for the
 // contract. The whole process group is killed on timeout.
 func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
-	if err := checkEnv(c.Env, "command env"); err != nil {
+	if err := checkCommand(c); err != nil {
 		return Result{}, err
 	}
 	cwd := c.Cwd

@@ -583,9 +583,9 @@ func TestTools(t *testing.T) {
 		t.Errorf("MaxTimeout cap: %+v", res)
 	}
 	_, err := s.Run(context.Background(), Command{Script: "true", Cwd: "/etc"})
-	asError(t, err, CodeConfig)
+	asError(t, err, CodeInvalid)
 	_, err = s.Run(context.Background(), Command{Script: "true", Env: map[string]string{"BAD-NAME": "x"}})
-	asError(t, err, CodeConfig)
+	asError(t, err, CodeInvalid)
 }
 
 func TestConfigValidation(t *testing.T) {
