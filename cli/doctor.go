@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
@@ -33,6 +36,16 @@ func doctorCmd(args []string, s Streams) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
+	}
+	// The doctor changes nothing on the machine: the engine compiles into
+	// a throwaway cache, the key file and the used-token store are only
+	// looked at.
+	if os.Getenv("MODEBOX_CACHE_DIR") == "" {
+		if dir, err := os.MkdirTemp("", "modebox-doctor-cache-"); err == nil {
+			defer os.RemoveAll(dir)
+			os.Setenv("MODEBOX_CACHE_DIR", dir)
+			defer os.Unsetenv("MODEBOX_CACHE_DIR")
+		}
 	}
 	checks := []check{checkEngine(), checkConfig(*cfgPath), checkKey(), checkStore()}
 	checks = append(checks, checkSandbox(*cfgPath)...)
@@ -124,16 +137,30 @@ func checkStore() check {
 	if err != nil {
 		return check{Name: "used tokens", Detail: err.Error()}
 	}
-	if err := os.MkdirAll(st.Dir, 0o700); err != nil {
-		return check{Name: "used tokens", Detail: err.Error()}
+	// Look, never create: the store's directory, or the nearest existing
+	// parent that Claim would create it in, must be a writable directory.
+	dir, suffix := st.Dir, ""
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil {
+			if !fi.IsDir() {
+				return check{Name: "used tokens", Detail: dir + " is not a directory"}
+			}
+			if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
+				return check{Name: "used tokens", Detail: dir + ": not writable: " + err.Error()}
+			}
+			break
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return check{Name: "used tokens", Detail: err.Error()}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir, suffix = parent, " (created 0700 on first use)"
 	}
-	f, err := os.CreateTemp(st.Dir, ".doctor-*")
-	if err != nil {
-		return check{Name: "used tokens", Detail: st.Dir + ": not writable: " + err.Error()}
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return check{Name: "used tokens", OK: true, Detail: st.Dir}
+	return check{Name: "used tokens", OK: true, Detail: st.Dir + suffix}
 }
 
 // checkSandbox reports which parts of sh()'s sandbox work here. The

@@ -26,6 +26,7 @@ var bothIdentities = []string{
 	"TestDNS", "TestTimeoutKillsTree", "TestCancelKillsTree", "TestEnvLeak", "TestTIOCSTI",
 	"TestCloneAndPersonality", "TestTools", "TestConfigValidation", "TestFailClosed",
 	"TestNetworkBridge", "TestUnixSocketsRefused", "TestBridgeMain", "TestProbe", "TestFilterProgram", "TestDeniedSyscalls",
+	"TestKernelSettingsReadOnly", "TestPrivateState", "TestProtectedNames", "TestNoProcessWritable", "TestSocketFamilies", "TestResourceLimits", "TestInvalidCommand",
 }
 
 const testUser = "mbxtest"
