@@ -2,6 +2,7 @@ package modebox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -159,5 +160,32 @@ func TestShNetworkThroughProxy(t *testing.T) {
 	// a network shell is a data-flow sink
 	if en := e.box.byKey["sh"]; en == nil || !en.Sink {
 		t.Fatal("sh with network is not a sink")
+	}
+}
+
+// TestShBadInput: a timeout of "1ns", a NUL in the command and an absurd
+// output cap are the caller's mistakes (INVALID_ARGUMENT, or a config
+// error), never "the sandbox is unavailable".
+func TestShBadInput(t *testing.T) {
+	needBwrap(t)
+	e := shEngine(t, &ShellConfig{Workspace: []string{t.TempDir()}}, PolicyAllow)
+	for _, src := range []string{
+		`return await sh("true", {timeout: "1ns"})`,
+		`return await sh("true", {timeout: 0.5})`,
+		`return await sh("echo a\u0000b")`,
+		`return await sh("true", {cwd: "/etc"})`,
+	} {
+		r := run(t, e, src, RunOptions{Lang: "js"})
+		if r.Error == nil || r.Error.Code != CodeInvalidArgument || strings.Contains(r.Error.Message, "bubblewrap") {
+			t.Errorf("%s: %+v", src, r.Error)
+		}
+	}
+	for _, sc := range []*ShellConfig{{MaxOutput: -1}, {MaxOutput: 1 << 40}} {
+		sc.Workspace = []string{t.TempDir()}
+		_, err := New(EngineConfig{Shell: sc})
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("MaxOutput %d: %v", sc.MaxOutput, err)
+		}
 	}
 }

@@ -47,9 +47,10 @@ type runCaps struct {
 
 func newCapabilities(cfg EngineConfig) (c *capabilities, err error) {
 	c = &capabilities{}
+	made := c // the error returns below set c to nil
 	defer func() {
 		if err != nil {
-			c.close()
+			made.close()
 		}
 	}()
 	if cfg.Shell != nil {

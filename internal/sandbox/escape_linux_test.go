@@ -359,3 +359,25 @@ except OSError as e:
 	}
 
 }
+
+// TestNewCredentialMasks reads credentials developers keep today from a
+// fake $HOME (AI tools, package registries, data platforms) and requires
+// every one of them hidden.
+func TestNewCredentialMasks(t *testing.T) {
+	home := mkdir(t, filepath.Join(scratch(t), "home"))
+	files := []string{".claude/.credentials.json", ".config/github-copilot/apps.json", ".config/gh/hosts.yml",
+		".cache/huggingface/token", ".kaggle/kaggle.json", ".config/pip/pip.conf", ".gem/credentials",
+		".cargo/credentials.toml", ".composer/auth.json", ".npmrc", ".pypirc", ".m2/settings.xml",
+		".gradle/gradle.properties", ".gitconfig", ".docker/config.json", ".kube/config",
+		".config/gcloud/credentials.db", ".azure/msal_token_cache.json", ".password-store/x.gpg", ".gnupg/pubring.kbx"}
+	for _, f := range files {
+		writeFile(t, filepath.Join(home, f), "SECRET-"+f+"\n", 0o644)
+	}
+	t.Setenv("HOME", home)
+	s := newSB(t, Config{})
+	script := "cd " + home + "; for f in " + strings.Join(files, " ") + "; do cat $f 2>/dev/null; done; echo done"
+	res := sh(t, s, script)
+	if strings.Contains(res.Stdout, "SECRET") || !strings.Contains(res.Stdout, "done") {
+		t.Errorf("credentials readable inside: %q", res.Stdout)
+	}
+}

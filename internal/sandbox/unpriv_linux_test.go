@@ -26,7 +26,7 @@ var bothIdentities = []string{
 	"TestDNS", "TestTimeoutKillsTree", "TestCancelKillsTree", "TestEnvLeak", "TestTIOCSTI",
 	"TestCloneAndPersonality", "TestTools", "TestConfigValidation", "TestFailClosed",
 	"TestNetworkBridge", "TestUnixSocketsRefused", "TestBridgeMain", "TestProbe", "TestFilterProgram", "TestDeniedSyscalls",
-	"TestKernelSettingsReadOnly", "TestPrivateState", "TestProtectedNames", "TestNoProcessWritable", "TestSocketFamilies", "TestResourceLimits", "TestInvalidCommand",
+	"TestKernelSettingsReadOnly", "TestPrivateState", "TestProtectedNames", "TestNoProcessWritable", "TestSocketFamilies", "TestResourceLimits", "TestInvalidCommand", "TestNewCredentialMasks",
 }
 
 const testUser = "mbxtest"
