@@ -86,12 +86,12 @@ type Mount struct {
 }
 
 var (
-	shellKeys   = []string{"enabled", "workspace", "network", "denyRead", "env", "timeout", "maxTimeout", "maxOutput", "bwrap", "allowWrite", "limits"}
+	shellKeys      = []string{"enabled", "workspace", "network", "denyRead", "env", "timeout", "maxTimeout", "maxOutput", "bwrap", "allowWrite", "limits"}
 	shellLimitKeys = []string{"processes", "openFiles", "fileSize", "memory", "tmpSize"}
-	networkKeys = []string{"allow"}
-	fetchKeys   = []string{"enabled", "allow", "headers", "maxBytes", "maxHeaderBytes", "maxRequestBody", "timeout", "maxRequests", "maxRedirects", "source"}
-	fsKeys      = []string{"mounts", "deny", "maxFileSize", "maxEntries"}
-	mountKeys   = []string{"host", "guest", "mode", "source"}
+	networkKeys    = []string{"allow"}
+	fetchKeys      = []string{"enabled", "allow", "headers", "maxBytes", "maxHeaderBytes", "maxRequestBody", "timeout", "maxRequests", "maxRedirects", "source"}
+	fsKeys         = []string{"mounts", "deny", "maxFileSize", "maxEntries"}
+	mountKeys      = []string{"host", "guest", "mode", "source"}
 )
 
 func (c *checker) strings(n *node, path, what string) ([]string, *Error) {

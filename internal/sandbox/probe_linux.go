@@ -18,7 +18,7 @@ import (
 func Probe(cfg Config) []Check {
 	var checks []Check
 	if os.Geteuid() == 0 {
-		checks = append(checks, Check{Name: "user", OK: true, Detail: "running as root: caps are dropped in the sandbox and root-only files (/etc/shadow, /root, ...) are masked; an unprivileged user is still preferable"})
+		checks = append(checks, Check{Name: "user", OK: true, Detail: "running as root: commands run as host uid 0 in a user namespace with no capabilities; /proc/sys and /sys are read-only and root-only files (/etc/shadow, /root, ...) masked, but the kernel does not apply the process limit to uid 0: run modebox as an unprivileged user"})
 	} else {
 		checks = append(checks, Check{Name: "user", OK: true, Detail: fmt.Sprintf("running as uid %d", os.Geteuid())})
 	}
