@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,15 @@ import (
 // each file's current value back, so the host setting never changes even
 // if the guard fails.
 func TestKernelSettingsReadOnly(t *testing.T) {
-	s := newSB(t, Config{})
+	kernelSettings(t, newSB(t, Config{}))
+	if os.Geteuid() == 0 {
+		// As host uid 0, explicitly: only the read-only mount stops it.
+		kernelSettings(t, newSB(t, Config{User: UserRoot}))
+	}
+}
+
+func kernelSettings(t *testing.T, s *Sandbox) {
+	t.Helper()
 	for _, f := range []string{"/proc/sys/kernel/core_pattern", "/proc/sys/vm/overcommit_memory"} {
 		before, err := os.ReadFile(f)
 		if err != nil {
@@ -262,11 +271,11 @@ func TestResourceLimits(t *testing.T) {
 	s := newSB(t, Config{MaxTimeout: 5 * time.Second, Limits: Limits{Processes: 64, TmpSize: 8 << 20, FileSize: 16 << 20, Memory: 512 << 20}})
 	ws := s.workspaces[0]
 
-	// The kernel does not apply RLIMIT_NPROC to host uid 0, so a fork
-	// bomb is bounded only in the unprivileged run (TestUnprivileged);
-	// as root it would exhaust the host's pids, so it is not run (see
-	// docs/security.md: as root the process limit does not hold).
-	if os.Geteuid() != 0 {
+	// The kernel does not apply RLIMIT_NPROC to host uid 0: as root the
+	// commands run as the workspace's owner (newSB gives it to the test
+	// user), so the bomb is bounded in both runs. With "user": "root" it
+	// would not be (docs/security.md), and is not run that way.
+	if s.as != nil || os.Geteuid() != 0 {
 		processLimit(t, s)
 	}
 	var res Result
@@ -379,5 +388,57 @@ func TestNewCredentialMasks(t *testing.T) {
 	res := sh(t, s, script)
 	if strings.Contains(res.Stdout, "SECRET") || !strings.Contains(res.Stdout, "done") {
 		t.Errorf("credentials readable inside: %q", res.Stdout)
+	}
+}
+
+// TestRunsAsUnprivileged: when modebox is root, commands do not run as
+// host uid 0 unless the configuration says "root"; by default they run as
+// the workspace's owner, and a root-owned workspace is refused with a
+// message saying why and what to change.
+func TestRunsAsUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		s := newSB(t, Config{})
+		if res := sh(t, s, "id -u"); strings.TrimSpace(res.Stdout) != strconv.Itoa(os.Getuid()) {
+			t.Errorf("not root: commands run as %q", res.Stdout)
+		}
+		_, err := New(Config{Workspace: s.cfg.Workspace, User: UserRoot})
+		asError(t, err, CodeConfig)
+		return
+	}
+	uid, gid := ensureTestUser(t)
+	s := newSB(t, Config{})
+	res := sh(t, s, "id -u; id -g; echo x > f; stat -c %u f; cat /proc/self/uid_map")
+	f := strings.Fields(res.Stdout)
+	if len(f) < 4 || f[0] != strconv.Itoa(uid) || f[1] != strconv.Itoa(gid) || f[2] != strconv.Itoa(uid) {
+		t.Fatalf("default identity as root: %+v", res)
+	}
+	if !strings.Contains(s.RunsAs(), strconv.Itoa(uid)) {
+		t.Errorf("RunsAs: %s", s.RunsAs())
+	}
+	// A root-owned workspace and no "user": refused, saying why.
+	ws := mkdir(t, filepath.Join(scratch(t), "rootws"))
+	_, err := New(Config{Workspace: []string{ws}})
+	if se := asError(t, err, CodeConfig); !strings.Contains(se.Reason, "cannot write the workspace") || !strings.Contains(se.Fix, `"user": "root"`) {
+		t.Errorf("refusal: %v", se)
+	}
+	// Explicitly root: host uid 0.
+	s = newSB(t, Config{Workspace: []string{ws}, User: UserRoot})
+	if res := sh(t, s, "id -u; cat /proc/self/uid_map"); !strings.HasPrefix(res.Stdout, "0\n") || !strings.Contains(s.RunsAs(), "root") {
+		t.Errorf("explicit root: %+v %s", res, s.RunsAs())
+	}
+	// Named, with the network on: the bridge and the proxy socket work
+	// for that user.
+	base := scratch(t)
+	sock := filepath.Join(mkdir(t, filepath.Join(base, "private")), "proxy.sock")
+	os.Chmod(filepath.Dir(sock), 0o700)
+	fakeProxy(t, sock)
+	nws := mkdir(t, filepath.Join(base, "ws"))
+	chownTree(t, nws, uid, gid)
+	s = newSB(t, Config{Workspace: []string{nws}, User: testUser, Network: &Network{ProxySocket: sock}})
+	if res := sh(t, s, "id -u; curl -s -m 10 http://example.test/"); res.Stdout != strconv.Itoa(uid)+"\nhello-from-proxy" {
+		t.Errorf("network as %s: %+v", testUser, res)
+	}
+	if _, err := New(Config{Workspace: []string{nws}, User: "no-such-user-mbx"}); err == nil {
+		t.Errorf("unknown user accepted")
 	}
 }

@@ -119,6 +119,14 @@ type Config struct {
 	AllowWrite map[string][]string
 	// Limits bounds each command's resources (zero fields: the defaults).
 	Limits Limits
+	// User is who commands run as on the host when modebox runs as root
+	// (Linux): empty means the owner of the first workspace if that is
+	// not root, else nobody; a user name, uid or "uid:gid" names one;
+	// "root" (UserRoot) runs them as host uid 0, which only this explicit
+	// value does. The workspaces must be writable by that user (New says
+	// so otherwise). When modebox is not root, commands run as modebox's
+	// own user and User may only name it.
+	User string
 }
 
 // Limits bounds a command's resources. A zero field takes its default.

@@ -43,6 +43,8 @@ type Sandbox struct {
 	bridge     string
 	private    []string // Config.Private, cleaned and "~"-expanded
 	limits     string   // the ulimit prelude
+	as         *identity
+	runDir     string
 }
 
 // New validates cfg, finds bubblewrap, builds the seccomp filter and runs
@@ -113,9 +115,21 @@ func New(cfg Config) (*Sandbox, error) {
 	if err := s.preparePrivate(); err != nil {
 		return nil, err
 	}
+	if err := s.resolveUser(); err != nil {
+		return nil, err
+	}
 	if _, err := s.masks(); err != nil {
 		return nil, err
 	}
+	if err := s.prepareRunDir(); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			s.Close()
+		}
+	}()
 
 	bw, err := findBwrap(cfg.Bwrap)
 	if err != nil {
@@ -129,6 +143,7 @@ func New(cfg Config) (*Sandbox, error) {
 	if err := s.preflight(); err != nil {
 		return nil, err
 	}
+	ok = true
 	return s, nil
 }
 
@@ -211,6 +226,12 @@ func (s *Sandbox) masks() ([]mask, error) {
 		// Paths under /tmp and /run are already replaced by empty tmpfs,
 		// unless a workspace brings them back.
 		if (within(m.path, "/tmp") || within(m.path, "/run")) && !s.inWorkspace(m.path) {
+			continue
+		}
+		// A path the run-as user cannot reach on the host it cannot reach
+		// inside either (the same uid, the same permissions), and bwrap,
+		// running as that user, could not mount over it.
+		if s.as != nil && !s.as.may(m.path, 0) {
 			continue
 		}
 		for _, w := range s.workspaces {
@@ -476,7 +497,7 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 	stderr := &capture{max: s.cfg.MaxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.ExtraFiles = []*os.File{filt, statusW}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: s.credential()}
 	cmd.Cancel = func() error {
 		// bwrap leads its own process group; the pid namespace takes the
 		// rest of the tree down with bwrap's init.

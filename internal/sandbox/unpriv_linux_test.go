@@ -26,14 +26,14 @@ var bothIdentities = []string{
 	"TestDNS", "TestTimeoutKillsTree", "TestCancelKillsTree", "TestEnvLeak", "TestTIOCSTI",
 	"TestCloneAndPersonality", "TestTools", "TestConfigValidation", "TestFailClosed",
 	"TestNetworkBridge", "TestUnixSocketsRefused", "TestBridgeMain", "TestProbe", "TestFilterProgram", "TestDeniedSyscalls",
-	"TestKernelSettingsReadOnly", "TestPrivateState", "TestProtectedNames", "TestNoProcessWritable", "TestSocketFamilies", "TestResourceLimits", "TestInvalidCommand", "TestNewCredentialMasks",
+	"TestKernelSettingsReadOnly", "TestPrivateState", "TestProtectedNames", "TestNoProcessWritable", "TestSocketFamilies", "TestResourceLimits", "TestInvalidCommand", "TestNewCredentialMasks", "TestRunsAsUnprivileged",
 }
 
 const testUser = "mbxtest"
 
 // ensureTestUser returns the uid and gid of the throwaway user, creating
 // it if needed.
-func ensureTestUser(t *testing.T) (int, int) {
+func ensureTestUser(t testing.TB) (int, int) {
 	t.Helper()
 	u, err := user.Lookup(testUser)
 	if err != nil {
