@@ -48,6 +48,13 @@ type ShellConfig struct {
 	AllowWrite map[string][]string
 	// Limits bounds each command's resources (zero fields: defaults).
 	Limits ShellLimits
+	// User is who commands run as on the host when modebox runs as root
+	// (Linux): empty means the owner of the first workspace if that is
+	// not root, else nobody; a user name, uid or "uid:gid" names one;
+	// "root" runs them as host uid 0, which only this explicit value
+	// does. The workspaces must be writable by that user. When modebox is
+	// not root, commands run as its own user.
+	User string
 }
 
 // ShellLimits bounds a shell command's resources. A zero field takes its

@@ -101,6 +101,9 @@ func capsDigest(cfg EngineConfig) string {
 
 func (c *capabilities) close() error {
 	var errs []error
+	if c.shell != nil {
+		errs = append(errs, c.shell.Close())
+	}
 	if c.proxy != nil {
 		errs = append(errs, c.proxy.Close())
 	}
@@ -265,6 +268,7 @@ func (c *capabilities) initShell(cfg *ShellConfig, cont *Continuations) error {
 		Bwrap:      cfg.Bwrap,
 		Private:    append(statePaths(cont), cfg.Private...),
 		AllowWrite: cfg.AllowWrite,
+		User:       cfg.User,
 		Limits: sandbox.Limits{
 			Processes: cfg.Limits.Processes, OpenFiles: cfg.Limits.OpenFiles,
 			FileSize: cfg.Limits.FileSize, Memory: cfg.Limits.Memory, TmpSize: cfg.Limits.TmpSize,

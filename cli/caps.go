@@ -26,6 +26,7 @@ func capabilities(cfg *config.Config, ec *modebox.EngineConfig) {
 			MaxTimeout: s.MaxTimeout,
 			MaxOutput:  int(min(s.MaxOutput, 1<<31-1)),
 			Bwrap:      s.Bwrap,
+			User:       s.User,
 		}
 		for _, w := range s.Workspace {
 			sc.Workspace = append(sc.Workspace, resolvePath(base, w))

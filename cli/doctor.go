@@ -171,7 +171,7 @@ func checkSandbox(cfgPath string) []check {
 	if cfg, err := loadConfig(cfgPath); err == nil && cfg.ShellTool != nil {
 		var ec modebox.EngineConfig
 		capabilities(cfg, &ec)
-		sc = sandbox.Config{Workspace: ec.Shell.Workspace, DenyRead: ec.Shell.DenyRead, Bwrap: ec.Shell.Bwrap}
+		sc = sandbox.Config{Workspace: ec.Shell.Workspace, DenyRead: ec.Shell.DenyRead, Bwrap: ec.Shell.Bwrap, User: ec.Shell.User}
 		required = true
 	}
 	if len(sc.Workspace) == 0 {
@@ -179,6 +179,12 @@ func checkSandbox(cfgPath string) []check {
 		if err == nil {
 			defer os.RemoveAll(dir)
 			sc.Workspace = []string{dir}
+			if os.Geteuid() == 0 {
+				// as root, probe what a workspace of another user's gets
+				// by default: commands run as its owner, never as root
+				_ = os.Chmod(dir, 0o755)
+				_ = os.Chown(dir, 65534, 65534)
+			}
 		}
 	}
 	var out []check

@@ -36,6 +36,9 @@ type Shell struct {
 	// Limits bounds each command's resources ("limits"); zero fields take
 	// the defaults.
 	Limits ShellLimits
+	// User is who commands run as when modebox runs as root ("user"): a
+	// name, uid or "uid:gid"; "root" for host uid 0.
+	User string
 }
 
 // ShellLimits is "limits": {"processes", "openFiles", "fileSize",
@@ -86,7 +89,7 @@ type Mount struct {
 }
 
 var (
-	shellKeys      = []string{"enabled", "workspace", "network", "denyRead", "env", "timeout", "maxTimeout", "maxOutput", "bwrap", "allowWrite", "limits"}
+	shellKeys      = []string{"enabled", "workspace", "network", "denyRead", "env", "timeout", "maxTimeout", "maxOutput", "bwrap", "allowWrite", "limits", "user"}
 	shellLimitKeys = []string{"processes", "openFiles", "fileSize", "memory", "tmpSize"}
 	networkKeys    = []string{"allow"}
 	fetchKeys      = []string{"enabled", "allow", "headers", "maxBytes", "maxHeaderBytes", "maxRequestBody", "timeout", "maxRequests", "maxRedirects", "source"}
@@ -176,6 +179,11 @@ func (c *checker) shell(n *node, path string) (*Shell, *Error) {
 			s.MaxOutput, err = c.size(v, p)
 		case "bwrap":
 			s.Bwrap, err = c.str(v, p, "a path to the bwrap binary")
+		case "user":
+			s.User, err = c.str(v, p, `a user name, uid, "uid:gid" or "root"`)
+			if err == nil && (s.User == "" || strings.ContainsAny(s.User, "\x00 /")) {
+				return c.fail(v.off, p, "user must be a user name, uid, \"uid:gid\" or \"root\"", "")
+			}
 		case "allowWrite":
 			s.AllowWrite = map[string][]string{}
 			err = c.object(v, p, nil, nil, func(m member, p string) *Error {

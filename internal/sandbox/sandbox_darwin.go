@@ -350,3 +350,9 @@ func Probe(cfg Config) []Check {
 	}
 	return append(checks, Check{Name: "preflight", OK: true, Detail: "/usr/bin/true ran under the generated Seatbelt profile"})
 }
+
+// Close releases nothing on macOS.
+func (s *Sandbox) Close() error { return nil }
+
+// RunsAs describes who commands run as: modebox's own user on macOS.
+func (s *Sandbox) RunsAs() string { return fmt.Sprintf("uid %d (modebox's own)", os.Getuid()) }
