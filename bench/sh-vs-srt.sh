@@ -140,6 +140,13 @@ else
 fi
 WS=$TMP/ws
 mkdir -p "$WS"
+if [ "$(id -u)" = 0 ]; then
+	# As root, modebox runs commands as the workspace's owner, never as
+	# host uid 0 unless told to: give the workspace to nobody, the way a
+	# root service would hold a user's project.
+	chmod 755 "$TMP"
+	chown 65534:65534 "$WS"
+fi
 SETTINGS=$TMP/srt-settings.json
 CONFIG=$TMP/modebox.json
 

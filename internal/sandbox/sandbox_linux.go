@@ -209,7 +209,21 @@ func (s *Sandbox) homes() []string {
 func (s *Sandbox) masks() ([]mask, error) {
 	var pats []string
 	for _, h := range s.homes() {
+		// Entries under a top-level directory the home lacks (.config,
+		// .local, .m2, ...) cannot exist: one Lstat for the group.
+		missing := map[string]bool{}
 		for _, rel := range homeCredentialPaths {
+			if top, _, nested := strings.Cut(rel, "/"); nested && !strings.ContainsAny(top, "*?[") {
+				m, seen := missing[top]
+				if !seen {
+					_, err := os.Lstat(filepath.Join(h, top))
+					m = err != nil
+					missing[top] = m
+				}
+				if m {
+					continue
+				}
+			}
 			pats = append(pats, filepath.Join(h, rel))
 		}
 	}
