@@ -201,6 +201,32 @@ func (s *Sandbox) profile(masks []mask, port int, tmp string) (string, []string)
 		fmt.Fprintf(&p, "(allow file-write* (subpath %s))\n", param(w))
 	}
 	fmt.Fprintf(&p, "(allow file-write* (subpath %s))\n", param(tmp))
+	// Later rules win: modebox's own state is neither readable nor
+	// writable, and the protected names (existing or not) are read-only
+	// inside the workspaces.
+	for _, q := range s.cfg.Private {
+		q = expandUserPath(q, s.home)
+		if r, err := filepath.EvalSymlinks(q); err == nil {
+			q = r
+		}
+		fmt.Fprintf(&p, "(deny file-read* file-write* (subpath %s))\n", param(filepath.Clean(q)))
+	}
+	names := s.cfg.Protected
+	if names == nil {
+		names = DefaultProtected
+	}
+	for i, w := range s.workspaces {
+		allow := append(append([]string(nil), s.cfg.AllowWrite[w]...), s.cfg.AllowWrite[s.cfg.Workspace[i]]...)
+	names:
+		for _, n := range names {
+			for _, a := range allow {
+				if a == "*" || a == n {
+					continue names
+				}
+			}
+			fmt.Fprintf(&p, "(deny file-write* (subpath %s))\n", param(filepath.Join(w, n)))
+		}
+	}
 	if s.proxySock != "" {
 		fmt.Fprintf(&p, "(allow network-outbound (remote unix-socket (path-literal %s)))\n", param(s.proxySock))
 		fmt.Fprintf(&p, "(allow network-bind network-inbound (local ip \"localhost:%d\"))\n", port)
