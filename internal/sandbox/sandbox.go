@@ -17,7 +17,15 @@
 //     kernel-module or keyring calls, no TIOCSTI, enforced by seccomp with a
 //     guard that kills calls from any other architecture (the 32-bit
 //     int $0x80 path);
-//   - on timeout or cancellation the whole process tree is killed.
+//   - on timeout or cancellation the whole process tree is killed;
+//   - modebox's own state (Config.Private) hidden even inside a workspace,
+//     and the names the host runs later (DefaultProtected: .git, .envrc,
+//     .vscode, modebox.json, ...) read-only at the top of each workspace;
+//   - /proc/sys and /sys read-only; no bwrap init (the command, or the
+//     network bridge, which is not dumpable, is pid 1); socket families
+//     from an allow list; resource limits (Config.Limits) and sized tmpfs;
+//   - on Linux as root, commands run as an unprivileged host user
+//     (Config.User), as host uid 0 only when Config.User is "root".
 //
 // The package fails closed: if the sandbox cannot be set up, New and Run
 // return an *Error with code SANDBOX_UNAVAILABLE (or SANDBOX_FAILED) that
