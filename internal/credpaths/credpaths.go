@@ -30,7 +30,7 @@ var Home = []string{
 	".claude", ".claude.json", ".config/github-copilot", ".codex",
 	".cache/huggingface/token", ".huggingface", ".config/openai", ".gemini",
 	// Data and ML platforms.
-	".kaggle", ".databrickscfg", ".wandb", ".netrc",
+	".kaggle", ".databrickscfg", ".config/wandb", ".netrc",
 	// Package registries.
 	".npmrc", ".yarnrc", ".yarnrc.yml", ".config/yarn", ".pypirc",
 	".config/pip", ".pip", ".pydistutils.cfg", ".gem/credentials",
