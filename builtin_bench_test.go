@@ -170,7 +170,7 @@ func BenchmarkShTrueGuest(b *testing.B) {
 		}
 		b.Skip("bubblewrap not installed")
 	}
-	e, err := New(EngineConfig{Shell: &ShellConfig{Workspace: []string{b.TempDir()}}, Policies: map[string]Policy{"sh": PolicyAllow}, Limits: Limits{MaxCalls: 1 << 30}})
+	e, err := New(EngineConfig{Shell: &ShellConfig{Workspace: []string{shWorkspace(b)}}, Policies: map[string]Policy{"sh": PolicyAllow}, Limits: Limits{MaxCalls: 1 << 30}})
 	if err != nil {
 		b.Fatal(err)
 	}

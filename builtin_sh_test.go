@@ -2,6 +2,7 @@ package modebox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -31,6 +32,32 @@ func needBwrap(t *testing.T) {
 	}
 }
 
+// shWorkspace is a fresh workspace that commands can write. As root it
+// belongs to nobody, so commands run as nobody (the default when the
+// workspace's owner is not root), never as host uid 0.
+func shWorkspace(t testing.TB) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return t.TempDir()
+	}
+	base, err := os.MkdirTemp("", "mbxsh-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	ws := filepath.Join(base, "ws")
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(ws, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
 func shEngine(t *testing.T, sc *ShellConfig, pol Policy) *Engine {
 	t.Helper()
 	e, err := New(EngineConfig{Shell: sc, Policies: map[string]Policy{"sh": pol}})
@@ -43,7 +70,7 @@ func shEngine(t *testing.T, sc *ShellConfig, pol Policy) *Engine {
 
 func TestShFromTheGuest(t *testing.T) {
 	needBwrap(t)
-	ws := t.TempDir()
+	ws := shWorkspace(t)
 	t.Setenv("MODEBOX_TEST_SECRET", "s3cret")
 	e := shEngine(t, &ShellConfig{Workspace: []string{ws}, Env: map[string]string{"GREETING": "hi"}}, PolicyAllow)
 	r := run(t, e, `
@@ -80,7 +107,7 @@ func TestShFromTheGuest(t *testing.T) {
 // refused, and with one the person sees the command.
 func TestShIsAskByDefault(t *testing.T) {
 	needBwrap(t)
-	e, err := New(EngineConfig{Shell: &ShellConfig{Workspace: []string{t.TempDir()}}})
+	e, err := New(EngineConfig{Shell: &ShellConfig{Workspace: []string{shWorkspace(t)}}})
 	must(t, err)
 	defer e.Close()
 	r := run(t, e, `try { await sh("true") } catch (e) { return e.code }`, RunOptions{Lang: "js"})
@@ -97,7 +124,7 @@ func TestShIsAskByDefault(t *testing.T) {
 // Fail closed: a sandbox that cannot start refuses every command with a
 // reason and a fix, and runs nothing.
 func TestShFailsClosed(t *testing.T) {
-	ws := t.TempDir()
+	ws := shWorkspace(t)
 	e := shEngine(t, &ShellConfig{Workspace: []string{ws}, Bwrap: "/nonexistent/bwrap"}, PolicyAllow)
 	r := run(t, e, `try { await sh("touch ran") } catch (e) { return [e.code, e.message] }`, RunOptions{Lang: "js"})
 	var v []string
@@ -140,7 +167,7 @@ func TestShNetworkThroughProxy(t *testing.T) {
 		}
 	}()
 	lport := listed.Listener.Addr().(*net.TCPAddr).Port
-	e := shEngine(t, &ShellConfig{Workspace: []string{t.TempDir()}, Network: &ShellNetwork{Allow: []string{fmt.Sprintf("127.0.0.1:%d", lport)}}}, PolicyAllow)
+	e := shEngine(t, &ShellConfig{Workspace: []string{shWorkspace(t)}, Network: &ShellNetwork{Allow: []string{fmt.Sprintf("127.0.0.1:%d", lport)}}}, PolicyAllow)
 	r := run(t, e, fmt.Sprintf(`
 		const ok = await sh("curl -s --max-time 5 %s/");
 		const socks = await sh("curl -s --max-time 5 --proxy socks5h://127.0.0.1:3128 %s/");
@@ -159,5 +186,32 @@ func TestShNetworkThroughProxy(t *testing.T) {
 	// a network shell is a data-flow sink
 	if en := e.box.byKey["sh"]; en == nil || !en.Sink {
 		t.Fatal("sh with network is not a sink")
+	}
+}
+
+// TestShBadInput: a timeout of "1ns", a NUL in the command and an absurd
+// output cap are the caller's mistakes (INVALID_ARGUMENT, or a config
+// error), never "the sandbox is unavailable".
+func TestShBadInput(t *testing.T) {
+	needBwrap(t)
+	e := shEngine(t, &ShellConfig{Workspace: []string{shWorkspace(t)}}, PolicyAllow)
+	for _, src := range []string{
+		`return await sh("true", {timeout: "1ns"})`,
+		`return await sh("true", {timeout: 0.5})`,
+		`return await sh("echo a\u0000b")`,
+		`return await sh("true", {cwd: "/etc"})`,
+	} {
+		r := run(t, e, src, RunOptions{Lang: "js"})
+		if r.Error == nil || r.Error.Code != CodeInvalidArgument || strings.Contains(r.Error.Message, "bubblewrap") {
+			t.Errorf("%s: %+v", src, r.Error)
+		}
+	}
+	for _, sc := range []*ShellConfig{{MaxOutput: -1}, {MaxOutput: 1 << 40}} {
+		sc.Workspace = []string{t.TempDir()}
+		_, err := New(EngineConfig{Shell: sc})
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("MaxOutput %d: %v", sc.MaxOutput, err)
+		}
 	}
 }

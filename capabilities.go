@@ -34,6 +34,42 @@ type ShellConfig struct {
 	// bridge (default: this process's executable, whose main must call
 	// MaybeBridge first; the modebox binary does).
 	Bridge string
+	// Private adds host paths no command may read or write, even inside a
+	// workspace, to modebox's own state, which is always private: the key
+	// directory (~/.config/modebox), the state directory with the
+	// used-token store (~/.local/state/modebox) and the engine cache
+	// (~/.cache/modebox, $MODEBOX_CACHE_DIR). The CLI adds the
+	// configuration file it loaded.
+	Private []string
+	// AllowWrite maps a workspace directory (as in Workspace) to the
+	// protected names (see docs/security.md: .git, .envrc, .vscode,
+	// modebox.json, ...) left writable in it; "*" leaves all of them
+	// writable there.
+	AllowWrite map[string][]string
+	// Limits bounds each command's resources (zero fields: defaults).
+	Limits ShellLimits
+	// User is who commands run as on the host when modebox runs as root
+	// (Linux): empty means the owner of the first workspace if that is
+	// not root, else nobody; a user name, uid or "uid:gid" names one;
+	// "root" runs them as host uid 0, which only this explicit value
+	// does. The workspaces must be writable by that user. When modebox is
+	// not root, commands run as its own user.
+	User string
+}
+
+// ShellLimits bounds a shell command's resources. A zero field takes its
+// default; see docs/security.md.
+type ShellLimits struct {
+	// Processes caps processes and threads (default 1024).
+	Processes int
+	// OpenFiles caps each process's open files (default 4096).
+	OpenFiles int
+	// FileSize caps a written file, in bytes (default 4 GiB).
+	FileSize int64
+	// Memory caps each process's address space, in bytes (default 8 GiB).
+	Memory int64
+	// TmpSize caps the private /tmp, in bytes (default 1 GiB).
+	TmpSize int64
 }
 
 // ShellNetwork limits a shell's network to listed hosts.

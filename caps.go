@@ -21,6 +21,7 @@ import (
 	"github.com/modebox/modebox/internal/netproxy"
 	"github.com/modebox/modebox/internal/sandbox"
 	"github.com/modebox/modebox/internal/schema"
+	"github.com/modebox/modebox/internal/seal"
 	"github.com/modebox/modebox/internal/webfetch"
 )
 
@@ -62,7 +63,7 @@ func newCapabilities(cfg EngineConfig) (c *capabilities, err error) {
 		// source mounts are hidden from sh(): their data reaches the
 		// program only through fs, where the flow check sees it
 		sc.DenyRead = append(slices.Clip(sc.DenyRead), sources...)
-		if err := c.initShell(&sc); err != nil {
+		if err := c.initShell(&sc, cfg.Continuations); err != nil {
 			return nil, err
 		}
 	}
@@ -175,6 +176,9 @@ func (c *capabilities) close() error {
 		return nil
 	}
 	var errs []error
+	if c.shell != nil {
+		errs = append(errs, c.shell.Close())
+	}
 	if c.proxy != nil {
 		errs = append(errs, c.proxy.Close())
 	}
@@ -291,7 +295,44 @@ type shResult struct {
 // it never runs a command unconfined.
 const CodeSandboxUnavailable = "SANDBOX_UNAVAILABLE"
 
-func (c *capabilities) initShell(cfg *ShellConfig) error {
+// statePaths lists modebox's own state, which no shell command may read
+// or write: the key directory, the state directory (used tokens), the
+// engine's compilation cache (native code the host runs) and a custom
+// used-token directory.
+func statePaths(cont *Continuations) []string {
+	var out []string
+	if p, err := seal.DefaultKeyPath(); err == nil {
+		out = append(out, filepath.Dir(p))
+	}
+	if st, err := seal.DefaultStore(); err == nil {
+		out = append(out, filepath.Dir(st.Dir))
+	}
+	if d := os.Getenv("MODEBOX_CACHE_DIR"); d != "" {
+		out = append(out, d)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		out = append(out, filepath.Join(d, "modebox"))
+	}
+	if cont != nil {
+		if ds, ok := cont.Store.(*seal.DirStore); ok && ds.Dir != "" {
+			out = append(out, ds.Dir)
+		}
+	}
+	for i, p := range out {
+		if abs, err := filepath.Abs(p); err == nil {
+			out[i] = abs
+		}
+	}
+	return out
+}
+
+func (c *capabilities) initShell(cfg *ShellConfig, cont *Continuations) error {
+	if cfg.MaxOutput < 0 || cfg.MaxOutput > sandbox.MaxOutputLimit {
+		return &ConfigError{Field: "Shell.MaxOutput", Reason: fmt.Sprintf("%d is out of range: between 1 and %d bytes (0: the default, 1 MiB)", cfg.MaxOutput, sandbox.MaxOutputLimit)}
+	}
+	if cfg.Timeout < 0 || (cfg.Timeout > 0 && cfg.Timeout < sandbox.MinTimeout) || cfg.MaxTimeout < 0 || (cfg.MaxTimeout > 0 && cfg.MaxTimeout < sandbox.MinTimeout) {
+		return &ConfigError{Field: "Shell.Timeout", Reason: fmt.Sprintf("timeouts must be at least %s (0: the default)", sandbox.MinTimeout)}
+	}
 	sc := sandbox.Config{
 		Workspace:  cfg.Workspace,
 		DenyRead:   cfg.DenyRead,
@@ -300,6 +341,13 @@ func (c *capabilities) initShell(cfg *ShellConfig) error {
 		MaxTimeout: cfg.MaxTimeout,
 		MaxOutput:  cfg.MaxOutput,
 		Bwrap:      cfg.Bwrap,
+		Private:    append(statePaths(cont), cfg.Private...),
+		AllowWrite: cfg.AllowWrite,
+		User:       cfg.User,
+		Limits: sandbox.Limits{
+			Processes: cfg.Limits.Processes, OpenFiles: cfg.Limits.OpenFiles,
+			FileSize: cfg.Limits.FileSize, Memory: cfg.Limits.Memory, TmpSize: cfg.Limits.TmpSize,
+		},
 	}
 	if cfg.Network != nil {
 		dir, err := os.MkdirTemp("", "modebox-proxy-")
@@ -370,6 +418,9 @@ func (c *capabilities) runShell(ctx context.Context, raw json.RawMessage) (any, 
 	if err != nil {
 		var se *sandbox.Error
 		if errors.As(err, &se) {
+			if se.Code == sandbox.CodeInvalid {
+				return nil, &ToolError{Code: CodeInvalidArgument, Message: "sh(): " + se.Reason, Err: err}
+			}
 			msg := se.Error()
 			if se.Fix != "" && !containsFold(msg, se.Fix) {
 				msg += "; to fix: " + se.Fix
@@ -389,11 +440,17 @@ func parseTimeout(raw json.RawMessage) (time.Duration, error) {
 		if err != nil || d <= 0 {
 			return 0, fmt.Errorf("%q is not a positive duration like \"5s\"", s)
 		}
+		if d < sandbox.MinTimeout || d > 24*time.Hour {
+			return 0, fmt.Errorf("%q is out of range: between %s and 24h", s, sandbox.MinTimeout)
+		}
 		return d, nil
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil || f <= 0 || f > float64(24*time.Hour/time.Millisecond) {
 		return 0, fmt.Errorf("%s is not a positive number of milliseconds", raw)
+	}
+	if f < 1 {
+		return 0, fmt.Errorf("%s is out of range: at least 1 millisecond", raw)
 	}
 	return time.Duration(f * float64(time.Millisecond)), nil
 }

@@ -116,13 +116,18 @@ func TestApprovalBeforeSourceAcrossResume(t *testing.T) {
 // Source mounts are hidden from sh(): a command reading the mount's host
 // directory straight from disk finds nothing, so a source's data reaches
 // the program only through fs, where the flow check sees it. (The mount is
-// made outside /tmp: /tmp is a private tmpfs in the sandbox anyway.)
+// made outside /tmp: /tmp is a private tmpfs in the sandbox anyway; in
+// /var/tmp, which every user can traverse, since as root commands run as
+// nobody.)
 func TestSourceMountHiddenFromShell(t *testing.T) {
 	needBwrap(t)
-	dir, err := os.MkdirTemp(".", "source-mount-")
+	dir, err := os.MkdirTemp("/var/tmp", "source-mount-")
 	must(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	dir, _ = filepath.Abs(dir)
+	if os.Geteuid() == 0 {
+		must(t, os.Chmod(dir, 0o755))
+		must(t, os.Chown(dir, 65534, 65534)) // the second engine's workspace
+	}
 	plain := filepath.Join(dir, "plain")
 	secret := filepath.Join(dir, "secret")
 	must(t, os.MkdirAll(plain, 0o755))
@@ -133,7 +138,7 @@ func TestSourceMountHiddenFromShell(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.URL.RawQuery }))
 	t.Cleanup(srv.Close)
 	e, err := New(EngineConfig{
-		Shell:    &ShellConfig{Workspace: []string{t.TempDir()}},
+		Shell:    &ShellConfig{Workspace: []string{shWorkspace(t)}},
 		FS:       &FSConfig{Mounts: []Mount{{Host: secret, Guest: "/secret", Source: true}, {Host: plain, Guest: "/plain"}}},
 		Fetch:    &FetchConfig{Allow: []string{srv.Listener.Addr().String()}},
 		Policies: map[string]Policy{"sh": PolicyAllow},

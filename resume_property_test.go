@@ -105,7 +105,7 @@ func TestResumeGeneratedToolArguments(t *testing.T) {
 func TestResumeGeneratedShArguments(t *testing.T) {
 	needBwrap(t)
 	e, err := New(EngineConfig{
-		Shell:         &ShellConfig{Workspace: []string{t.TempDir()}},
+		Shell:         &ShellConfig{Workspace: []string{shWorkspace(t)}},
 		Continuations: &Continuations{Keys: [][]byte{newKey(t)}},
 	})
 	must(t, err)

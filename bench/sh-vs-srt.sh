@@ -139,7 +139,16 @@ else
 	trap 'rm -rf "$TMP"' EXIT
 fi
 WS=$TMP/ws
-mkdir -p "$WS"
+SRT_WS=$TMP/srt-ws
+mkdir -p "$WS" "$SRT_WS"
+if [ "$(id -u)" = 0 ]; then
+	# As root, modebox runs commands as the workspace's owner, never as
+	# host uid 0 unless told to: give its workspace to nobody, the way a
+	# root service would hold a user's project. srt keeps a root-owned
+	# one (it creates mount points for its protected files in it).
+	chmod 755 "$TMP"
+	chown 65534:65534 "$WS"
+fi
 SETTINGS=$TMP/srt-settings.json
 CONFIG=$TMP/modebox.json
 
@@ -147,7 +156,7 @@ CONFIG=$TMP/modebox.json
 cat >"$SETTINGS" <<EOF
 {
   "network": {"allowedDomains": [], "deniedDomains": []},
-  "filesystem": {"denyRead": [], "allowWrite": ["$WS"], "denyWrite": []}
+  "filesystem": {"denyRead": [], "allowWrite": ["$SRT_WS"], "denyWrite": []}
 }
 EOF
 cat >"$CONFIG" <<EOF
@@ -306,13 +315,13 @@ done
 [ ! -e "$TMP/outside-modebox" ] || die "modebox sh() wrote outside its workspace"
 [ -e "$WS/inside-modebox" ] || die "modebox sh() could not write in its workspace"
 if [ "$SRT_OK" = 1 ]; then
-	"$SRT" --settings "$SETTINGS" -c "touch $TMP/outside-srt; touch $WS/inside-srt" >/dev/null 2>&1 || true
+	"$SRT" --settings "$SETTINGS" -c "touch $TMP/outside-srt; touch $SRT_WS/inside-srt" >/dev/null 2>&1 || true
 	if [ -e "$TMP/outside-srt" ]; then
 		SRT_OK=0
 		SRT_ERR="srt let a command write outside its workspace ($TMP/outside-srt)"
-	elif [ ! -e "$WS/inside-srt" ]; then
+	elif [ ! -e "$SRT_WS/inside-srt" ]; then
 		SRT_OK=0
-		SRT_ERR="srt could not write in its workspace ($WS)"
+		SRT_ERR="srt could not write in its workspace ($SRT_WS)"
 	fi
 fi
 if [ "$SRT_OK" = 0 ]; then

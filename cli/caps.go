@@ -26,9 +26,25 @@ func capabilities(cfg *config.Config, ec *modebox.EngineConfig) {
 			MaxTimeout: s.MaxTimeout,
 			MaxOutput:  int(min(s.MaxOutput, 1<<31-1)),
 			Bwrap:      s.Bwrap,
+			User:       s.User,
 		}
 		for _, w := range s.Workspace {
 			sc.Workspace = append(sc.Workspace, resolvePath(base, w))
+		}
+		// The configuration file in use is modebox's own: hidden from
+		// every command, even inside a workspace.
+		if cfg.File != "" {
+			sc.Private = append(sc.Private, resolvePath(".", cfg.File))
+		}
+		for w, names := range s.AllowWrite {
+			if sc.AllowWrite == nil {
+				sc.AllowWrite = map[string][]string{}
+			}
+			sc.AllowWrite[resolvePath(base, w)] = names
+		}
+		sc.Limits = modebox.ShellLimits{
+			Processes: s.Limits.Processes, OpenFiles: s.Limits.OpenFiles,
+			FileSize: s.Limits.FileSize, Memory: s.Limits.Memory, TmpSize: s.Limits.TmpSize,
 		}
 		if s.Network != nil {
 			sc.Network = &modebox.ShellNetwork{Allow: s.Network.Allow}

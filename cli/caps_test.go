@@ -46,6 +46,18 @@ func TestCapabilitiesExample(t *testing.T) {
 	}
 	dir := t.TempDir()
 	copyTree(t, filepath.Join("..", "examples", "capabilities"), dir)
+	if os.Geteuid() == 0 {
+		// As root, commands run as the workspace's owner: give "out" to
+		// nobody, as README.md says to do as root.
+		for _, d := range []string{filepath.Dir(dir), dir} {
+			if err := os.Chmod(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Chown(filepath.Join(dir, "out"), 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
 	code, out, errs := runCLI(t, "", "run", "--config", filepath.Join(dir, "modebox.json"), filepath.Join(dir, "report.ts"))
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -73,4 +85,30 @@ func TestCapabilitiesExample(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "declare function sh(") || !strings.Contains(out, "declare const fs:") || strings.Contains(out, "declare function fetch(") {
 		t.Fatalf("types: exit %d %s %s", code, out, errs)
 	}
+}
+
+// shWorkspace returns a directory sh() may write: as root, commands run
+// as the workspace's owner (never host uid 0), so the workspace is given
+// to nobody under a parent nobody can traverse.
+func shWorkspace(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return t.TempDir()
+	}
+	base, err := os.MkdirTemp("", "mbxsh-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(base, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(ws, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	return ws
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
@@ -33,6 +35,16 @@ func newDoctorCmd(s Streams, g *globals) *cobra.Command {
 		Short: "Check the engine, configuration, token key and sandbox here",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The doctor changes nothing on the machine: the engine
+			// compiles into a throwaway cache, the key file and the
+			// used-token store are only looked at.
+			if os.Getenv("MODEBOX_CACHE_DIR") == "" {
+				if dir, err := os.MkdirTemp("", "modebox-doctor-cache-"); err == nil {
+					defer os.RemoveAll(dir)
+					os.Setenv("MODEBOX_CACHE_DIR", dir)
+					defer os.Unsetenv("MODEBOX_CACHE_DIR")
+				}
+			}
 			checks := []check{checkEngine(), checkConfig(g.config), checkKey(), checkStore()}
 			checks = append(checks, checkSandbox(g.config)...)
 			checks = append(checks, checkFS())
@@ -127,16 +139,30 @@ func checkStore() check {
 	if err != nil {
 		return check{Name: "used tokens", Detail: err.Error()}
 	}
-	if err := os.MkdirAll(st.Dir, 0o700); err != nil {
-		return check{Name: "used tokens", Detail: err.Error()}
+	// Look, never create: the store's directory, or the nearest existing
+	// parent that Claim would create it in, must be a writable directory.
+	dir, suffix := st.Dir, ""
+	for {
+		fi, err := os.Stat(dir)
+		if err == nil {
+			if !fi.IsDir() {
+				return check{Name: "used tokens", Detail: dir + " is not a directory"}
+			}
+			if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
+				return check{Name: "used tokens", Detail: dir + ": not writable: " + err.Error()}
+			}
+			break
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return check{Name: "used tokens", Detail: err.Error()}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir, suffix = parent, " (created 0700 on first use)"
 	}
-	f, err := os.CreateTemp(st.Dir, ".doctor-*")
-	if err != nil {
-		return check{Name: "used tokens", Detail: st.Dir + ": not writable: " + err.Error()}
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return check{Name: "used tokens", OK: true, Detail: st.Dir}
+	return check{Name: "used tokens", OK: true, Detail: st.Dir + suffix}
 }
 
 // checkSandbox reports which parts of sh()'s sandbox work here. The
@@ -147,7 +173,7 @@ func checkSandbox(cfgPath string) []check {
 	if cfg, err := loadConfig(cfgPath); err == nil && cfg.ShellTool != nil {
 		var ec modebox.EngineConfig
 		capabilities(cfg, &ec)
-		sc = sandbox.Config{Workspace: ec.Shell.Workspace, DenyRead: ec.Shell.DenyRead, Bwrap: ec.Shell.Bwrap}
+		sc = sandbox.Config{Workspace: ec.Shell.Workspace, DenyRead: ec.Shell.DenyRead, Bwrap: ec.Shell.Bwrap, User: ec.Shell.User}
 		required = true
 	}
 	if len(sc.Workspace) == 0 {
@@ -155,6 +181,12 @@ func checkSandbox(cfgPath string) []check {
 		if err == nil {
 			defer os.RemoveAll(dir)
 			sc.Workspace = []string{dir}
+			if os.Geteuid() == 0 {
+				// as root, probe what a workspace of another user's gets
+				// by default: commands run as its owner, never as root
+				_ = os.Chmod(dir, 0o755)
+				_ = os.Chown(dir, 65534, 65534)
+			}
 		}
 	}
 	var out []check

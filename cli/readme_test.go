@@ -82,6 +82,10 @@ func copyRepo(t *testing.T) string {
 	return dst
 }
 
+// rootFirst is the command README.md says to run first as root before
+// the capabilities example.
+const rootFirst = "chown nobody: examples/capabilities/out"
+
 // TestDocumentedCommands runs every command the README (and the
 // configuration docs) show, and every example in the CLI's help, exactly
 // as printed, with a built modebox on PATH, from a copy of the
@@ -97,6 +101,9 @@ func TestDocumentedCommands(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	readme, readmeSynopsis := docCommands(t, "../README.md")
+	if b, _ := os.ReadFile("../README.md"); !bytes.Contains(b, []byte("`"+rootFirst+"`")) {
+		t.Errorf("README no longer says to run %q as root", rootFirst)
+	}
 	config, _ := docCommands(t, "../docs/configuration.md")
 	wantSynopsis := []string{
 		"modebox run [flags] FILE|-", "modebox resume TOKEN --approve", "modebox mcp [--http ADDR]",
@@ -150,6 +157,18 @@ func TestDocumentedCommands(t *testing.T) {
 			if strings.Contains(c, "capabilities") {
 				if _, err := exec.LookPath("bwrap"); err != nil {
 					skipOrFail(t, "bubblewrap")
+				}
+				if os.Geteuid() == 0 {
+					for _, d := range []string{filepath.Dir(repo), repo} {
+						if err := os.Chmod(d, 0o755); err != nil { // t.TempDir is 0700: let nobody in
+							t.Fatal(err)
+						}
+					}
+					// as README says to do first as root (sh() never
+					// runs commands as host uid 0 by default)
+					if code, out, errs := sh(t, repo, "sh", rootFirst); code != 0 {
+						t.Fatalf("%s: exit %d %s %s", rootFirst, code, out, errs)
+					}
 				}
 			}
 			shell := "sh"

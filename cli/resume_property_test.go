@@ -50,7 +50,7 @@ func TestCLIResumeGeneratedArguments(t *testing.T) {
 		_ = json.NewEncoder(w).Encode(map[string]string{"q": r.URL.RawQuery, "body": string(b)})
 	}))
 	t.Cleanup(srv.Close)
-	work, out := t.TempDir(), t.TempDir()
+	work, out := shWorkspace(t), t.TempDir()
 	cfg := map[string]any{
 		"tools": map[string]any{"sh": map[string]string{"policy": "ask"}, "fetch": map[string]string{"policy": "ask"},
 			"fs.write": map[string]string{"policy": "ask"}, "everything.echo": map[string]string{"policy": "ask"}},

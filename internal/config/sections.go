@@ -1,6 +1,8 @@
 package config
 
 import (
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +29,23 @@ type Shell struct {
 	MaxOutput int64
 	// Bwrap is the bubblewrap binary ("bwrap").
 	Bwrap string
+	// AllowWrite maps a workspace entry (as written in "workspace") to
+	// the protected names left writable in it ("allowWrite"; "*" for all
+	// of them).
+	AllowWrite map[string][]string
+	// Limits bounds each command's resources ("limits"); zero fields take
+	// the defaults.
+	Limits ShellLimits
+	// User is who commands run as when modebox runs as root ("user"): a
+	// name, uid or "uid:gid"; "root" for host uid 0.
+	User string
+}
+
+// ShellLimits is "limits": {"processes", "openFiles", "fileSize",
+// "memory", "tmpSize"}.
+type ShellLimits struct {
+	Processes, OpenFiles      int
+	FileSize, Memory, TmpSize int64
 }
 
 // ShellNetwork is "network": {"allow": ["host:port", ...]}.
@@ -70,11 +89,12 @@ type Mount struct {
 }
 
 var (
-	shellKeys   = []string{"enabled", "workspace", "network", "denyRead", "env", "timeout", "maxTimeout", "maxOutput", "bwrap"}
-	networkKeys = []string{"allow"}
-	fetchKeys   = []string{"enabled", "allow", "headers", "maxBytes", "maxHeaderBytes", "maxRequestBody", "timeout", "maxRequests", "maxRedirects", "source"}
-	fsKeys      = []string{"mounts", "deny", "maxFileSize", "maxEntries"}
-	mountKeys   = []string{"host", "guest", "mode", "source"}
+	shellKeys      = []string{"enabled", "workspace", "network", "denyRead", "env", "timeout", "maxTimeout", "maxOutput", "bwrap", "allowWrite", "limits", "user"}
+	shellLimitKeys = []string{"processes", "openFiles", "fileSize", "memory", "tmpSize"}
+	networkKeys    = []string{"allow"}
+	fetchKeys      = []string{"enabled", "allow", "headers", "maxBytes", "maxHeaderBytes", "maxRequestBody", "timeout", "maxRequests", "maxRedirects", "source"}
+	fsKeys         = []string{"mounts", "deny", "maxFileSize", "maxEntries"}
+	mountKeys      = []string{"host", "guest", "mode", "source"}
 )
 
 func (c *checker) strings(n *node, path, what string) ([]string, *Error) {
@@ -159,11 +179,53 @@ func (c *checker) shell(n *node, path string) (*Shell, *Error) {
 			s.MaxOutput, err = c.size(v, p)
 		case "bwrap":
 			s.Bwrap, err = c.str(v, p, "a path to the bwrap binary")
+		case "user":
+			s.User, err = c.str(v, p, `a user name, uid, "uid:gid" or "root"`)
+			if err == nil && (s.User == "" || strings.ContainsAny(s.User, "\x00 /")) {
+				return c.fail(v.off, p, "user must be a user name, uid, \"uid:gid\" or \"root\"", "")
+			}
+		case "allowWrite":
+			s.AllowWrite = map[string][]string{}
+			err = c.object(v, p, nil, nil, func(m member, p string) *Error {
+				names, err := c.strings(m.val, p, "names")
+				for i, n := range names {
+					if n == "" || (n != "*" && strings.ContainsAny(n, "/\x00")) || n == "." || n == ".." {
+						return c.fail(m.val.elems[i].off, p+"/"+strconv.Itoa(i), "a protected name is one path component (like \".git\"), or \"*\" for all of them", "")
+					}
+				}
+				s.AllowWrite[m.key] = names
+				return err
+			})
+		case "limits":
+			err = c.object(v, p, shellLimitKeys, nil, func(m member, p string) *Error {
+				var err *Error
+				var n uint64
+				switch m.key {
+				case "processes":
+					n, err = c.count(m.val, p)
+					s.Limits.Processes = int(min(n, 1<<30))
+				case "openFiles":
+					n, err = c.count(m.val, p)
+					s.Limits.OpenFiles = int(min(n, 1<<30))
+				case "fileSize":
+					s.Limits.FileSize, err = c.size(m.val, p)
+				case "memory":
+					s.Limits.Memory, err = c.size(m.val, p)
+				case "tmpSize":
+					s.Limits.TmpSize, err = c.size(m.val, p)
+				}
+				return err
+			})
 		}
 		return err
 	})
 	if err != nil || !enabled {
 		return nil, err
+	}
+	for k := range s.AllowWrite {
+		if !slices.Contains(s.Workspace, k) {
+			return nil, c.fail(n.off, path+"/allowWrite", fmt.Sprintf("allowWrite names %q, which is not a \"workspace\" entry", k), "use the workspace entry exactly as written in \"workspace\"")
+		}
 	}
 	if len(s.Workspace) == 0 {
 		return nil, c.fail(n.off, path, `an enabled shell needs "workspace": the directories commands may write`, `for example "workspace": ["."]`)

@@ -7,17 +7,18 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/modebox/modebox/internal/credpaths"
+
 	"golang.org/x/text/unicode/norm"
 )
 
 // DefaultDeny are the deny patterns that always apply, whatever
-// [Config.Deny] adds: environment files, private keys and git metadata.
+// [Config.Deny] adds: modebox's credential list ([credpaths.Names]):
+// environment files, private keys and keystores, git metadata, and the
+// credential files and directories developers keep in their home
+// directory (.ssh, .aws, .netrc, .npmrc, .pgpass, .git-credentials, ...).
 // Each is matched against every path component (see [Config.Deny]).
-var DefaultDeny = []string{
-	".env", ".env.*",
-	"*.pem", "*.key", "id_rsa*", "id_ed25519*",
-	".git",
-}
+var DefaultDeny = credpaths.Names
 
 // TempPrefix starts the name of the temporary file a commit writes before
 // renaming it over its target. Names with this prefix are hidden like

@@ -37,6 +37,14 @@ func BridgeMain(args []string) int {
 		return 2
 	}
 	sock, addr, argv := args[0], args[1], args[3:]
+	// The bridge is pid 1 of the sandbox and may open a Unix socket, which
+	// the command may not: not dumpable, so the command (same uid, no
+	// capabilities) cannot open /proc/1/mem, ptrace it or take its
+	// descriptors with pidfd_getfd.
+	if err := setNotDumpable(); err != nil {
+		fmt.Fprintf(os.Stderr, "modebox bridge: %v\n", err)
+		return 126
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "modebox bridge: listen %s: %v\n", addr, err)

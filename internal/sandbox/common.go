@@ -10,16 +10,30 @@ import (
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-func checkEnv(env map[string]string, what string) error {
+func checkEnv(env map[string]string, what string, mk func(string, ...any) *Error) error {
 	for k, v := range env {
 		if !envName.MatchString(k) {
-			return configError("%s: invalid environment variable name %q", what, k)
+			return mk("%s: invalid environment variable name %q", what, k)
 		}
 		if strings.IndexByte(v, 0) >= 0 {
-			return configError("%s: value of %s contains a NUL byte", what, k)
+			return mk("%s: value of %s contains a NUL byte", what, k)
 		}
 	}
 	return nil
+}
+
+// checkCommand refuses a command that cannot be passed to the sandbox.
+func checkCommand(c Command) error {
+	if strings.IndexByte(c.Script, 0) >= 0 {
+		return invalidCommand("the command contains a NUL byte")
+	}
+	if strings.IndexByte(c.Cwd, 0) >= 0 {
+		return invalidCommand("the working directory contains a NUL byte")
+	}
+	if c.Timeout < 0 || (c.Timeout > 0 && c.Timeout < MinTimeout) {
+		return invalidCommand("timeout %s is shorter than %s", c.Timeout, MinTimeout)
+	}
+	return checkEnv(c.Env, "command env", invalidCommand)
 }
 
 // checkWorkspace validates one workspace directory and resolves symlinks.

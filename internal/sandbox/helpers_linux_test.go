@@ -21,7 +21,11 @@ const envUnpriv = "MBX_SANDBOX_UNPRIV"
 
 func TestMain(m *testing.M) {
 	MaybeBridge()
-	os.Exit(m.Run())
+	code := m.Run()
+	if createdTestUser.Load() {
+		_ = exec.Command("userdel", testUser).Run()
+	}
+	os.Exit(code)
 }
 
 // skipOrFail skips, or fails when CI is set (the sandbox must work there).
@@ -95,18 +99,42 @@ func writeFile(t testing.TB, p, content string, mode os.FileMode) {
 	}
 }
 
-// newSB makes a sandbox, with a fresh workspace if cfg has none.
+// newSB makes a sandbox, with a fresh workspace if cfg has none. As root,
+// unless cfg.User says otherwise, the workspaces are given to the test
+// user, so that commands run as that user (the default when modebox is
+// root and the workspace belongs to someone else).
 func newSB(t testing.TB, cfg Config) *Sandbox {
 	t.Helper()
 	requireSandbox(t)
 	if len(cfg.Workspace) == 0 {
 		cfg.Workspace = []string{mkdir(t, filepath.Join(scratch(t), "ws"))}
 	}
+	if os.Geteuid() == 0 && cfg.User == "" {
+		uid, gid := ensureTestUser(t)
+		for _, w := range cfg.Workspace {
+			chownTree(t, w, uid, gid)
+		}
+	}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
+	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// chownTree gives a directory tree to uid:gid (symlinks themselves).
+func chownTree(t testing.TB, dir string, uid, gid int) {
+	t.Helper()
+	err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // run runs a command and fails the test on a sandbox error.

@@ -5,31 +5,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/modebox/modebox/internal/credpaths"
 )
 
 // homeCredentialPaths are masked in every home directory the sandbox
-// covers, relative to that home. Glob patterns are allowed.
-var homeCredentialPaths = []string{
-	// Keys and tokens.
-	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".gcloud", ".kube",
-	".docker", ".config/containers/auth.json", ".netrc", ".git-credentials",
-	".config/git/credentials", ".config/gh", ".config/hub", ".config/glab-cli",
-	".npmrc", ".yarnrc", ".pypirc", ".cargo/credentials*", ".m2/settings*.xml",
-	".gradle/gradle.properties", ".terraform.d", ".terraformrc", ".vault-token",
-	".pgpass", ".my.cnf", ".config/op", ".password-store", ".local/share/keyrings",
-	".pki", ".s3cfg", ".boto", ".oci", ".config/rclone", ".config/doctl",
-	".fly", ".config/age", ".config/sops",
-	// Shell and REPL history.
-	".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history",
-	".local/share/fish/fish_history", ".python_history", ".node_repl_history",
-	".psql_history", ".mysql_history", ".sqlite_history", ".irb_history",
-	".rediscli_history", ".lesshst", ".viminfo",
-	// Browser and mail profiles (cookies, saved passwords, sessions).
-	".mozilla", ".thunderbird", ".config/google-chrome", ".config/google-chrome-beta",
-	".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge",
-	".config/vivaldi", ".config/opera", ".var/app/org.mozilla.firefox",
-	".var/app/com.google.Chrome", ".var/app/org.chromium.Chromium",
-}
+// covers, relative to that home: modebox's one credential list, shared
+// with the fs capability. Glob patterns are allowed.
+var homeCredentialPaths = credpaths.Home
 
 // rootOnlyPaths are masked when the sandbox runs as root: caps are dropped
 // inside, but owner permissions still let uid 0 read root-owned files.

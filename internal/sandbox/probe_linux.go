@@ -18,7 +18,7 @@ import (
 func Probe(cfg Config) []Check {
 	var checks []Check
 	if os.Geteuid() == 0 {
-		checks = append(checks, Check{Name: "user", OK: true, Detail: "running as root: caps are dropped in the sandbox and root-only files (/etc/shadow, /root, ...) are masked; an unprivileged user is still preferable"})
+		checks = append(checks, Check{Name: "user", OK: true, Detail: "running as root: commands run as the workspace's owner, or nobody, or the shell's \"user\"; as host uid 0 only with \"user\": \"root\" (see \"runs as\")"})
 	} else {
 		checks = append(checks, Check{Name: "user", OK: true, Detail: fmt.Sprintf("running as uid %d", os.Geteuid())})
 	}
@@ -45,7 +45,13 @@ func Probe(cfg Config) []Check {
 	if err != nil {
 		return append(checks, Check{Name: "preflight", Detail: errText(err)})
 	}
+	defer s.Close()
 	checks = append(checks, Check{Name: "preflight", OK: true, Detail: "/bin/true ran with the full sandbox flags"})
+	runsAs := Check{Name: "runs as", OK: true, Detail: "commands run as " + s.RunsAs()}
+	if s.root && s.as == nil {
+		runsAs.Detail += `: "user": "root" in the configuration; /proc/sys and /sys are read-only and root-only files masked, but the kernel does not apply the process limit to uid 0`
+	}
+	checks = append(checks, runsAs)
 
 	res, err := s.Run(ctx, Command{Script: "grep '^Seccomp:' /proc/self/status; readlink /proc/self/ns/pid /proc/self/ns/net", Cwd: "/tmp"})
 	if err != nil {

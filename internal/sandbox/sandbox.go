@@ -17,7 +17,15 @@
 //     kernel-module or keyring calls, no TIOCSTI, enforced by seccomp with a
 //     guard that kills calls from any other architecture (the 32-bit
 //     int $0x80 path);
-//   - on timeout or cancellation the whole process tree is killed.
+//   - on timeout or cancellation the whole process tree is killed;
+//   - modebox's own state (Config.Private) hidden even inside a workspace,
+//     and the names the host runs later (DefaultProtected: .git, .envrc,
+//     .vscode, modebox.json, ...) read-only at the top of each workspace;
+//   - /proc/sys and /sys read-only; no bwrap init (the command, or the
+//     network bridge, which is not dumpable, is pid 1); socket families
+//     from an allow list; resource limits (Config.Limits) and sized tmpfs;
+//   - on Linux as root, commands run as an unprivileged host user
+//     (Config.User), as host uid 0 only when Config.User is "root".
 //
 // The package fails closed: if the sandbox cannot be set up, New and Run
 // return an *Error with code SANDBOX_UNAVAILABLE (or SANDBOX_FAILED) that
@@ -44,9 +52,19 @@ const (
 	// (for example the working directory could not be entered); the command
 	// did not run.
 	CodeFailed = "SANDBOX_FAILED"
-	// CodeConfig: the configuration or the command is invalid.
+	// CodeConfig: the configuration is invalid.
 	CodeConfig = "SANDBOX_CONFIG"
+	// CodeInvalid: the command is invalid (a NUL byte in it, a bad
+	// working directory or environment, a timeout under MinTimeout); it
+	// did not run.
+	CodeInvalid = "SANDBOX_INVALID_COMMAND"
 )
+
+// MinTimeout is the shortest time limit a command may have.
+const MinTimeout = time.Millisecond
+
+// MaxOutputLimit is the largest Config.MaxOutput accepted.
+const MaxOutputLimit = 1 << 30
 
 // Network bridge constants.
 const (
@@ -90,6 +108,81 @@ type Config struct {
 	// Bwrap is the path of the bubblewrap executable; if empty it is
 	// looked up in PATH. (Linux only.)
 	Bwrap string
+	// Private lists host paths (files or directories) no command may read
+	// or write, even inside a workspace: modebox's own state (its key
+	// file, used-token store, engine cache) and the configuration files it
+	// loaded. A missing directory inside a workspace is created (mode
+	// 0700) so that it can be hidden. New refuses a workspace inside a
+	// private path, and a private path inside a workspace that is reached
+	// through a symbolic link (a command could swap the link).
+	Private []string
+	// Protected lists names, relative to each workspace directory, that
+	// stay read-only inside it (files the host or the user's tools run
+	// later). nil means DefaultProtected; the names that exist when a
+	// command starts are protected.
+	Protected []string
+	// AllowWrite maps a workspace directory (as configured, or resolved)
+	// to the Protected names left writable in it; "*" leaves all of them
+	// writable there.
+	AllowWrite map[string][]string
+	// Limits bounds each command's resources (zero fields: the defaults).
+	Limits Limits
+	// User is who commands run as on the host when modebox runs as root
+	// (Linux): empty means the owner of the first workspace if that is
+	// not root, else nobody; a user name, uid or "uid:gid" names one;
+	// "root" (UserRoot) runs them as host uid 0, which only this explicit
+	// value does. The workspaces must be writable by that user (New says
+	// so otherwise). When modebox is not root, commands run as modebox's
+	// own user and User may only name it.
+	User string
+}
+
+// Limits bounds a command's resources. A zero field takes its default.
+// (Linux only; Seatbelt has no equivalent.)
+type Limits struct {
+	// Processes caps the processes and threads of the command's user in
+	// the sandbox (RLIMIT_NPROC; DefaultProcesses). The kernel does not
+	// apply it to processes of host uid 0.
+	Processes int
+	// OpenFiles caps each process's open files (RLIMIT_NOFILE;
+	// DefaultOpenFiles).
+	OpenFiles int
+	// FileSize caps the size of a file a process writes (RLIMIT_FSIZE;
+	// DefaultFileSize); a write beyond it kills the writer with SIGXFSZ
+	// (exit status 153).
+	FileSize int64
+	// Memory caps each process's address space (RLIMIT_AS;
+	// DefaultMemory); an allocation beyond it fails.
+	Memory int64
+	// TmpSize caps the sandbox's private /tmp (a tmpfs; DefaultTmpSize);
+	// /dev/shm gets an eighth of it. A write beyond it fails with ENOSPC.
+	TmpSize int64
+}
+
+// Default limits.
+const (
+	DefaultProcesses = 1024
+	DefaultOpenFiles = 4096
+	DefaultFileSize  = 4 << 30
+	DefaultMemory    = 8 << 30
+	DefaultTmpSize   = 1 << 30
+)
+
+// DefaultProtected are the names kept read-only at the top of every
+// writable workspace: version-control metadata and hooks, shell start-up
+// files, direnv, editor and agent configuration (task and launch files,
+// MCP server lists) and modebox's own configuration: files that the
+// user's tools run or load later, outside the sandbox. The list follows
+// what the Codex CLI sandbox (.git, .codex) and sandbox-runtime (.git
+// hooks and config, .gitconfig, .gitmodules, shell rc files, .vscode,
+// .idea, .mcp.json, .claude) protect, plus .envrc, .husky, the
+// pre-commit configuration and modebox.json.
+var DefaultProtected = []string{
+	".git", ".gitmodules", ".gitconfig", ".husky", ".pre-commit-config.yaml",
+	".envrc", ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
+	".zprofile", ".zshenv", ".zlogin", ".ripgreprc",
+	".vscode", ".idea", ".devcontainer", ".mcp.json", ".claude", ".codex", ".cursor",
+	".modebox", "modebox.json",
 }
 
 // Network describes the filtering proxy a sandboxed command may use.
@@ -177,6 +270,10 @@ func configError(format string, args ...any) *Error {
 	return &Error{Code: CodeConfig, Reason: fmt.Sprintf(format, args...)}
 }
 
+func invalidCommand(format string, args ...any) *Error {
+	return &Error{Code: CodeInvalid, Reason: fmt.Sprintf(format, args...)}
+}
+
 // DeniedSyscalls returns the system calls the Linux seccomp filter refuses,
 // for documentation; entries with a parenthesis are refused only with the
 // arguments described. Calls from any architecture other than x86-64 (or
@@ -194,8 +291,8 @@ var deniedNames = []string{
 	// Namespaces and mounts.
 	"unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
 	"fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
-	// Other processes' memory.
-	"ptrace", "process_vm_readv", "process_vm_writev",
+	// Other processes' memory and file descriptors.
+	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "process_madvise", "kcmp",
 	// Kernel attack surface.
 	"bpf", "perf_event_open", "userfaultfd",
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
@@ -215,4 +312,5 @@ var conditionalDenials = []string{
 	"clone3 (ENOSYS, so libc falls back to clone)",
 	"personality (anything but 0 = PER_LINUX and 0xffffffff = query)",
 	"ioctl (TIOCSTI, TIOCLINUX)",
+	"socket (any family but AF_INET and AF_INET6 with a network, AF_NETLINK with NETLINK_ROUTE, and AF_UNIX for the network bridge only)",
 }

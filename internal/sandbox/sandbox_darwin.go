@@ -87,7 +87,7 @@ func New(cfg Config) (*Sandbox, error) {
 		}
 		s.workspaces = append(s.workspaces, rw)
 	}
-	if err := checkEnv(cfg.Env, "config env"); err != nil {
+	if err := checkEnv(cfg.Env, "config env", configError); err != nil {
 		return nil, err
 	}
 	for _, p := range cfg.DenyRead {
@@ -201,6 +201,32 @@ func (s *Sandbox) profile(masks []mask, port int, tmp string) (string, []string)
 		fmt.Fprintf(&p, "(allow file-write* (subpath %s))\n", param(w))
 	}
 	fmt.Fprintf(&p, "(allow file-write* (subpath %s))\n", param(tmp))
+	// Later rules win: modebox's own state is neither readable nor
+	// writable, and the protected names (existing or not) are read-only
+	// inside the workspaces.
+	for _, q := range s.cfg.Private {
+		q = expandUserPath(q, s.home)
+		if r, err := filepath.EvalSymlinks(q); err == nil {
+			q = r
+		}
+		fmt.Fprintf(&p, "(deny file-read* file-write* (subpath %s))\n", param(filepath.Clean(q)))
+	}
+	names := s.cfg.Protected
+	if names == nil {
+		names = DefaultProtected
+	}
+	for i, w := range s.workspaces {
+		allow := append(append([]string(nil), s.cfg.AllowWrite[w]...), s.cfg.AllowWrite[s.cfg.Workspace[i]]...)
+	names:
+		for _, n := range names {
+			for _, a := range allow {
+				if a == "*" || a == n {
+					continue names
+				}
+			}
+			fmt.Fprintf(&p, "(deny file-write* (subpath %s))\n", param(filepath.Join(w, n)))
+		}
+	}
 	if s.proxySock != "" {
 		fmt.Fprintf(&p, "(allow network-outbound (remote unix-socket (path-literal %s)))\n", param(s.proxySock))
 		fmt.Fprintf(&p, "(allow network-bind network-inbound (local ip \"localhost:%d\"))\n", port)
@@ -212,7 +238,7 @@ func (s *Sandbox) profile(masks []mask, port int, tmp string) (string, []string)
 // Run runs c under sandbox-exec; see the Linux documentation for the
 // contract. The whole process group is killed on timeout.
 func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
-	if err := checkEnv(c.Env, "command env"); err != nil {
+	if err := checkCommand(c); err != nil {
 		return Result{}, err
 	}
 	cwd := c.Cwd
@@ -350,3 +376,9 @@ func Probe(cfg Config) []Check {
 	}
 	return append(checks, Check{Name: "preflight", OK: true, Detail: "/usr/bin/true ran under the generated Seatbelt profile"})
 }
+
+// Close releases nothing on macOS.
+func (s *Sandbox) Close() error { return nil }
+
+// RunsAs describes who commands run as: modebox's own user on macOS.
+func (s *Sandbox) RunsAs() string { return fmt.Sprintf("uid %d (modebox's own)", os.Getuid()) }

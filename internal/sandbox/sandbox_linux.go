@@ -41,6 +41,10 @@ type Sandbox struct {
 	root       bool
 	proxySock  string
 	bridge     string
+	private    []string // Config.Private, cleaned and "~"-expanded
+	limits     string   // the ulimit prelude
+	as         *identity
+	runDir     string
 }
 
 // New validates cfg, finds bubblewrap, builds the seccomp filter and runs
@@ -56,8 +60,11 @@ func New(cfg Config) (*Sandbox, error) {
 	if cfg.Timeout > cfg.MaxTimeout {
 		cfg.Timeout = cfg.MaxTimeout
 	}
-	if cfg.MaxOutput <= 0 {
+	if cfg.MaxOutput == 0 {
 		cfg.MaxOutput = DefaultMaxOutput
+	}
+	if err := checkLimits(&cfg); err != nil {
+		return nil, err
 	}
 	s := &Sandbox{cfg: cfg, root: os.Geteuid() == 0}
 	s.home, _ = os.UserHomeDir()
@@ -77,7 +84,7 @@ func New(cfg Config) (*Sandbox, error) {
 		}
 		s.workspaces = append(s.workspaces, rw)
 	}
-	if err := checkEnv(cfg.Env, "config env"); err != nil {
+	if err := checkEnv(cfg.Env, "config env", configError); err != nil {
 		return nil, err
 	}
 	for _, p := range cfg.DenyRead {
@@ -105,21 +112,38 @@ func New(cfg Config) (*Sandbox, error) {
 			return nil, &Error{Code: CodeConfig, Reason: fmt.Sprintf("network bridge %s is not an executable file", s.bridge), Err: err}
 		}
 	}
+	if err := s.preparePrivate(); err != nil {
+		return nil, err
+	}
+	if err := s.resolveUser(); err != nil {
+		return nil, err
+	}
 	if _, err := s.masks(); err != nil {
 		return nil, err
 	}
+	if err := s.prepareRunDir(); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			s.Close()
+		}
+	}()
 
 	bw, err := findBwrap(cfg.Bwrap)
 	if err != nil {
 		return nil, err
 	}
 	s.bwrap = bw
-	if s.filter, err = buildFilter(true, s.proxySock == ""); err != nil {
+	s.limits = limitPrelude(s.cfg.Limits)
+	if s.filter, err = buildFilter(true, s.proxySock != ""); err != nil {
 		return nil, &Error{Code: CodeUnavailable, Reason: "cannot build the seccomp filter: " + err.Error(), Err: err}
 	}
 	if err := s.preflight(); err != nil {
 		return nil, err
 	}
+	ok = true
 	return s, nil
 }
 
@@ -185,7 +209,21 @@ func (s *Sandbox) homes() []string {
 func (s *Sandbox) masks() ([]mask, error) {
 	var pats []string
 	for _, h := range s.homes() {
+		// Entries under a top-level directory the home lacks (.config,
+		// .local, .m2, ...) cannot exist: one Lstat for the group.
+		missing := map[string]bool{}
 		for _, rel := range homeCredentialPaths {
+			if top, _, nested := strings.Cut(rel, "/"); nested && !strings.ContainsAny(top, "*?[") {
+				m, seen := missing[top]
+				if !seen {
+					_, err := os.Lstat(filepath.Join(h, top))
+					m = err != nil
+					missing[top] = m
+				}
+				if m {
+					continue
+				}
+			}
 			pats = append(pats, filepath.Join(h, rel))
 		}
 	}
@@ -195,6 +233,7 @@ func (s *Sandbox) masks() ([]mask, error) {
 	for _, p := range s.cfg.DenyRead {
 		pats = append(pats, expandUserPath(p, s.home))
 	}
+	pats = append(pats, s.private...)
 	all := collectMasks(pats, s.workspaces)
 	out := all[:0]
 	for _, m := range all {
@@ -203,8 +242,17 @@ func (s *Sandbox) masks() ([]mask, error) {
 		if (within(m.path, "/tmp") || within(m.path, "/run")) && !s.inWorkspace(m.path) {
 			continue
 		}
+		// A path the run-as user cannot reach on the host it cannot reach
+		// inside either (the same uid, the same permissions), and bwrap,
+		// running as that user, could not mount over it.
+		if s.as != nil && !s.as.may(m.path, 0) {
+			continue
+		}
 		for _, w := range s.workspaces {
 			if within(w, m.path) && !(s.root && m.path == "/root") {
+				if s.isPrivate(m.path) {
+					return nil, configError("workspace %s is inside %s, which holds modebox's own state or configuration and is hidden from every command; choose another workspace", w, m.path)
+				}
 				return nil, configError("workspace %s is inside the masked path %s; move the workspace or drop the path from deny_read", w, m.path)
 			}
 		}
@@ -271,6 +319,10 @@ func (s *Sandbox) args(cwd string, env map[string]string, masks []mask, tail []s
 	a := []string{
 		"--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
 		"--die-with-parent", "--new-session", "--clearenv",
+		// No bwrap init: the command (or the network bridge) is pid 1, so
+		// there is no other process of the sandbox for it to write into
+		// through /proc/1/mem or borrow descriptors from.
+		"--as-pid-1",
 	}
 	keys := make([]string, 0, len(env))
 	for k := range env {
@@ -280,7 +332,8 @@ func (s *Sandbox) args(cwd string, env map[string]string, masks []mask, tail []s
 	for _, k := range keys {
 		a = append(a, "--setenv", k, env[k])
 	}
-	a = append(a, "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--tmpfs", "/run")
+	tmpSize := strconv.FormatInt(s.cfg.Limits.TmpSize, 10)
+	a = append(a, "--ro-bind", "/", "/", "--size", tmpSize, "--tmpfs", "/tmp", "--size", "1048576", "--tmpfs", "/run")
 	if s.proxySock != "" {
 		a = append(a, "--dir", insideDir, "--ro-bind", s.proxySock, insideSocket, "--ro-bind", s.bridge, insideBridge)
 	}
@@ -296,6 +349,15 @@ func (s *Sandbox) args(cwd string, env map[string]string, masks []mask, tail []s
 	for _, w := range s.workspaces {
 		a = append(a, "--bind", w, w)
 	}
+	// Directories between a workspace and a mask inside it become mount
+	// points, which cannot be renamed.
+	for _, d := range s.pins(later) {
+		a = append(a, "--bind", d, d)
+	}
+	// Files the host runs later stay read-only in the workspace.
+	for _, p := range s.protectedPaths() {
+		a = append(a, "--ro-bind", p, p)
+	}
 	for _, m := range later {
 		if m.dir {
 			a = append(a, "--tmpfs", m.path)
@@ -308,8 +370,14 @@ func (s *Sandbox) args(cwd string, env map[string]string, masks []mask, tail []s
 			a = append(a, "--remount-ro", m.path)
 		}
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--chdir", cwd,
-		"--seccomp", "3", "--json-status-fd", "4", "--")
+	a = append(a, "--proc", "/proc",
+		// Host-wide kernel settings: read-only whatever the uid.
+		"--ro-bind", "/proc/sys", "/proc/sys",
+		"--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
+		"--dev", "/dev",
+		"--size", strconv.FormatInt(max(s.cfg.Limits.TmpSize/8, 1<<20), 10), "--tmpfs", "/dev/shm",
+		"--remount-ro", "/dev", "--remount-ro", "/run",
+		"--chdir", cwd, "--seccomp", "3", "--json-status-fd", "4", "--")
 	if s.proxySock != "" {
 		a = append(a, insideBridge, BridgeCommand, insideSocket, BridgeAddr, "--")
 	}
@@ -330,7 +398,7 @@ func (s *Sandbox) containsWorkspace(dir string) bool {
 // sandbox could not be set up or c is invalid, and wraps ctx.Err() when ctx
 // ended first (the partial Result is returned with it).
 func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
-	if err := checkEnv(c.Env, "command env"); err != nil {
+	if err := checkCommand(c); err != nil {
 		return Result{}, err
 	}
 	cwd, err := s.cwd(c.Cwd)
@@ -344,7 +412,7 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 	if timeout > s.cfg.MaxTimeout {
 		timeout = s.cfg.MaxTimeout
 	}
-	return s.run(ctx, cwd, s.env(c.Env), c.Stdin, timeout, []string{"/bin/sh", "-c", c.Script})
+	return s.run(ctx, cwd, s.env(c.Env), c.Stdin, timeout, []string{"/bin/sh", "-c", s.limits, "sh", c.Script})
 }
 
 func (s *Sandbox) cwd(dir string) (string, error) {
@@ -355,7 +423,7 @@ func (s *Sandbox) cwd(dir string) (string, error) {
 		return "/tmp", nil
 	}
 	if !filepath.IsAbs(dir) {
-		return "", configError("working directory %q is not an absolute path", dir)
+		return "", invalidCommand("working directory %q is not an absolute path", dir)
 	}
 	dir = filepath.Clean(dir)
 	if dir == "/tmp" {
@@ -370,7 +438,7 @@ func (s *Sandbox) cwd(dir string) (string, error) {
 			return filepath.Join(w, strings.TrimPrefix(dir, cw)), nil
 		}
 	}
-	return "", configError("working directory %s is outside the workspace and /tmp", dir)
+	return "", invalidCommand("working directory %s is outside the workspace and /tmp", dir)
 }
 
 // filterFile returns a sealed memfd (or, failing that, a pipe) holding the
@@ -436,14 +504,23 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 	cmd := exec.CommandContext(runCtx, s.bwrap, s.args(cwd, env, masks, tail)...)
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	cmd.Dir = "/"
-	if len(stdin) > 0 {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
 	stdout := &capture{max: s.cfg.MaxOutput}
 	stderr := &capture{max: s.cfg.MaxOutput}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	var pipes *ownedPipes
+	if s.as != nil {
+		pipes = &ownedPipes{}
+		if err := pipes.connect(cmd, s.as.uid, s.as.gid, stdin, stdout, stderr); err != nil {
+			statusW.Close()
+			return Result{}, &Error{Code: CodeFailed, Reason: "cannot create the command's pipes: " + err.Error(), Err: err}
+		}
+	} else {
+		if len(stdin) > 0 {
+			cmd.Stdin = bytes.NewReader(stdin)
+		}
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+	}
 	cmd.ExtraFiles = []*os.File{filt, statusW}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: s.credential()}
 	cmd.Cancel = func() error {
 		// bwrap leads its own process group; the pid namespace takes the
 		// rest of the tree down with bwrap's init.
@@ -452,8 +529,24 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 	cmd.WaitDelay = 2 * time.Second
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	if pipes != nil {
+		pipes.started()
+	}
+	if err != nil {
 		statusW.Close()
+		if pipes != nil {
+			pipes.close()
+		}
+		if runCtx.Err() != nil {
+			// The time limit (or the caller) ended before bwrap started.
+			res := Result{ExitCode: 128 + int(syscall.SIGKILL), Duration: time.Since(start)}
+			if ctx.Err() != nil {
+				return res, fmt.Errorf("sandbox: command stopped: %w", ctx.Err())
+			}
+			res.TimedOut = true
+			return res, nil
+		}
 		return Result{}, &Error{Code: CodeUnavailable, Reason: fmt.Sprintf("cannot start %s: %v", s.bwrap, err), Fix: "check that bubblewrap is installed and executable", Err: err}
 	}
 	statusW.Close()
@@ -470,6 +563,11 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 		statusDone <- exit
 	}()
 	waitErr := cmd.Wait()
+	if pipes != nil {
+		// the pid namespace ended with the command: what is left in the
+		// pipes drains at once
+		pipes.wait(2 * time.Second)
+	}
 	dur := time.Since(start)
 	// bwrap is gone; anything still holding the status pipe is killed with
 	// the pid namespace, so the reader finishes promptly.

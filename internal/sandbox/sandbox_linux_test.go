@@ -85,7 +85,9 @@ func TestCredentialMasks(t *testing.T) {
 	writeFile(t, filepath.Join(home, "visible.txt"), visible+"\n", 0o600)
 	writeFile(t, filepath.Join(home, "project/readme.txt"), visible+"\n", 0o600)
 
-	s := newSB(t, Config{Workspace: []string{ws}, DenyRead: []string{"~/project/*.key", "~/private.txt"}})
+	// As root, explicitly as host uid 0: the planted files are root's
+	// (0600), so only the masks can hide them.
+	s := newSB(t, Config{Workspace: []string{ws}, DenyRead: []string{"~/project/*.key", "~/private.txt"}, User: rootUser()})
 	masked := strings.Join(s.Masked(), "\n")
 	for _, rel := range []string{".ssh", ".aws", ".netrc", ".config/gh", ".bash_history", "project/deploy.key", "private.txt"} {
 		if !strings.Contains(masked, filepath.Join(home, rel)) {
@@ -583,9 +585,9 @@ func TestTools(t *testing.T) {
 		t.Errorf("MaxTimeout cap: %+v", res)
 	}
 	_, err := s.Run(context.Background(), Command{Script: "true", Cwd: "/etc"})
-	asError(t, err, CodeConfig)
+	asError(t, err, CodeInvalid)
 	_, err = s.Run(context.Background(), Command{Script: "true", Env: map[string]string{"BAD-NAME": "x"}})
-	asError(t, err, CodeConfig)
+	asError(t, err, CodeInvalid)
 }
 
 func TestConfigValidation(t *testing.T) {
@@ -621,14 +623,14 @@ func TestFailClosed(t *testing.T) {
 	requireSandbox(t)
 	base := scratch(t)
 	ws := mkdir(t, filepath.Join(base, "ws"))
-	_, err := New(Config{Workspace: []string{ws}, Bwrap: "/nonexistent/bwrap"})
+	_, err := New(Config{User: rootUser(), Workspace: []string{ws}, Bwrap: "/nonexistent/bwrap"})
 	if se := asError(t, err, CodeUnavailable); !strings.Contains(se.Fix, "apt-get install bubblewrap") {
 		t.Errorf("fix: %q", se.Fix)
 	}
 
 	failing := filepath.Join(base, "bwrap-fail")
 	writeFile(t, failing, "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n", 0o755)
-	_, err = New(Config{Workspace: []string{ws}, Bwrap: failing})
+	_, err = New(Config{User: rootUser(), Workspace: []string{ws}, Bwrap: failing})
 	if se := asError(t, err, CodeUnavailable); !strings.Contains(se.Reason, "uid map: Permission denied") || se.Fix == "" {
 		t.Errorf("failing bwrap: %+v", se)
 	}
@@ -636,7 +638,7 @@ func TestFailClosed(t *testing.T) {
 	bw, _ := exec.LookPath("bwrap")
 	late := filepath.Join(base, "bwrap-late")
 	writeFile(t, late, "#!/bin/sh\ncase \"$*\" in *' -- /bin/true') exec "+bw+" \"$@\";; esac\necho 'bwrap: Can'\\''t mount proc on /newroot/proc: Operation not permitted' >&2\nexit 1\n", 0o755)
-	s, err := New(Config{Workspace: []string{ws}, Bwrap: late})
+	s, err := New(Config{User: rootUser(), Workspace: []string{ws}, Bwrap: late})
 	if err != nil {
 		t.Fatalf("wrapper preflight: %v", err)
 	}
@@ -652,7 +654,7 @@ func TestFailClosed(t *testing.T) {
 	// record either: refused, not reported as success.
 	silent := filepath.Join(base, "bwrap-silent")
 	writeFile(t, silent, "#!/bin/sh\ncase \"$*\" in *' -- /bin/true') exec "+bw+" \"$@\";; esac\nexit 0\n", 0o755)
-	s, err = New(Config{Workspace: []string{ws}, Bwrap: silent})
+	s, err = New(Config{User: rootUser(), Workspace: []string{ws}, Bwrap: silent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -804,7 +806,7 @@ func TestWorkspaceUnderRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(ws)
-	s := newSB(t, Config{Workspace: []string{ws}})
+	s := newSB(t, Config{Workspace: []string{ws}, User: UserRoot})
 	res := sh(t, s, "echo hi > f && cat f && ls -A /root && (echo x > /root/other 2>/dev/null && echo WROTE || true); cat /root/.bashrc /root/.profile 2>/dev/null | head -c 10")
 	if strings.TrimSpace(res.Stdout) != "hi\n"+filepath.Base(ws) {
 		t.Errorf("got %+v", res)
@@ -853,4 +855,13 @@ func TestUnixSocketsRefused(t *testing.T) {
 	if res := sh(t, on, "curl -s -m 10 http://example.test/"); res.Stdout != "hello-from-proxy" {
 		t.Errorf("the bridge itself lost the proxy: %+v", res)
 	}
+}
+
+// rootUser is UserRoot when the test runs as root: commands then run as
+// host uid 0, explicitly.
+func rootUser() string {
+	if os.Geteuid() == 0 {
+		return UserRoot
+	}
+	return ""
 }

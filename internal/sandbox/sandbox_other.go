@@ -29,3 +29,9 @@ func (s *Sandbox) Masked() []string { return nil }
 func Probe(cfg Config) []Check {
 	return []Check{{Name: "sandbox", Detail: unavailable().Error()}}
 }
+
+// Close releases nothing.
+func (s *Sandbox) Close() error { return nil }
+
+// RunsAs describes who commands run as: nobody, nothing runs here.
+func (s *Sandbox) RunsAs() string { return "nobody: no sandbox on " + runtime.GOOS }

@@ -60,3 +60,11 @@ func sealAndExec(argv []string) int {
 	fmt.Fprintf(os.Stderr, "modebox seal: exec %s: %v\n", argv[0], err)
 	return 127
 }
+
+// setNotDumpable clears this process's dumpable flag (see BridgeMain).
+func setNotDumpable() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("PR_SET_DUMPABLE: %w", err)
+	}
+	return nil
+}

@@ -43,13 +43,15 @@ const (
 // With guard false the architecture guard is left out; that exists only so
 // a test can show the guard is what stops 32-bit calls.
 //
-// With denyUnix, socket(AF_UNIX, ...) is refused too, so a command cannot
-// reach a host socket wherever it lives (socketpair still works). A
-// network sandbox leaves it out of bwrap's filter, because its bridge
-// must reach the proxy's socket; the bridge then seals the command with
-// unixFilter before exec.
-func buildFilter(guard, denyUnix bool) ([]byte, error) {
-	insts, err := filterInstructions(guard, denyUnix)
+// socket(2) takes an allow list of families: AF_NETLINK with
+// NETLINK_ROUTE (read-only in the sandbox's own network namespace:
+// getaddrinfo and ip use it) always; with network also AF_INET, AF_INET6
+// and AF_UNIX, because the network bridge listens on the sandbox's
+// loopback and reaches the proxy's socket; the bridge then seals the
+// command with unixFilter before exec, which refuses AF_UNIX again.
+// socketpair(2) is not affected.
+func buildFilter(guard, network bool) ([]byte, error) {
+	insts, err := filterInstructions(guard, network)
 	if err != nil {
 		return nil, err
 	}
@@ -57,9 +59,10 @@ func buildFilter(guard, denyUnix bool) ([]byte, error) {
 }
 
 // unixFilter is the filter the network bridge adds to the command: the
-// architecture guard and the AF_UNIX rule, on top of bwrap's filter.
+// architecture guard and the socket families of a networked command
+// (AF_INET, AF_INET6, NETLINK_ROUTE; no AF_UNIX), on top of bwrap's filter.
 func unixFilter() ([]byte, error) {
-	rule, err := unixSocketRule()
+	rule, err := socketRule(true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +73,9 @@ func unixFilter() ([]byte, error) {
 	return assemble(append(append(guard, rule...), bpf.RetConstant{Val: retAllow}))
 }
 
-// unixSocketRule refuses socket(2) with domain AF_UNIX (an int: only the
-// low 32 bits of the argument count).
-func unixSocketRule() ([]bpf.Instruction, error) {
+// socketRule refuses socket(2) for every family outside the allow list
+// (the domain and protocol are ints: only the low 32 bits count).
+func socketRule(inet, unixSock bool) ([]bpf.Instruction, error) {
 	info, err := arch.GetInfo("")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: seccomp: %w", err)
@@ -82,16 +85,42 @@ func unixSocketRule() ([]bpf.Instruction, error) {
 		return nil, nil
 	}
 	lo := uint32(seccompArgsOffset)
+	proto := uint32(seccompArgsOffset + 8*2)
 	if binary.NativeEndian.Uint16([]byte{0, 1}) == 1 { // big endian
 		lo += 4
+		proto += 4
 	}
-	return []bpf.Instruction{
+	var allowed []uint32
+	if inet {
+		allowed = append(allowed, unix.AF_INET, unix.AF_INET6)
+	}
+	if unixSock {
+		allowed = append(allowed, unix.AF_UNIX)
+	}
+	// Layout: [nr check] [load domain] [one jeq per allowed family -> ok]
+	// [jeq AF_NETLINK -> netlink] [deny] netlink: [load proto] [jeq ROUTE -> ok] [deny] ok:
+	n := len(allowed)
+	rest := 2 + n + 1 + 1 + 3 // instructions after the nr check
+	insts := []bpf.Instruction{
 		bpf.LoadAbsolute{Off: seccompNrOffset, Size: 4},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(nr), SkipFalse: 3},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(nr), SkipFalse: uint8(rest - 1)},
 		bpf.LoadAbsolute{Off: lo, Size: 4},
-		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_UNIX, SkipFalse: 1},
+	}
+	// after the family jeqs: netlink jeq (1), deny (1), load proto (1), jeq (1), deny (1)
+	for k, fam := range allowed {
+		insts = append(insts, bpf.JumpIf{Cond: bpf.JumpEqual, Val: fam, SkipTrue: uint8(n - k - 1 + 5)})
+	}
+	insts = append(insts,
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.AF_NETLINK, SkipTrue: 1},
 		bpf.RetConstant{Val: retEPERM},
-	}, nil
+		bpf.LoadAbsolute{Off: proto, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: unix.NETLINK_ROUTE, SkipTrue: 1},
+		bpf.RetConstant{Val: retEPERM},
+	)
+	if len(insts) != n+8 {
+		return nil, fmt.Errorf("sandbox: seccomp: socket rule has %d instructions, want %d", len(insts), n+8)
+	}
+	return insts, nil
 }
 
 // archGuard kills calls from another architecture and refuses x32 numbers.
@@ -129,7 +158,7 @@ func assemble(insts []bpf.Instruction) ([]byte, error) {
 	return out, nil
 }
 
-func filterInstructions(guard, denyUnix bool) ([]bpf.Instruction, error) {
+func filterInstructions(guard, network bool) ([]bpf.Instruction, error) {
 	info, err := arch.GetInfo("")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: seccomp: %w", err)
@@ -176,13 +205,11 @@ func filterInstructions(guard, denyUnix bool) ([]bpf.Instruction, error) {
 			return nil, err
 		}
 	}
-	if denyUnix {
-		rule, err := unixSocketRule()
-		if err != nil {
-			return nil, err
-		}
-		prefix = append(prefix, rule...)
+	rule, err := socketRule(network, network)
+	if err != nil {
+		return nil, err
 	}
+	prefix = append(prefix, rule...)
 	// ioctl's request is an unsigned int: compare only the low 32 bits of
 	// the argument (the library's Equal would also compare the high half,
 	// which the kernel ignores, and be bypassed by setting it).

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -26,21 +27,27 @@ var bothIdentities = []string{
 	"TestDNS", "TestTimeoutKillsTree", "TestCancelKillsTree", "TestEnvLeak", "TestTIOCSTI",
 	"TestCloneAndPersonality", "TestTools", "TestConfigValidation", "TestFailClosed",
 	"TestNetworkBridge", "TestUnixSocketsRefused", "TestBridgeMain", "TestProbe", "TestFilterProgram", "TestDeniedSyscalls",
+	"TestKernelSettingsReadOnly", "TestPrivateState", "TestProtectedNames", "TestNoProcessWritable", "TestSocketFamilies", "TestResourceLimits", "TestInvalidCommand", "TestNewCredentialMasks", "TestRunsAsUnprivileged",
 }
 
 const testUser = "mbxtest"
 
+// createdTestUser is set when this process made the throwaway user;
+// TestMain removes it after every test has run (not at the end of one
+// test: other tests, and files they chowned, still use it).
+var createdTestUser atomic.Bool
+
 // ensureTestUser returns the uid and gid of the throwaway user, creating
-// it if needed; a user it created is removed when the test ends.
-func ensureTestUser(t *testing.T) (int, int) {
+// it if needed; TestMain removes a user this process created.
+func ensureTestUser(t testing.TB) (int, int) {
 	t.Helper()
 	u, err := user.Lookup(testUser)
 	if err != nil {
 		out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", testUser).CombinedOutput()
 		if u2, err2 := user.Lookup(testUser); err2 == nil { // another worker may have raced us
 			u = u2
-			if err == nil { // this test made the user: it removes it
-				t.Cleanup(func() { _ = exec.Command("userdel", testUser).Run() })
+			if err == nil {
+				createdTestUser.Store(true)
 			}
 		} else {
 			skipOrFail(t, "cannot create the test user: "+err.Error()+" "+string(out))

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestShellCannotReachModeboxState does what an attacker did through the
+// CLI: with "workspace": ["."] in a project that is also $HOME, a program
+// reads the continuation key, rewrites modebox.json, sets core.fsmonitor,
+// adds a git hook and deletes the used-token store. Every attempt fails
+// and the host files are unchanged. As root the configuration says
+// "user": "root", the worst case: the masks must hold for host uid 0 too.
+func TestShellCannotReachModeboxState(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("bubblewrap is required in CI")
+		}
+		t.Skip("bubblewrap not installed")
+	}
+	proj := t.TempDir()
+	t.Setenv("HOME", proj)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("MODEBOX_SECRET", "")
+	os.Unsetenv("MODEBOX_SECRET")
+	user := ""
+	if os.Geteuid() == 0 {
+		user = `, "user": "root"`
+	}
+	conf := `{"shell": {"enabled": true, "workspace": ["."]` + user + `}, "tools": {"sh": {"policy": "allow"}}}`
+	cfgPath := filepath.Join(proj, "modebox.json")
+	if err := os.WriteFile(cfgPath, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	gitConfig, _ := os.ReadFile(filepath.Join(proj, ".git", "config"))
+	prog := `
+const out = [];
+for (const c of [
+  "cat .config/modebox/secret && echo READ-KEY",
+  "echo '{\"mcpServers\": {\"x\": {\"command\": \"/tmp/payload\"}}}' > modebox.json && echo WROTE-CONFIG",
+  "git config core.fsmonitor /tmp/payload && echo SET-FSMONITOR",
+  "printf '#!/bin/sh\\nid\\n' > .git/hooks/post-checkout && echo ADDED-HOOK",
+  "rm -rf .local/state/modebox && [ ! -e .local/state/modebox ] && echo REMOVED-STORE",
+  "echo fine > notes.txt && echo WROTE-NOTES",
+]) {
+  const r = await sh(c);
+  out.push(r.stdout + r.stderr);
+}
+return out.join("\n");
+`
+	code, stdout, stderr := runCLI(t, prog, "run", "--config", cfgPath, "-")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	key, err := os.ReadFile(filepath.Join(proj, ".config", "modebox", "secret"))
+	if err != nil {
+		t.Fatalf("the run created no key file: %v", err)
+	}
+	for _, bad := range []string{"READ-KEY", "WROTE-CONFIG", "SET-FSMONITOR", "ADDED-HOOK", "REMOVED-STORE"} {
+		if strings.Contains(stdout, bad) {
+			t.Errorf("%s: %s", bad, stdout)
+		}
+	}
+	if !strings.Contains(stdout, "WROTE-NOTES") {
+		t.Errorf("the workspace is not writable at all (the test could not fail): %s", stdout)
+	}
+	for _, line := range strings.Split(string(key), "\n") {
+		if len(line) > 16 && !strings.HasPrefix(line, "#") && strings.Contains(stdout, line) {
+			t.Errorf("key material in the output")
+		}
+	}
+	if b, _ := os.ReadFile(cfgPath); string(b) != conf {
+		t.Errorf("modebox.json rewritten: %s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(proj, ".git", "config")); string(b) != string(gitConfig) {
+		t.Errorf(".git/config changed: %s", b)
+	}
+	if _, err := os.Stat(filepath.Join(proj, ".git", "hooks", "post-checkout")); err == nil {
+		t.Errorf("hook added")
+	}
+	if _, err := os.Stat(filepath.Join(proj, ".local", "state", "modebox")); err != nil {
+		t.Errorf("state directory gone: %v", err)
+	}
+}
+
+// TestDoctorChangesNothing runs the doctor with a fresh, empty home and
+// requires the home to stay empty: no key file, no used-token store, no
+// engine cache.
+func TestDoctorChangesNothing(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "MODEBOX_CACHE_DIR", "MODEBOX_SECRET", "MODEBOX_CONFIG"} {
+		t.Setenv(v, "")
+		os.Unsetenv(v)
+	}
+	wd, _ := os.Getwd()
+	if err := os.Chdir(home); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	code, out, errs := runCLI(t, "", "doctor")
+	if !strings.Contains(out, "created 0600 on first use") || !strings.Contains(out, "created 0700 on first use") {
+		t.Errorf("doctor output (exit %d): %s %s", code, out, errs)
+	}
+	entries, _ := os.ReadDir(home)
+	if len(entries) != 0 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("doctor created %v in the home", names)
+	}
+}

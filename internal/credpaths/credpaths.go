@@ -1,0 +1,80 @@
+// Package credpaths is modebox's one list of where developers keep
+// credentials. The shell sandbox hides every Home path in each home
+// directory it covers; the fs capability hides every path component that
+// matches one of Names, in every mount.
+package credpaths
+
+import "strings"
+
+// Home lists credential files and directories relative to a home
+// directory. Entries may contain "/" and filepath.Match glob characters.
+// Each entry is a path the shell sandbox masks; an entry of one path
+// component also appears in Names.
+var Home = []string{
+	// SSH, GPG, password managers and system keyrings.
+	".ssh", ".gnupg", ".password-store", ".local/share/keyrings", ".pki",
+	".config/op", ".config/age", ".config/sops",
+	// Cloud CLIs.
+	".aws", ".azure", ".config/gcloud", ".gcloud", ".oci", ".config/doctl",
+	".fly", ".s3cfg", ".boto", ".config/rclone", ".terraform.d", ".terraformrc",
+	".vault-token", ".config/hcloud", ".config/scw", ".ibmcloud", ".aliyun",
+	".config/exoscale", ".linode-cli", ".config/linode-cli", ".config/vercel",
+	".netlify", ".config/netlify", ".heroku", ".config/heroku", ".wrangler",
+	".config/.wrangler",
+	// Containers and clusters.
+	".kube", ".docker", ".config/containers/auth.json", ".config/helm",
+	// Git hosting and git's own configuration (credential helpers, tokens).
+	".gitconfig", ".config/git", ".git-credentials", ".config/gh", ".config/hub",
+	".config/glab-cli",
+	// AI tools.
+	".claude", ".claude.json", ".config/github-copilot", ".codex",
+	".cache/huggingface/token", ".huggingface", ".config/openai", ".gemini",
+	// Data and ML platforms.
+	".kaggle", ".databrickscfg", ".config/wandb", ".netrc",
+	// Package registries.
+	".npmrc", ".yarnrc", ".yarnrc.yml", ".config/yarn", ".pypirc",
+	".config/pip", ".pip", ".pydistutils.cfg", ".gem/credentials",
+	".local/share/gem/credentials", ".cargo/credentials*",
+	".composer/auth.json", ".config/composer/auth.json", ".m2/settings*.xml",
+	".m2/settings-security.xml", ".gradle/gradle.properties", ".nuget/NuGet",
+	".config/NuGet", ".config/pypoetry/auth.toml", ".local/share/pypoetry",
+	".config/hatch", ".pub-cache/credentials.json", ".config/dart",
+	// Databases.
+	".pgpass", ".my.cnf", ".mylogin.cnf",
+	// Shell and REPL history.
+	".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history",
+	".local/share/fish/fish_history", ".python_history", ".node_repl_history",
+	".psql_history", ".mysql_history", ".sqlite_history", ".irb_history",
+	".rediscli_history", ".lesshst", ".viminfo",
+	// Browser and mail profiles (cookies, saved passwords, sessions).
+	".mozilla", ".thunderbird", ".config/google-chrome", ".config/google-chrome-beta",
+	".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge",
+	".config/vivaldi", ".config/opera", ".var/app/org.mozilla.firefox",
+	".var/app/com.google.Chrome", ".var/app/org.chromium.Chromium",
+}
+
+// Names lists path-component patterns (path.Match syntax, matched
+// case-insensitively by the fs capability) that name credentials wherever
+// they appear: key and certificate files, the names that only make sense
+// inside a project (.env files, git metadata), and every one-component
+// entry of Home.
+var Names = append(append([]string(nil), projectNames...), oneComponent(Home)...)
+
+var projectNames = []string{
+	// Private keys, keystores and certificates.
+	"id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "*.pem", "*.key",
+	"*.p12", "*.pfx", "*.ppk", "*.jks", "*.keystore",
+	// Project secrets and metadata.
+	".env", ".env.*", ".envrc", ".git",
+}
+
+// oneComponent returns the entries of list without a "/".
+func oneComponent(list []string) []string {
+	var out []string
+	for _, h := range list {
+		if !strings.Contains(h, "/") {
+			out = append(out, h)
+		}
+	}
+	return out
+}

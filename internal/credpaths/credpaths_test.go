@@ -1,0 +1,47 @@
+package credpaths
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLists checks that the lists hold what issues 13 and 14 named, that
+// every one-component home entry is also a name (one list), and that every
+// pattern is well formed.
+func TestLists(t *testing.T) {
+	for _, h := range []string{".claude", ".config/github-copilot", ".config/gh", ".cache/huggingface/token", ".kaggle",
+		".config/pip", ".gem/credentials", ".cargo/credentials*", ".composer/auth.json", ".npmrc", ".pypirc",
+		".m2/settings*.xml", ".gradle/gradle.properties", ".gitconfig", ".docker", ".kube", ".aws", ".azure",
+		".config/gcloud", ".password-store", ".gnupg", ".ssh", ".netrc", ".pgpass", ".git-credentials"} {
+		if !slices.Contains(Home, h) {
+			t.Errorf("Home lacks %s", h)
+		}
+	}
+	for _, n := range []string{"id_ecdsa*", "id_dsa*", "id_rsa*", "id_ed25519*", ".ssh", ".aws", ".netrc", ".npmrc", ".pgpass",
+		".git-credentials", "*.p12", "*.pfx", "*.ppk", "*.jks", "*.pem", "*.key", ".env", ".env.*", ".git"} {
+		if !slices.Contains(Names, n) {
+			t.Errorf("Names lacks %s", n)
+		}
+	}
+	for _, h := range Home {
+		if !strings.Contains(h, "/") && !slices.Contains(Names, h) {
+			t.Errorf("one-component Home entry %s is not in Names", h)
+		}
+		if strings.HasPrefix(h, "/") || strings.Contains(h, "..") {
+			t.Errorf("Home entry %s is not relative to the home", h)
+		}
+		if _, err := path.Match(h, ""); err != nil {
+			t.Errorf("Home entry %s: %v", h, err)
+		}
+	}
+	for _, n := range Names {
+		if strings.Contains(n, "/") {
+			t.Errorf("name %s has a /", n)
+		}
+		if _, err := path.Match(n, ""); err != nil {
+			t.Errorf("name %s: %v", n, err)
+		}
+	}
+}
