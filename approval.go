@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/schema"
 )
 
 // Decision answers an approval request.
@@ -206,8 +207,13 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 	if e == nil {
 		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + c.Tool}
 	}
-	if err := e.input.ValidateJSON(c.Args); err != nil {
-		return nil, &ToolError{Code: CodeInvalidArgument, Message: e.label() + ": " + err.Error(), Err: err}
+	if err := e.input.ValidateJSONContext(ctx, c.Args); err != nil {
+		code := CodeInvalidArgument
+		var le *schema.LimitError
+		if errors.As(err, &le) {
+			code = CodeSchemaTooComplex
+		}
+		return nil, &ToolError{Code: code, Message: e.label() + ": " + err.Error(), Err: err}
 	}
 	approved := h.callApproved(c.ID)
 	if c.Approval != "" {

@@ -18,6 +18,7 @@ require (
 )
 
 require (
+	github.com/dlclark/regexp2/v2 v2.13.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
