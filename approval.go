@@ -40,6 +40,10 @@ type ApprovalRequest struct {
 	// Reason says why approval is needed: the tool's "ask" policy, or a
 	// data flow (a sink called after a source, naming the source).
 	Reason string `json:"reason"`
+	// Once marks a question that cannot be approved for the rest of the
+	// run (a downstream server's elicitation, asked through [Ask]): an
+	// approver offers no such answer, and ApproveTool counts as Approve.
+	Once bool `json:"once,omitempty"`
 }
 
 // Approver answers approval requests. Approve may block (a terminal

@@ -44,7 +44,6 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 			Namespace: server, Name: name, Description: t.Description,
 			InputSchema: in, OutputSchema: t.OutputSchema,
 			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
-				defer router.enter(server, ctx)()
 				v, err := m.Call(ctx, server, name, args)
 				if err != nil {
 					return nil, err

@@ -38,6 +38,15 @@ type Tool struct {
 	Annotations json.RawMessage
 }
 
+// Skipped is a tool a server listed that is not offered.
+type Skipped struct {
+	// Server is the server's name; Tool is the tool's name as listed (cut
+	// when long; empty when the whole rest of the listing was skipped).
+	Server, Tool string
+	// Reason says why.
+	Reason string
+}
+
 // Elicitor answers a downstream server's elicitation request, usually by
 // asking the human. server is the server's name from modebox.json, message
 // and requestedSchema are what the server sent (the schema is a flat JSON
