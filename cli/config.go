@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/prompt"
 	"github.com/modebox/modebox/internal/config"
 )
 
@@ -217,8 +218,11 @@ func openEngine(ctx context.Context, cmd, cfgPath string, cont bool, s Streams) 
 		eng, stop, err = engineFor(ctx, cfg, s)
 	}
 	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox %s: %v\n", cmd, err)
+		fmt.Fprintf(s.Stderr, "modebox %s: %s\n", cmd, prompt.Sanitize(err.Error()))
 		return nil, nil, false
+	}
+	for _, w := range eng.Warnings() {
+		fmt.Fprintf(s.Stderr, "modebox: %s\n", prompt.Sanitize(w))
 	}
 	return eng, stop, true
 }

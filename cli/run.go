@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/prompt"
 	"github.com/modebox/modebox/internal/tsx"
 )
 
@@ -202,7 +203,7 @@ func printText(res *modebox.Result, s Streams) int {
 	}
 	if res.Error != nil {
 		e := res.Error
-		fmt.Fprintf(s.Stderr, "%s: %s\n", e.Code, e.Message)
+		fmt.Fprintf(s.Stderr, "%s: %s\n", prompt.Sanitize(e.Code), prompt.Sanitize(e.Message)) // tool errors carry server text
 		if e.Line > 0 {
 			pos := fmt.Sprintf("line %d", e.Line)
 			if e.Column > 0 {

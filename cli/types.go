@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/modebox/modebox/internal/prompt"
 )
 
 func typesCmd(args []string, s Streams) int {
@@ -25,7 +27,7 @@ func typesCmd(args []string, s Streams) int {
 		fmt.Fprintf(s.Stderr, "modebox types: %v\n", err)
 		return ExitFailed
 	}
-	fmt.Fprint(s.Stdout, d)
+	fmt.Fprint(s.Stdout, prompt.Sanitize(d)) // descriptions come from servers
 	return ExitOK
 }
 
@@ -60,12 +62,13 @@ func searchCmd(args []string, s Streams) int {
 		return ExitOK
 	}
 	for _, h := range hits {
-		fmt.Fprintln(s.Stdout, h.Signature)
+		// names, descriptions and schemas come from servers: sanitised
+		fmt.Fprintln(s.Stdout, prompt.Sanitize(h.Signature))
 		if h.Description != "" {
-			fmt.Fprintf(s.Stdout, "    %s\n", h.Description)
+			fmt.Fprintf(s.Stdout, "    %s\n", prompt.Sanitize(h.Description))
 		}
 		if h.Declaration != "" {
-			fmt.Fprintln(s.Stdout, h.Declaration)
+			fmt.Fprintln(s.Stdout, prompt.Sanitize(h.Declaration))
 		}
 	}
 	return ExitOK
