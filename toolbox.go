@@ -73,13 +73,13 @@ func init() {
 // entry is one tool in the toolbox.
 type entry struct {
 	Tool
-	ns    string // mapped namespace
-	js    string // mapped name
-	key   string // ns.js, or js
+	ns  string // mapped namespace
+	js  string // mapped name
+	key string // ns.js, or js
 	// noAlias: the original name is another tool's mapped name (a renamed
 	// duplicate), so it is not a property of its own
 	noAlias bool
-	input *schema.Validator
+	input   *schema.Validator
 
 	// built-in capabilities (sh, fetch, fs.*): not under tools, and with
 	// hooks the Gate calls

@@ -8,8 +8,8 @@ import (
 	"os"
 
 	"github.com/modebox/modebox"
-	"github.com/modebox/modebox/internal/prompt"
 	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/internal/prompt"
 )
 
 // loadConfig finds and loads modebox.json: --config, then $MODEBOX_CONFIG,

@@ -281,6 +281,9 @@ func (p *peer) call(name string, args map[string]any) any {
 		b, _ := json.Marshal(args)
 		return text(string(b), false)
 	}
+	if name == "env" { // the server's environment, one variable a line
+		return text(strings.Join(os.Environ(), "\n"), false)
+	}
 	switch p.mode {
 	case "escapes":
 		return text("boom "+Escapes+"concealed", true)

@@ -31,9 +31,9 @@ func backoff(n int) time.Duration {
 // conn is one live session with a server.
 type conn struct {
 	session *mcp.ClientSession
-	proc    *process // nil for a remote server
+	proc    *process  // nil for a remote server
 	read    *readConn // nil for a remote server
-	release func()   // frees transport resources; may be nil
+	release func()    // frees transport resources; may be nil
 	done    chan struct{}
 	once    sync.Once
 }

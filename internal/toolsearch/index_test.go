@@ -3,8 +3,8 @@ package toolsearch
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )

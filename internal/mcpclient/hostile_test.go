@@ -1,0 +1,238 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/internal/hostilemcp"
+)
+
+// TestMain lets the test binary serve as a hostile MCP server.
+func TestMain(m *testing.M) {
+	hostilemcp.MaybeRun()
+	os.Exit(m.Run())
+}
+
+// hostileStdio is the config of the test binary as a stdio server in mode.
+func hostileStdio(mode string) config.Server {
+	return config.Server{Command: os.Args[0], Env: map[string]string{hostilemcp.ModeEnv: mode}}
+}
+
+// hostileHTTP serves mode over HTTP and returns its config.
+func hostileHTTP(t *testing.T, mode, redirectTo string) config.Server {
+	hs := httptest.NewServer(hostilemcp.Handler(mode, redirectTo))
+	t.Cleanup(hs.Close)
+	return config.Server{Type: "http", URL: hs.URL}
+}
+
+// bounded checks that the host came back to its goroutine baseline.
+func bounded(t *testing.T, baseline int) {
+	t.Helper()
+	if !waitFor(10*time.Second, func() bool { return runtime.NumGoroutine() <= baseline+10 }) {
+		t.Errorf("goroutines: %d, baseline %d", runtime.NumGoroutine(), baseline)
+	}
+}
+
+func TestHostileRedirectKeepsCredentials(t *testing.T) {
+	baseline := runtime.NumGoroutine()
+	var mu sync.Mutex
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		leaked = append(leaked, r.Header.Get("Authorization")+" "+string(body))
+		mu.Unlock()
+		http.Error(w, "no", http.StatusNotFound)
+	}))
+	defer other.Close()
+	for _, typ := range []string{"http", "sse"} {
+		srv := hostileHTTP(t, "redirect", other.URL+"/mcp")
+		srv.Type = typ
+		srv.Headers = map[string]string{"Authorization": "Bearer s3cret"}
+		m := startManager(t, map[string]config.Server{"evil": srv, "good": hostileHTTP(t, "escapes", "")}, Options{})
+		f := m.Failures()
+		if len(f) != 1 || f[0].Server != "evil" || !errors.Is(f[0].Err, ErrRedirect) && !strings.Contains(f[0].Error(), "redirect") {
+			t.Errorf("%s: failures %v, want evil refused for its redirect", typ, f)
+		}
+		if got := mustCall(t, m, "good", "echo", `{"a":1}`); string(got) != `"{\"a\":1}"` {
+			t.Errorf("the other server: %s", got)
+		}
+		m.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) > 0 {
+		t.Errorf("requests reached the other origin: %q", leaked)
+	}
+	bounded(t, baseline)
+}
+
+func TestHostileHugeBodyCapped(t *testing.T) {
+	baseline := runtime.NumGoroutine()
+	for _, mode := range []string{"huge-body", "huge-event"} {
+		m := startManager(t, map[string]config.Server{"evil": hostileHTTP(t, mode, "")}, Options{CallTimeout: time.Minute})
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := m.Call(context.Background(), "evil", "evil", nil)
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Fatalf("%s: a %d MiB result was accepted", mode, hostilemcp.HugeBody>>20)
+		}
+		// the cap is 16 MiB; reading the whole body would allocate 400 MiB+
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 160<<20 {
+			t.Errorf("%s: the call allocated %d MiB", mode, alloc>>20)
+		}
+		t.Logf("%s: %v", mode, err)
+		m.Close()
+	}
+	bounded(t, baseline)
+}
+
+func TestHostileStartErrors(t *testing.T) {
+	cfg := hostileStdio("no-init")
+	cfg.Timeout = time.Second
+	start := time.Now()
+	m := startManager(t, map[string]config.Server{
+		"noinit": cfg, "big": hostileStdio("oversized"), "garbage": hostileStdio("malformed"), "good": hostileStdio("names"),
+	}, Options{})
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("Start took %s with a server whose timeout is 1s", d)
+	}
+	got := map[string]string{}
+	for _, f := range m.Failures() {
+		got[f.Server] = f.Error()
+	}
+	if !strings.Contains(got["noinit"], "did not start within 1s") {
+		t.Errorf("noinit: %q", got["noinit"])
+	}
+	if !strings.Contains(got["big"], "cannot read") || !strings.Contains(got["big"], "16 MiB") {
+		t.Errorf("big: %q", got["big"])
+	}
+	if !strings.Contains(got["garbage"], "cannot read") || strings.Contains(got["garbage"], "exit status 0") {
+		t.Errorf("garbage: %q", got["garbage"])
+	}
+	if len(got) != 3 {
+		t.Errorf("failures: %q", got)
+	}
+}
+
+func TestHostileListingLimits(t *testing.T) {
+	m := startManager(t, map[string]config.Server{
+		"names": hostileStdio("names"), "word": hostileStdio("huge-word"), "chain": hostileStdio("refchain"),
+		"long": hostileStdio("long-name"),
+	}, Options{})
+	skipped := map[string]string{}
+	for _, s := range m.Skipped() {
+		skipped[s.Server+"."+s.Tool[:min(len(s.Tool), 20)]] = s.Reason
+	}
+	for _, k := range []string{"names.twice", "word.aaaaaaaaaaaaaaaaaaaa", "chain.chain", "long.IGNORE_ALL_PREVIOUS_"} {
+		if skipped[k] == "" {
+			t.Errorf("%s not skipped (skipped: %q)", k, skipped)
+		}
+	}
+	for _, tool := range m.Tools() {
+		if len(tool.Name) > MaxToolNameLength || len(tool.Description) > MaxDescriptionLength+len("…") {
+			t.Errorf("tool %.40s… kept: name %d bytes, description %d", tool.Name, len(tool.Name), len(tool.Description))
+		}
+	}
+	for _, s := range []string{"names", "word", "chain", "long"} {
+		mustCall(t, m, s, "echo", `{}`)
+	}
+}
+
+// whoKey carries the caller's identity to the Elicitor.
+type whoKey struct{}
+
+func TestHostileElicitationsRoutedToTheirCall(t *testing.T) {
+	for _, srv := range []config.Server{hostileStdio("elicit-who"), hostileHTTP(t, "elicit-who", "")} {
+		aliceAsked := make(chan struct{})
+		release := make(chan struct{})
+		var mu sync.Mutex
+		var asked []string
+		elicitor := func(ctx context.Context, server, message string, _ json.RawMessage) (string, map[string]any, error) {
+			who, _ := ctx.Value(whoKey{}).(string)
+			mu.Lock()
+			asked = append(asked, who+": "+message)
+			mu.Unlock()
+			if who == "alice" {
+				close(aliceAsked)
+				<-release
+			}
+			answer := map[string]string{"alice": "approve", "bob": "deny"}[who]
+			return "accept", map[string]any{"decision": answer}, nil
+		}
+		m := startManager(t, map[string]config.Server{"s": srv}, Options{Elicitor: elicitor})
+		var wg sync.WaitGroup
+		var aliceRes json.RawMessage
+		wg.Go(func() {
+			aliceRes, _ = m.Call(context.WithValue(context.Background(), whoKey{}, "alice"), "s", "evil", json.RawMessage(`{"who":"alice"}`))
+		})
+		<-aliceAsked
+		bobRes, err := m.Call(context.WithValue(context.Background(), whoKey{}, "bob"), "s", "evil", json.RawMessage(`{"who":"bob"}`))
+		close(release)
+		wg.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		if len(asked) != 1 || asked[0] != "alice: question for alice" {
+			t.Errorf("asked %q, want only alice about her own call", asked)
+		}
+		mu.Unlock()
+		if !strings.Contains(string(aliceRes), `\"approve\"`) {
+			t.Errorf("alice got %s", aliceRes)
+		}
+		if !strings.Contains(string(bobRes), `decline`) || strings.Contains(string(bobRes), "approve") {
+			t.Errorf("bob got %s, want his question declined (two calls in flight)", bobRes)
+		}
+	}
+}
+
+func TestHostileElicitationFlood(t *testing.T) {
+	n := 0
+	elicitor := func(context.Context, string, string, json.RawMessage) (string, map[string]any, error) {
+		n++
+		return "decline", nil, nil
+	}
+	m := startManager(t, map[string]config.Server{"s": hostileStdio("elicit-flood")}, Options{Elicitor: elicitor})
+	res := mustCall(t, m, "s", "evil", `{}`)
+	if n != MaxElicitationsPerCall {
+		t.Errorf("asked %d times, want %d", n, MaxElicitationsPerCall)
+	}
+	if c := strings.Count(string(res), "decline"); c != 40 {
+		t.Errorf("%d of 40 declined: %s", c, res)
+	}
+}
+
+func TestServerEnvironmentIsAnExplicitList(t *testing.T) {
+	t.Setenv("MODEBOX_TEST_SECRET", "hunter2")
+	cfg := hostileStdio("names")
+	cfg.Env["LANG"] = "C.UTF-8"
+	m := startManager(t, map[string]config.Server{"s": cfg}, Options{})
+	var env string
+	if err := json.Unmarshal(mustCall(t, m, "s", "env", `{}`), &env); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, kv := range strings.Split(env, "\n") {
+		k, _, _ := strings.Cut(kv, "=")
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	if got := strings.Join(names, ","); got != "HOME,LANG,"+hostilemcp.ModeEnv+",PATH" {
+		t.Errorf("server environment: %s, want PATH, HOME and the configured env only", got)
+	}
+}
