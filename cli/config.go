@@ -150,9 +150,34 @@ func configCmd(args []string, s Streams) int {
 		fmt.Fprintln(s.Stderr, err)
 		return ExitUsage
 	}
+	if err := checkServerRules(cfg, s); err != nil {
+		fmt.Fprintf(s.Stderr, "modebox config check: %s: %s\n", path, prompt.Sanitize(err.Error()))
+		return ExitUsage
+	}
 	fmt.Fprintf(s.Stdout, "%s: ok (%d tool rules, %d sources, %d sinks, %d mcpServers)\n",
 		path, len(cfg.Tools), len(cfg.Flows.Sources), len(cfg.Flows.Sinks), len(cfg.MCPServers))
 	return ExitOK
+}
+
+// checkServerRules starts the configured MCP servers and checks the tool
+// rules and flows against their tools, as the engine does at startup: a
+// rule aimed at a server that matches none of its tools is an error.
+func checkServerRules(cfg *config.Config, s Streams) error {
+	if len(cfg.MCPServers) == 0 {
+		return nil
+	}
+	tools, stop, err := downstream(context.Background(), cfg, s)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	ec := modebox.EngineConfig{Tools: tools, Policies: map[string]modebox.Policy{},
+		Flows: modebox.Flows{Sources: cfg.Flows.Sources, Sinks: cfg.Flows.Sinks}}
+	for pattern, rule := range cfg.Tools {
+		ec.Policies[pattern] = modebox.Policy(rule.Policy)
+	}
+	_, err = modebox.New(ec)
+	return err
 }
 
 // needsContinuations is true when some call could need approval: only

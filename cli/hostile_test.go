@@ -93,4 +93,12 @@ func TestHostileRuleOnServerNamesFailsClosed(t *testing.T) {
 	if code == ExitOK || !strings.Contains(errs, "matches no tool") {
 		t.Errorf("a rule matching nothing: exit %d, stderr %q", code, errs)
 	}
+	code, _, errs = runCLI(t, "", "config", "check", cfg)
+	if code != ExitUsage || !strings.Contains(errs, `matches no tool of \"my-srv\"`) && !strings.Contains(errs, `matches no tool of "my-srv"`) {
+		t.Errorf("config check of a rule matching nothing: exit %d, stderr %q", code, errs)
+	}
+	code, out, errs := runCLI(t, "", "config", "check", write(map[string]any{"my-srv.get-sum": map[string]any{"policy": "deny"}}))
+	if code != ExitOK || !strings.Contains(out, ": ok") {
+		t.Errorf("config check of a rule by the original name: exit %d, %q %q", code, out, errs)
+	}
 }
