@@ -19,7 +19,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -168,12 +167,11 @@ func Serve(mode string, in io.Reader, out io.Writer) {
 }
 
 // spawnOrphan starts a detached grandchild (its own session, reparented
-// away from the server) that would outlive the server, and records its
-// pid in $MODEBOX_HOSTILE_PIDFILE.
+// away from the server) that would outlive the server: a sleep whose
+// argument is $MODEBOX_HOSTILE_SLEEP, so that a test can find it.
 func spawnOrphan() {
-	cmd := exec.Command("/bin/sh", "-c", "setsid sh -c 'echo $$ > \"$0\"; exec sleep 300' \"$MODEBOX_HOSTILE_PIDFILE\" </dev/null >/dev/null 2>&1 &")
+	cmd := exec.Command("/bin/sh", "-c", "setsid sleep \"$MODEBOX_HOSTILE_SLEEP\" </dev/null >/dev/null 2>&1 &")
 	cmd.Env = os.Environ()
-	cmd.SysProcAttr = &syscall.SysProcAttr{}
 	_ = cmd.Run()
 }
 

@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -234,5 +237,42 @@ func TestServerEnvironmentIsAnExplicitList(t *testing.T) {
 	slices.Sort(names)
 	if got := strings.Join(names, ","); got != "HOME,LANG,"+hostilemcp.ModeEnv+",PATH" {
 		t.Errorf("server environment: %s, want PATH, HOME and the configured env only", got)
+	}
+}
+
+// sleepers returns the pids of processes running "sleep ARG".
+func sleepers(arg string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(b), "sleep\x00"+arg) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func TestHostileDetachedChildrenDieWithTheServer(t *testing.T) {
+	arg := fmt.Sprintf("3000.%d", time.Now().UnixNano()%1_000_000)
+	cfg := hostileStdio("setsid")
+	cfg.Env["MODEBOX_HOSTILE_SLEEP"] = arg
+	m := New(map[string]config.Server{"s": cfg}, Options{})
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !waitFor(10*time.Second, func() bool { return len(sleepers(arg)) > 0 }) {
+		t.Fatalf("the detached child did not start (failures: %v)", m.Failures())
+	}
+	mustCall(t, m, "s", "echo", `{}`)
+	_ = m.Close()
+	if !waitFor(10*time.Second, func() bool { return len(sleepers(arg)) == 0 }) {
+		pids := sleepers(arg)
+		for _, p := range pids {
+			if n, err := strconv.Atoi(p); err == nil {
+				_ = syscall.Kill(n, syscall.SIGKILL)
+			}
+		}
+		t.Errorf("the server's detached child outlived it: pids %v", pids)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -107,6 +108,32 @@ func minimalEnv(extra map[string]string) []string {
 	return env
 }
 
+// noNamespaces is set once starting a server in a PID namespace failed:
+// later servers get a process group only.
+var noNamespaces atomic.Bool
+
+// namespaceAttr starts a server as the first process of its own PID
+// namespace (and process group). When that process ends, the kernel kills
+// everything else in the namespace, so children that left the process
+// group (setsid, a double fork) die with the server. As root the namespace
+// is made directly; otherwise inside a user namespace that maps the user's
+// own uid and gid (the server keeps them; supplementary groups show as
+// nogroup). Where neither is allowed, a process group only.
+func namespaceAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true}
+	if noNamespaces.Load() {
+		return a
+	}
+	a.Cloneflags = syscall.CLONE_NEWPID
+	if uid, gid := os.Geteuid(), os.Getegid(); uid != 0 {
+		a.Cloneflags |= syscall.CLONE_NEWUSER
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+	}
+	return a
+}
+
 // Connect starts the server and connects to its stdin and stdout. ctx is
 // not tied to the child's life.
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -131,8 +158,18 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	cmd.Env = minimalEnv(t.cfg.Env)
 	cmd.Dir = t.cfg.Cwd
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = namespaceAttr()
 	err = cmd.Start()
+	if err != nil && cmd.SysProcAttr.Cloneflags != 0 && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EACCES)) {
+		// no PID namespace here: a process group only (see namespaceAttr)
+		noNamespaces.Store(true)
+		cmd = exec.Command(t.cfg.Command, t.cfg.Args...)
+		cmd.Env = minimalEnv(t.cfg.Env)
+		cmd.Dir = t.cfg.Cwd
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		err = cmd.Start()
+	}
 	closeAll(inR, outW, errW) // the child has its copies
 	if err != nil {
 		closeAll(inW, outR, errR)
