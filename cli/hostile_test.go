@@ -1,13 +1,21 @@
 package cli
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modebox/modebox/internal/hostilemcp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestMain lets the test binary serve as a hostile MCP server.
@@ -100,5 +108,163 @@ func TestHostileRuleOnServerNamesFailsClosed(t *testing.T) {
 	code, out, errs := runCLI(t, "", "config", "check", write(map[string]any{"my-srv.get-sum": map[string]any{"policy": "deny"}}))
 	if code != ExitOK || !strings.Contains(out, ": ok") {
 		t.Errorf("config check of a rule by the original name: exit %d, %q %q", code, out, errs)
+	}
+}
+
+// buildModebox builds the modebox binary for the tests that run it.
+func buildModebox(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "modebox")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/modebox").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// recordingElicitor records the questions a client is asked and answers
+// each with the form's "decision" set to answer; block, when set, is
+// waited for before answering.
+type recordingElicitor struct {
+	answer string
+	block  chan struct{}
+	asked  chan struct{} // closed at the first question
+
+	mu        sync.Mutex
+	questions []*mcp.ElicitParams
+	once      sync.Once
+}
+
+func (e *recordingElicitor) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	e.mu.Lock()
+	e.questions = append(e.questions, req.Params)
+	e.mu.Unlock()
+	if e.asked != nil {
+		e.once.Do(func() { close(e.asked) })
+	}
+	if e.block != nil {
+		select {
+		case <-e.block:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": e.answer, "forwarded_from_mcp_server": true}}, nil
+}
+
+func (e *recordingElicitor) list() []*mcp.ElicitParams {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]*mcp.ElicitParams(nil), e.questions...)
+}
+
+// runCode calls modebox's run tool and returns its structured content.
+func runCode(ctx context.Context, t *testing.T, session *mcp.ClientSession, code string) string {
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"code": code}})
+	if err != nil {
+		t.Error(err)
+		return ""
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	return string(b)
+}
+
+func TestHostileElicitationThroughModeboxMCP(t *testing.T) {
+	bin := buildModebox(t)
+	cfg := hostileConfig(t, map[string]string{"evil": "elicit-spoof"})
+	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	el := &recordingElicitor{answer: "approve"}
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--config", cfg)},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // a client asked with elicitation/create
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	out := runCode(ctx, t, session, `return await tools.evil.evil({})`)
+	qs := el.list()
+	if len(qs) != 1 {
+		t.Fatalf("asked %d times: %s", len(qs), out)
+	}
+	q := qs[0]
+	if strings.ContainsAny(q.Message, "\n\r\x1b") || !strings.HasPrefix(q.Message, "[question from MCP server evil, not from modebox] ") {
+		t.Errorf("forwarded message not framed: %q", q.Message)
+	}
+	schema, _ := json.Marshal(q.RequestedSchema)
+	if !strings.Contains(string(schema), "forwarded_from_mcp_server") {
+		t.Errorf("forwarded schema could pass for modebox's form: %s", schema)
+	}
+	if !strings.Contains(out, `approve`) {
+		t.Errorf("the server did not get the answer: %s", out)
+	}
+}
+
+func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
+	bin := buildModebox(t)
+	cfg := hostileConfig(t, map[string]string{"evil": "elicit-who"})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "mcp", "--config", cfg, "--http", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "MODEBOX_SECRET=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8", "XDG_STATE_HOME="+t.TempDir())
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+	sc := bufio.NewScanner(stderr)
+	url := ""
+	for sc.Scan() {
+		if _, rest, ok := strings.Cut(sc.Text(), "serving "); ok {
+			url = strings.Fields(rest)[0]
+			break
+		}
+	}
+	if url == "" {
+		t.Fatal("modebox mcp --http did not say where it serves")
+	}
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+	connect := func(el *recordingElicitor) *mcp.ClientSession {
+		client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
+		s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	alice := &recordingElicitor{answer: "approve", block: make(chan struct{}), asked: make(chan struct{})}
+	bob := &recordingElicitor{answer: "deny"}
+	as, bs := connect(alice), connect(bob)
+	defer as.Close()
+	defer bs.Close()
+	var wg sync.WaitGroup
+	var aliceOut string
+	wg.Go(func() { aliceOut = runCode(ctx, t, as, `return await tools.evil.evil({who: "alice"})`) })
+	select {
+	case <-alice.asked:
+	case <-ctx.Done():
+		t.Fatal("alice was never asked")
+	}
+	bobOut := runCode(ctx, t, bs, `return await tools.evil.evil({who: "bob"})`)
+	close(alice.block)
+	wg.Wait()
+	for _, q := range bob.list() {
+		t.Errorf("bob was asked %q", q.Message)
+	}
+	if qs := alice.list(); len(qs) != 1 || !strings.HasSuffix(qs[0].Message, "question for alice") {
+		t.Errorf("alice was asked %d questions", len(qs))
+	}
+	if !strings.Contains(aliceOut, `\"approve\"`) || strings.Contains(aliceOut, "deny") {
+		t.Errorf("alice's run got %s", aliceOut)
+	}
+	if !strings.Contains(bobOut, "decline") || strings.Contains(bobOut, "approve") {
+		t.Errorf("bob's run got %s, want his question declined", bobOut)
 	}
 }
