@@ -70,6 +70,10 @@ func Compile(raw json.RawMessage) (*Validator, error) {
 	if err != nil {
 		return nil, &CompileError{Reason: "not valid JSON: " + err.Error(), Err: err}
 	}
+	if expandedSize(doc) > MaxExpandedNodes {
+		le := &LimitError{What: "size with its $refs expanded", Limit: fmt.Sprint(MaxExpandedNodes)}
+		return nil, &CompileError{Reason: le.Error(), Err: le}
+	}
 	loader := &refusingLoader{}
 	m := &meter{}
 	c := jsonschema.NewCompiler()

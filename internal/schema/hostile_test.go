@@ -39,15 +39,32 @@ func TestHostileAllOfRefusedAtCompile(t *testing.T) {
 	}
 }
 
+func TestHostileAllOfBoundedStatically(t *testing.T) {
+	// under a property the probes do not reach, the bomb is caught by its
+	// size with the $refs expanded
+	_, err := Compile(json.RawMessage(allOfBombAt(`"type":"object","properties":{"x":{"$ref":"#/$defs/l0"}}`, 40, `{"type":"string"}`)))
+	var le *LimitError
+	if !errors.As(err, &le) {
+		t.Fatalf("Compile = %v, want a *LimitError", err)
+	}
+}
+
+// recursiveBomb doubles its work with every level of the value's nesting:
+// small when expanded (the recursion counts once), exponential to validate
+// {"x":{"x":…}}.
+const recursiveBomb = `{"type":"object","properties":{"x":{"allOf":[{"$ref":"#"},{"$ref":"#"}]}}}`
+
+func deepX(n int) string {
+	return strings.Repeat(`{"x":`, n) + `{}` + strings.Repeat(`}`, n)
+}
+
 func TestHostileAllOfBoundedAtValidation(t *testing.T) {
-	// The bomb sits under property "x", so the probes pass and the work
-	// shows only for a crafted value: the step budget stops it.
-	v, err := Compile(json.RawMessage(allOfBombAt(`"type":"object","properties":{"x":{"$ref":"#/$defs/l0"}}`, 40, `{"type":"string"}`)))
+	v, err := Compile(json.RawMessage(recursiveBomb))
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	err = v.ValidateJSON([]byte(`{"x":"c"}`))
+	err = v.ValidateJSON([]byte(deepX(40)))
 	var le *LimitError
 	if !errors.As(err, &le) || le.Code() != CodeSchemaTooComplex {
 		t.Fatalf("ValidateJSON = %v, want a *LimitError", err)
@@ -58,10 +75,13 @@ func TestHostileAllOfBoundedAtValidation(t *testing.T) {
 	// a cancelled context stops validation too
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := v.ValidateJSONContext(ctx, []byte(`{"x":"c"}`)); !errors.Is(err, context.Canceled) {
+	if err := v.ValidateJSONContext(ctx, []byte(deepX(40))); !errors.Is(err, context.Canceled) {
 		t.Errorf("ValidateJSONContext(cancelled) = %v, want context.Canceled", err)
 	}
-	// and a value the bomb does not apply to is still checked normally
+	// shallow values are still checked normally
+	if err := v.ValidateJSON([]byte(deepX(3))); err != nil {
+		t.Errorf("a shallow value: %v", err)
+	}
 	if err := v.ValidateJSON([]byte(`1`)); err == nil {
 		t.Error("a number passed a schema of type object")
 	}

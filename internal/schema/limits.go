@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -148,3 +151,91 @@ var anySchema = func() *jsonschema.Schema {
 // probes are the values every compiled schema is tried on.
 var probes = []any{map[string]any{}, []any{}, "", jsonNumberZero, nil, true}
 var jsonNumberZero = json.Number("0")
+
+// MaxExpandedNodes bounds the size of a schema with its local "$ref"s
+// expanded in place (each reference counted as a copy of its target; a
+// reference back into its own chain counts once). Nested allOf/anyOf over
+// shared $refs grow exponentially in this measure, which is roughly the
+// work of validating a value that reaches every part.
+const MaxExpandedNodes = 1_000_000
+
+// expandedSize returns the expanded size of doc, saturating just above
+// MaxExpandedNodes.
+func expandedSize(doc any) int {
+	memo := map[string]int{}
+	onStack := map[string]bool{}
+	var size func(v any, ptr string) int
+	resolve := func(ref string) (any, string, bool) {
+		if !strings.HasPrefix(ref, "#/") && ref != "#" {
+			return nil, "", false
+		}
+		cur := doc
+		for _, tok := range strings.Split(strings.TrimPrefix(ref, "#"), "/")[1:] {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			if u, err := url.PathUnescape(tok); err == nil {
+				tok = u
+			}
+			switch c := cur.(type) {
+			case map[string]any:
+				cur = c[tok]
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(c) {
+					return nil, "", false
+				}
+				cur = c[i]
+			default:
+				return nil, "", false
+			}
+		}
+		return cur, ref, true
+	}
+	add := func(a, b int) int { return min(a+b, MaxExpandedNodes+1) }
+	size = func(v any, ptr string) int {
+		switch c := v.(type) {
+		case map[string]any:
+			n := 1
+			for k, child := range c {
+				n = add(n, size(child, ptr+"/"+k))
+				if k == "$ref" {
+					if ref, ok := child.(string); ok {
+						if target, tptr, ok := resolve(ref); ok {
+							n = add(n, sizeRef(target, tptr, memo, onStack, size))
+						}
+					}
+				}
+				if n > MaxExpandedNodes {
+					return n
+				}
+			}
+			return n
+		case []any:
+			n := 1
+			for i, child := range c {
+				n = add(n, size(child, ptr+"/"+strconv.Itoa(i)))
+				if n > MaxExpandedNodes {
+					return n
+				}
+			}
+			return n
+		}
+		return 1
+	}
+	return size(doc, "#")
+}
+
+// sizeRef is the expanded size of a reference's target, memoized; a
+// target already being expanded (a recursive schema) counts 1.
+func sizeRef(target any, ptr string, memo map[string]int, onStack map[string]bool, size func(any, string) int) int {
+	if n, ok := memo[ptr]; ok {
+		return n
+	}
+	if onStack[ptr] {
+		return 1
+	}
+	onStack[ptr] = true
+	n := size(target, ptr)
+	delete(onStack, ptr)
+	memo[ptr] = n
+	return n
+}
