@@ -1,9 +1,13 @@
 package modebox
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modebox/modebox/internal/hostilemcp"
 )
 
 // The tools a hostile server lists (see internal/hostilemcp, mode
@@ -86,5 +90,30 @@ func TestRuleMatchingNoToolOfAServerIsAnError(t *testing.T) {
 		if !errors.As(err, &ce) || !strings.Contains(ce.Error(), "matches no tool") {
 			t.Errorf("New(%+v) = %v, want a ConfigError naming the rule", cfg.Policies, err)
 		}
+	}
+}
+
+func TestHostileSchemaValidationBounded(t *testing.T) {
+	tool := echoTool("evil", "deep")
+	tool.InputSchema = json.RawMessage(hostilemcp.RecursiveBomb)
+	e, err := New(EngineConfig{Tools: []Tool{tool, echoTool("good", "ok")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := strings.Repeat(`{"x":`, 40) + `{}` + strings.Repeat(`}`, 40)
+	start := time.Now()
+	r := run(t, e, `try { await tools.evil.deep(`+deep+`) } catch (e) { return [e.code, (await tools.good.ok({})).tool] }`, RunOptions{})
+	if r.Error != nil || string(r.Value) != `["SCHEMA_TOO_COMPLEX","good/ok"]` {
+		t.Fatalf("got %s %+v", r.Value, r.Error)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the run took %s", d)
+	}
+	// a schema exponential without the value's help is refused up front
+	bomb := echoTool("evil", "bomb")
+	bomb.InputSchema = json.RawMessage(`{"$ref":"#/$defs/a","$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"},{"$ref":"#/$defs/b"}]},"b":{"allOf":[{"$ref":"#/$defs/c"},{"$ref":"#/$defs/c"}]},"c":` +
+		strings.Repeat(`{"allOf":[`, 1) + `{"$ref":"#/$defs/d"},{"$ref":"#/$defs/d"}]},"d":{}}}`)
+	if _, err := New(EngineConfig{Tools: []Tool{bomb}}); err != nil {
+		t.Fatalf("a small allOf tree is fine: %v", err)
 	}
 }

@@ -268,3 +268,31 @@ func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
 		t.Errorf("bob's run got %s, want his question declined", bobOut)
 	}
 }
+
+// cpuTime is the CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func TestHostileSchemasBoundHostCPU(t *testing.T) {
+	cfg := hostileConfig(t, map[string]string{"evil": "allof"})
+	before := cpuTime()
+	deep := strings.Repeat(`{"x":`, 40) + `{}` + strings.Repeat(`}`, 40)
+	code, out, errs := runCLI(t, `try { await tools.evil.deep(`+deep+`) } catch (e) { return [e.code, typeof tools.evil.bomb, await tools.evil.echo({})] }`, "run", "--config", cfg, "-")
+	if code != ExitOK || !strings.Contains(out, "SCHEMA_TOO_COMPLEX") || !strings.Contains(out, `"undefined"`) || !strings.Contains(errs, `tool "bomb" skipped`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	used := cpuTime() - before
+	// nothing keeps validating once the run is over
+	idle := cpuTime()
+	time.Sleep(time.Second)
+	if d := cpuTime() - idle; d > 500*time.Millisecond {
+		t.Errorf("%s of CPU in the second after the run", d)
+	}
+	if used > 60*time.Second {
+		t.Errorf("the run used %s of CPU", used)
+	}
+	t.Logf("CPU for the run: %s", used)
+}

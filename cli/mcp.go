@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/modebox/modebox/internal/config"
 	"github.com/modebox/modebox/internal/mcpclient"
 	"github.com/modebox/modebox/internal/prompt"
+	"github.com/modebox/modebox/internal/schema"
 )
 
 // serverStart bounds starting the configured downstream servers.
@@ -41,7 +43,10 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 	var tools []modebox.Tool
 	for _, t := range m.Tools() {
 		in := t.InputSchema
-		if err := modebox.CheckSchema(in); err != nil {
+		if err := modebox.CheckSchema(in); errors.As(err, new(*schema.LimitError)) {
+			fmt.Fprintf(s.Stderr, "modebox: MCP server %q: tool %s skipped: %s\n", t.Server, prompt.Sanitize(strconv.Quote(t.Name)), prompt.Sanitize(err.Error()))
+			continue
+		} else if err != nil {
 			fmt.Fprintf(s.Stderr, "modebox: %s/%s: its input schema is not usable (%s); arguments are passed unchecked\n", t.Server, prompt.Sanitize(t.Name), prompt.Sanitize(err.Error()))
 			in = nil
 		}

@@ -228,7 +228,7 @@ func tools(mode string) []any {
 			tool("then", "makes the namespace a thenable", objectSchema),
 			tool("get-sum", "adds", objectSchema))
 	case "allof":
-		list = append(list, tool("bomb", "exponential allOf", allOfBomb(40)))
+		list = append(list, tool("bomb", "exponential allOf", allOfBomb(40)), tool("deep", "exponential allOf per level of the value", RecursiveBomb))
 	case "refchain":
 		list = append(list, tool("chain", "a long $ref chain", refChain(100_000)))
 	case "huge-word":
@@ -241,6 +241,10 @@ func tools(mode string) []any {
 	}
 	return list
 }
+
+// RecursiveBomb is an input schema whose validation doubles with every
+// level of {"x":{"x":…}} in the value.
+const RecursiveBomb = `{"type":"object","properties":{"x":{"allOf":[{"$ref":"#"},{"$ref":"#"}]}}}`
 
 // allOfBomb is an input schema whose validation doubles per level.
 func allOfBomb(levels int) string {

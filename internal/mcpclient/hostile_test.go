@@ -94,6 +94,9 @@ func TestHostileHugeBodyCapped(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: a %d MiB result was accepted", mode, hostilemcp.HugeBody>>20)
 		}
+		if !errors.Is(err, ErrMessageTooLarge) || !strings.Contains(err.Error(), "16 MiB") {
+			t.Errorf("%s: error %q does not say the message is over 16 MiB", mode, err)
+		}
 		// the cap is 16 MiB; reading the whole body would allocate 400 MiB+
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 160<<20 {
 			t.Errorf("%s: the call allocated %d MiB", mode, alloc>>20)

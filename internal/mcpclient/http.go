@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modebox/modebox/internal/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,9 +34,18 @@ var ErrRedirect = errors.New("mcpclient: redirect to another origin refused")
 // headerTransport adds the configured headers to every request to the
 // configured origin, and caps the responses.
 type headerTransport struct {
-	base    *http.Transport
-	origin  string // scheme://host:port of the configured URL
-	headers map[string]string
+	base     *http.Transport
+	origin   string // scheme://host:port of the configured URL
+	headers  map[string]string
+	tooLarge atomic.Bool // a response went over MaxMessageSize
+}
+
+// readErr reports ErrMessageTooLarge once a response went over the cap.
+func (h *headerTransport) readErr() error {
+	if h.tooLarge.Load() {
+		return ErrMessageTooLarge
+	}
+	return nil
 }
 
 // originOf returns scheme://host:port of u, with the default port made
@@ -69,9 +79,9 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = &eventCap{body: resp.Body}
+		resp.Body = &eventCap{body: resp.Body, over: &h.tooLarge}
 	} else {
-		resp.Body = &bodyCap{body: resp.Body, left: MaxMessageSize}
+		resp.Body = &bodyCap{body: resp.Body, left: MaxMessageSize, over: &h.tooLarge}
 	}
 	return resp, nil
 }
@@ -93,11 +103,13 @@ func checkRedirect(origin string) func(*http.Request, []*http.Request) error {
 type bodyCap struct {
 	body io.ReadCloser
 	left int
+	over *atomic.Bool // set when the cap is hit
 }
 
 // Read implements io.Reader.
 func (b *bodyCap) Read(p []byte) (int, error) {
 	if b.left <= 0 {
+		b.over.Store(true)
 		return 0, ErrMessageTooLarge
 	}
 	if len(p) > b.left {
@@ -115,13 +127,15 @@ func (b *bodyCap) Close() error { return b.body.Close() }
 // blank line) is over MaxMessageSize.
 type eventCap struct {
 	body io.ReadCloser
-	size int  // bytes of the current event
-	nl   bool // the last byte was a newline
+	size int          // bytes of the current event
+	nl   bool         // the last byte was a newline
+	over *atomic.Bool // set when the cap is hit
 }
 
 // Read implements io.Reader.
 func (e *eventCap) Read(p []byte) (int, error) {
 	if e.size >= MaxMessageSize {
+		e.over.Store(true)
 		return 0, ErrMessageTooLarge
 	}
 	if len(p) > MaxMessageSize-e.size {
@@ -154,24 +168,22 @@ func (e *eventCap) Close() error { return e.body.Close() }
 // function that releases its resources once the session is closed. Type
 // "sse" selects the legacy HTTP+SSE transport; anything else is Streamable
 // HTTP.
-func httpTransport(cfg config.Server) (mcp.Transport, func()) {
+func httpTransport(cfg config.Server) (mcp.Transport, func(), *headerTransport) {
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	origin := ""
 	if u, err := url.Parse(cfg.URL); err == nil {
 		origin = originOf(u)
 	}
-	client := &http.Client{
-		Transport:     &headerTransport{base: base, origin: origin, headers: cfg.Headers},
-		CheckRedirect: checkRedirect(origin),
-	}
+	ht := &headerTransport{base: base, origin: origin, headers: cfg.Headers}
+	client := &http.Client{Transport: ht, CheckRedirect: checkRedirect(origin)}
 	if cfg.Type == "sse" {
 		d := &detachedTransport{inner: &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}}
 		return d, func() {
 			d.release()
 			base.CloseIdleConnections()
-		}
+		}, ht
 	}
-	return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client}, base.CloseIdleConnections
+	return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client}, base.CloseIdleConnections, ht
 }
 
 // detachedTransport connects inner with a context that the start timeout

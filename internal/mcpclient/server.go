@@ -31,11 +31,21 @@ func backoff(n int) time.Duration {
 // conn is one live session with a server.
 type conn struct {
 	session *mcp.ClientSession
-	proc    *process  // nil for a remote server
-	read    *readConn // nil for a remote server
-	release func()    // frees transport resources; may be nil
+	proc    *process         // nil for a remote server
+	read    *readConn        // nil for a remote server
+	http    *headerTransport // nil for a stdio server
+	release func()           // frees transport resources; may be nil
 	done    chan struct{}
 	once    sync.Once
+}
+
+// readErr is the error that made a message from the server unreadable
+// (over MaxMessageSize, not JSON), or nil.
+func (c *conn) readErr() error {
+	if c.http != nil {
+		return c.http.readErr()
+	}
+	return c.read.readErr()
 }
 
 // isDone reports whether the session has ended.
@@ -195,11 +205,12 @@ func (s *server) connect(ctx context.Context) (*conn, []Tool, error) {
 	var t mcp.Transport
 	var st *stdioTransport
 	var release func()
+	var ht *headerTransport
 	if s.cfg.Transport() == "stdio" {
 		st = &stdioTransport{cfg: s.cfg, out: s.m.stderr, prefix: "[" + s.name + "] "}
 		t = st
 	} else {
-		t, release = httpTransport(s.cfg)
+		t, release, ht = httpTransport(s.cfg)
 	}
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
@@ -211,7 +222,7 @@ func (s *server) connect(ctx context.Context) (*conn, []Tool, error) {
 		}
 		return nil, nil, s.startError(ctx, st, err)
 	}
-	c := &conn{session: session, release: release, done: make(chan struct{})}
+	c := &conn{session: session, release: release, http: ht, done: make(chan struct{})}
 	if st != nil {
 		c.proc, c.read = st.proc, st.conn
 	}
@@ -251,8 +262,8 @@ func (s *server) startError(ctx context.Context, st *stdioTransport, err error) 
 
 // exitError explains why a live session ended.
 func (s *server) exitError(c *conn) *ServerError {
-	if c.read.readErr() != nil {
-		return &ServerError{Server: s.name, Reason: "sent a message modebox cannot read", Err: c.read.readErr()}
+	if err := c.readErr(); err != nil {
+		return &ServerError{Server: s.name, Reason: "sent a message modebox cannot read", Err: err}
 	}
 	if c.proc != nil && c.proc.hasExited(time.Second) {
 		return &ServerError{Server: s.name, Reason: "exited (" + c.proc.exitStatus() + ")",
