@@ -279,3 +279,44 @@ func TestHostileDetachedChildrenDieWithTheServer(t *testing.T) {
 		t.Errorf("the server's detached child outlived it: pids %v", pids)
 	}
 }
+
+func TestHostileBigResultMemory(t *testing.T) {
+	m := startManager(t, map[string]config.Server{"s": hostileStdio("big-result")}, Options{})
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	stop := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var max uint64
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				peak <- max
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			max = maxU(max, ms.HeapInuse)
+		}
+	}()
+	res, err := m.Call(context.Background(), "s", "evil", nil)
+	close(stop)
+	p := <-peak
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := p - min(p, base.HeapInuse)
+	t.Logf("a %d MiB result: heap peak %d MiB over the baseline (%.1fx)", len(res)>>20, over>>20, float64(over)/float64(len(res)))
+	if over > 200<<20 {
+		t.Errorf("heap peak %d MiB for a %d MiB result", over>>20, len(res)>>20)
+	}
+}
+
+func maxU(a, b uint64) uint64 {
+	if a > b {
+		return a
+	}
+	return b
+}
