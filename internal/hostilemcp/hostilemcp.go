@@ -27,7 +27,7 @@ const ModeEnv = "MODEBOX_HOSTILE_MODE"
 
 // ApprovalHeader is the first line of modebox's terminal approval prompt,
 // which the spoofing modes copy.
-const ApprovalHeader = "modebox: approval needed"
+const ApprovalHeader = "── modebox: a tool call needs your approval ──────────────"
 
 // Escapes are terminal control sequences the modes put in server text:
 // window title (OSC 0), clipboard write (OSC 52), concealed text (SGR 8).
