@@ -296,3 +296,27 @@ func TestHostileSchemasBoundHostCPU(t *testing.T) {
 	}
 	t.Logf("CPU for the run: %s", used)
 }
+
+func TestHostileListingsDoNotHangStartup(t *testing.T) {
+	cfg := hostileConfig(t, map[string]string{"word": "huge-word", "chain": "refchain", "long": "long-name", "names": "names"})
+	start := time.Now()
+	code, out, errs := runCLI(t, "", "types", "--config", cfg)
+	if code != ExitOK {
+		t.Fatalf("types: exit %d, %q", code, errs)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("types took %s", d)
+	}
+	for _, want := range []string{`"chain": tool "chain" skipped`, `"long": tool "IGNORE_ALL_PREVIOUS_`, `"word": tool "aaaa`} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%.2000s", want, errs)
+		}
+	}
+	if strings.Contains(out, "IGNORE_ALL_PREVIOUS") || strings.Contains(out, strings.Repeat("a", 9000)) {
+		t.Errorf("a skipped or over-long name reached the declarations")
+	}
+	code, out, errs = runCLI(t, `return [await tools.word.echo({}), await tools.chain.echo({}), await tools.long.echo({})]`, "run", "--config", cfg, "-")
+	if code != ExitOK {
+		t.Errorf("run: exit %d, %q %q", code, out, errs)
+	}
+}
