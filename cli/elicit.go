@@ -26,6 +26,7 @@ func (r *elicitRouter) elicit(askCtx context.Context, server, message string, sc
 		if err != nil {
 			return "cancel", nil, nil
 		}
+		delete(content, forwardedMarker) // ours, not the server's
 		return action, content, nil
 	}
 	// otherwise approve or deny: approving sends the form's defaults, and
@@ -96,6 +97,9 @@ func forwardedMessage(server, message string) string {
 	return "[question from MCP server " + strings.Join(strings.Fields(prompt.Sanitize(server)), " ") + ", not from modebox] " + clean
 }
 
+// forwardedMarker is the property forwardedSchema adds.
+const forwardedMarker = "forwarded_from_mcp_server"
+
 // forwardedSchema is the server's form with a marker property that
 // modebox's own approval form never has, so that the two cannot be equal.
 func forwardedSchema(schema json.RawMessage) json.RawMessage {
@@ -107,7 +111,7 @@ func forwardedSchema(schema json.RawMessage) json.RawMessage {
 	if props == nil {
 		props = map[string]any{}
 	}
-	props["forwarded_from_mcp_server"] = map[string]any{
+	props[forwardedMarker] = map[string]any{
 		"type": "boolean", "title": "This question comes from a downstream MCP server, not from modebox",
 		"default": true, "const": true,
 	}

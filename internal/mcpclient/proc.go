@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,23 @@ type process struct {
 	stderrDone chan struct{} // closed when stderr reached EOF or was closed
 	exited     chan struct{} // closed once the child was reaped
 	err        error         // cmd.Wait's error; read only after exited
+	pidNS      bool          // the child is the first process of a PID namespace
+}
+
+// catchesTerm reports whether process pid has a handler for SIGTERM (the
+// SigCgt mask of /proc/PID/status); true when that cannot be read.
+func catchesTerm(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return true
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if hex, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+			return err != nil || mask&(1<<(uint(syscall.SIGTERM)-1)) != 0
+		}
+	}
+	return true
 }
 
 // stdioTransport is an mcp.Transport that starts a stdio server. Unlike the
@@ -182,6 +200,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		stderr:     errR,
 		stderrDone: make(chan struct{}),
 		exited:     make(chan struct{}),
+		pidNS:      cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0,
 	}
 	t.proc = p
 	go p.readStderr(t.out, t.prefix)
@@ -279,7 +298,13 @@ func (p *process) stderrTail() string {
 func (p *process) stop(grace time.Duration) {
 	if !p.hasExited(grace) {
 		p.killGroup(syscall.SIGTERM)
-		if !p.hasExited(termGrace) {
+		wait := termGrace
+		if p.pidNS && !catchesTerm(p.cmd.Process.Pid) {
+			// the first process of a PID namespace ignores a signal it has
+			// no handler for: SIGTERM cannot end it, so do not wait
+			wait = 0
+		}
+		if !p.hasExited(wait) {
 			p.killGroup(syscall.SIGKILL)
 			<-p.exited
 		}
