@@ -48,11 +48,9 @@ func TestHostileNamesDoNotStopTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(decl, "search"); n == 0 {
-		t.Error("no search in the declarations")
-	}
-	if strings.Count(decl, "namespace search ") > 0 || strings.Count(decl, "search: {") > 0 {
-		t.Errorf("the server named search is declared as search:\n%s", decl)
+	// tools.search is declared once, the server named search as search_
+	if n := strings.Count(decl, " search("); n != 1 || !strings.Contains(decl, "search_: {") {
+		t.Errorf("search declared %d times, search_ present: %v\n%s", n, strings.Contains(decl, "search_: {"), decl)
 	}
 }
 

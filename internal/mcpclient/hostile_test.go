@@ -267,6 +267,19 @@ func TestHostileDetachedChildrenDieWithTheServer(t *testing.T) {
 	if !waitFor(10*time.Second, func() bool { return len(sleepers(arg)) > 0 }) {
 		t.Fatalf("the detached child did not start (failures: %v)", m.Failures())
 	}
+	if noNamespaces.Load() {
+		defer func() {
+			for _, p := range sleepers(arg) {
+				if n, err := strconv.Atoi(p); err == nil {
+					_ = syscall.Kill(n, syscall.SIGKILL)
+				}
+			}
+		}()
+		if os.Getenv("CI") != "" {
+			t.Fatal("PID namespaces are not available (CI needs unprivileged user namespaces or root)")
+		}
+		t.Skip("PID namespaces are not available here: detached children outlive their server")
+	}
 	mustCall(t, m, "s", "echo", `{}`)
 	_ = m.Close()
 	if !waitFor(10*time.Second, func() bool { return len(sleepers(arg)) == 0 }) {
