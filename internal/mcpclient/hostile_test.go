@@ -1,11 +1,13 @@
 package mcpclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -332,4 +335,71 @@ func maxU(a, b uint64) uint64 {
 		return a
 	}
 	return b
+}
+
+// chunkReader returns its data in reads of random sizes.
+type chunkReader struct {
+	data []byte
+	rnd  *rand.Rand
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(c.data), 1+c.rnd.IntN(300))
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+func TestEventCapProperty(t *testing.T) {
+	// streams of events (LF or CRLF line ends, every byte value in the
+	// data) pass through unchanged while every event is under the limit,
+	// and fail with ErrMessageTooLarge as soon as one is over
+	rnd := rand.New(rand.NewPCG(1, 2))
+	const limit = 1000
+	for i := range 2000 {
+		var stream []byte
+		biggest := 0
+		for range rnd.IntN(6) {
+			nl := "\n"
+			if rnd.IntN(2) == 0 {
+				nl = "\r\n"
+			}
+			var ev []byte
+			for range 1 + rnd.IntN(3) {
+				line := make([]byte, rnd.IntN(limit/2))
+				for j := range line {
+					line[j] = byte(rnd.IntN(256))
+					if line[j] == '\n' || line[j] == '\r' {
+						line[j] = 'x'
+					}
+				}
+				ev = append(append(append(ev, "data: "...), line...), nl...)
+			}
+			biggest = max(biggest, len(ev))
+			stream = append(append(stream, ev...), nl...)
+		}
+		var over atomic.Bool
+		ec := &eventCap{body: io.NopCloser(&chunkReader{data: slices.Clone(stream), rnd: rnd}), limit: limit, over: &over}
+		got, err := io.ReadAll(ec)
+		if biggest < limit {
+			if err != nil || !bytes.Equal(got, stream) {
+				t.Fatalf("case %d: events up to %d bytes: err %v, %d of %d bytes", i, biggest, err, len(got), len(stream))
+			}
+		} else if !errors.Is(err, ErrMessageTooLarge) || !over.Load() {
+			t.Fatalf("case %d: an event of %d bytes passed (err %v)", i, biggest, err)
+		}
+	}
+	// a body is capped at its limit exactly
+	var over atomic.Bool
+	bc := &bodyCap{body: io.NopCloser(bytes.NewReader(make([]byte, 5000))), left: 4999, over: &over}
+	if _, err := io.ReadAll(bc); !errors.Is(err, ErrMessageTooLarge) || !over.Load() {
+		t.Errorf("a 5000-byte body under a 4999-byte cap: %v", err)
+	}
+	bc = &bodyCap{body: io.NopCloser(bytes.NewReader(make([]byte, 5000))), left: 5000, over: &over}
+	if b, err := io.ReadAll(bc); err != nil && !errors.Is(err, ErrMessageTooLarge) || len(b) != 5000 {
+		t.Errorf("a 5000-byte body under a 5000-byte cap: %d bytes, %v", len(b), err)
+	}
 }

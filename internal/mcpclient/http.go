@@ -79,7 +79,7 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = &eventCap{body: resp.Body, over: &h.tooLarge}
+		resp.Body = &eventCap{body: resp.Body, limit: MaxMessageSize, over: &h.tooLarge}
 	} else {
 		resp.Body = &bodyCap{body: resp.Body, left: MaxMessageSize, over: &h.tooLarge}
 	}
@@ -126,20 +126,22 @@ func (b *bodyCap) Close() error { return b.body.Close() }
 // eventCap fails an event stream one of whose events (the bytes up to a
 // blank line) is over MaxMessageSize.
 type eventCap struct {
-	body io.ReadCloser
-	size int          // bytes of the current event
-	nl   bool         // the last byte was a newline
-	over *atomic.Bool // set when the cap is hit
+	body  io.ReadCloser
+	limit int          // the cap on one event
+	size  int          // bytes of the current event
+	line  int          // bytes of the current line so far
+	cr    bool         // the current line so far ends with '\r'
+	over  *atomic.Bool // set when the cap is hit
 }
 
 // Read implements io.Reader.
 func (e *eventCap) Read(p []byte) (int, error) {
-	if e.size >= MaxMessageSize {
+	if e.size >= e.limit {
 		e.over.Store(true)
 		return 0, ErrMessageTooLarge
 	}
-	if len(p) > MaxMessageSize-e.size {
-		p = p[:MaxMessageSize-e.size]
+	if len(p) > e.limit-e.size {
+		p = p[:e.limit-e.size]
 	}
 	n, err := e.body.Read(p)
 	chunk := p[:n]
@@ -147,15 +149,21 @@ func (e *eventCap) Read(p []byte) (int, error) {
 		i := bytes.IndexByte(chunk, '\n')
 		if i < 0 {
 			e.size += len(chunk)
-			e.nl = false
+			e.line += len(chunk)
+			e.cr = chunk[len(chunk)-1] == '\r'
 			break
 		}
-		if i == 0 && e.nl || i == 1 && chunk[0] == '\r' && e.nl {
-			e.size = 0 // blank line: the event ended
-		} else {
-			e.size += i + 1
+		seg := chunk[:i]
+		cr := e.cr
+		if len(seg) > 0 {
+			cr = seg[len(seg)-1] == '\r'
 		}
-		e.nl = true
+		if n := e.line + len(seg); n == 0 || n == 1 && cr {
+			e.size = 0 // a blank line: the event ended
+		} else {
+			e.size += len(seg) + 1
+		}
+		e.line, e.cr = 0, false
 		chunk = chunk[i+1:]
 	}
 	return n, err
