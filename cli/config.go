@@ -66,6 +66,9 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 		stop()
 		return nil, nil, err
 	}
+	for _, w := range eng.Warnings() { // tool names come from servers
+		fmt.Fprintf(s.Stderr, "modebox: %s\n", prompt.Sanitize(w))
+	}
 	stopServers, e := stop, eng
 	stopAll := func() {
 		_ = e.Close()
@@ -245,9 +248,6 @@ func openEngine(ctx context.Context, cmd, cfgPath string, cont bool, s Streams) 
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox %s: %s\n", cmd, prompt.Sanitize(err.Error()))
 		return nil, nil, false
-	}
-	for _, w := range eng.Warnings() {
-		fmt.Fprintf(s.Stderr, "modebox: %s\n", prompt.Sanitize(w))
 	}
 	return eng, stop, true
 }
