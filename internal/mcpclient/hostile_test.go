@@ -139,17 +139,22 @@ func TestHostileStartErrors(t *testing.T) {
 }
 
 func TestHostileListingLimits(t *testing.T) {
-	m := startManager(t, map[string]config.Server{
-		"names": hostileStdio("names"), "word": hostileStdio("huge-word"), "chain": hostileStdio("refchain"),
-		"long": hostileStdio("long-name"),
-	}, Options{})
+	servers := map[string]config.Server{}
+	for _, mode := range []string{"names", "huge-word", "refchain", "long-name"} {
+		servers[mode] = hostileStdio(mode)
+		servers[mode+"-http"] = hostileHTTP(t, mode, "")
+	}
+	m := startManager(t, servers, Options{})
 	skipped := map[string]string{}
 	for _, s := range m.Skipped() {
 		skipped[s.Server+"."+s.Tool[:min(len(s.Tool), 20)]] = s.Reason
 	}
-	for _, k := range []string{"names.twice", "word.aaaaaaaaaaaaaaaaaaaa", "chain.chain", "long.IGNORE_ALL_PREVIOUS_"} {
-		if skipped[k] == "" {
-			t.Errorf("%s not skipped (skipped: %q)", k, skipped)
+	for _, suffix := range []string{"", "-http"} {
+		for _, k := range []string{"names" + suffix + ".twice", "huge-word" + suffix + ".aaaaaaaaaaaaaaaaaaaa",
+			"refchain" + suffix + ".chain", "long-name" + suffix + ".IGNORE_ALL_PREVIOUS_"} {
+			if skipped[k] == "" {
+				t.Errorf("%s not skipped (skipped: %q)", k, skipped)
+			}
 		}
 	}
 	for _, tool := range m.Tools() {
@@ -157,8 +162,8 @@ func TestHostileListingLimits(t *testing.T) {
 			t.Errorf("tool %.40s… kept: name %d bytes, description %d", tool.Name, len(tool.Name), len(tool.Description))
 		}
 	}
-	for _, s := range []string{"names", "word", "chain", "long"} {
-		mustCall(t, m, s, "echo", `{}`)
+	for name := range servers {
+		mustCall(t, m, name, "echo", `{}`)
 	}
 }
 
@@ -211,18 +216,20 @@ func TestHostileElicitationsRoutedToTheirCall(t *testing.T) {
 }
 
 func TestHostileElicitationFlood(t *testing.T) {
-	n := 0
-	elicitor := func(context.Context, string, string, json.RawMessage) (string, map[string]any, error) {
-		n++
-		return "decline", nil, nil
-	}
-	m := startManager(t, map[string]config.Server{"s": hostileStdio("elicit-flood")}, Options{Elicitor: elicitor})
-	res := mustCall(t, m, "s", "evil", `{}`)
-	if n != MaxElicitationsPerCall {
-		t.Errorf("asked %d times, want %d", n, MaxElicitationsPerCall)
-	}
-	if c := strings.Count(string(res), "decline"); c != 40 {
-		t.Errorf("%d of 40 declined: %s", c, res)
+	for _, srv := range []config.Server{hostileStdio("elicit-flood"), hostileHTTP(t, "elicit-flood", "")} {
+		var n atomic.Int32
+		elicitor := func(context.Context, string, string, json.RawMessage) (string, map[string]any, error) {
+			n.Add(1)
+			return "decline", nil, nil
+		}
+		m := startManager(t, map[string]config.Server{"s": srv}, Options{Elicitor: elicitor})
+		res := mustCall(t, m, "s", "evil", `{}`)
+		if n.Load() != MaxElicitationsPerCall {
+			t.Errorf("%s: asked %d times, want %d", srv.Transport(), n.Load(), MaxElicitationsPerCall)
+		}
+		if c := strings.Count(string(res), "decline"); c != 40 {
+			t.Errorf("%s: %d of 40 declined: %s", srv.Transport(), c, res)
+		}
 	}
 }
 
