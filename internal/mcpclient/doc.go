@@ -51,8 +51,8 @@
 // of an event stream); its listing is capped ([MaxTools],
 // [MaxToolNameLength], [MaxToolSchemaSize], [MaxDescriptionLength]; a tool
 // listed twice keeps its first listing) and what goes beyond is reported by
-// [Manager.Skipped]; its start is bounded by its own timeout when that is
-// shorter than the start timeout.
+// [Manager.Skipped]; its start is bounded by its own timeout (at least
+// [MinStartTimeout]) when that is shorter than the start timeout.
 //
 // An elicitation does not say which call it belongs to. It is attributed to
 // the one call in flight to the server, and the [Elicitor] gets a context

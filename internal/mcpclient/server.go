@@ -95,11 +95,17 @@ type server struct {
 	relistOnLive bool // a notification came before the session was live
 }
 
+// MinStartTimeout is the least time a server gets to start when its own
+// timeout is shorter: starting (npx, a cold runtime) takes longer than a
+// quick call.
+const MinStartTimeout = 5 * time.Second
+
 // startTimeout bounds connecting, initializing and listing: the server's
-// own timeout when it is set and shorter, else the manager's.
+// own timeout (but at least MinStartTimeout) when it is set and shorter
+// than the manager's, else the manager's.
 func (s *server) startTimeout() time.Duration {
-	if s.cfg.Timeout > 0 && s.cfg.Timeout < s.m.startTimeout {
-		return s.cfg.Timeout
+	if t := max(s.cfg.Timeout, MinStartTimeout); s.cfg.Timeout > 0 && t < s.m.startTimeout {
+		return t
 	}
 	return s.m.startTimeout
 }
