@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/schema"
 )
 
 // Decision answers an approval request.
@@ -39,6 +40,10 @@ type ApprovalRequest struct {
 	// Reason says why approval is needed: the tool's "ask" policy, or a
 	// data flow (a sink called after a source, naming the source).
 	Reason string `json:"reason"`
+	// Once marks a question that cannot be approved for the rest of the
+	// run (a downstream server's elicitation, asked through [Ask]): an
+	// approver offers no such answer, and ApproveTool counts as Approve.
+	Once bool `json:"once,omitempty"`
 }
 
 // Approver answers approval requests. Approve may block (a terminal
@@ -253,8 +258,13 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 	if e == nil {
 		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + c.Tool}
 	}
-	if err := e.input.ValidateJSON(c.Args); err != nil {
-		return nil, &ToolError{Code: CodeInvalidArgument, Message: e.label() + ": " + err.Error(), Err: err}
+	if err := e.input.ValidateJSONContext(ctx, c.Args); err != nil {
+		code := CodeInvalidArgument
+		var le *schema.LimitError
+		if errors.As(err, &le) {
+			code = CodeSchemaTooComplex
+		}
+		return nil, &ToolError{Code: code, Message: e.label() + ": " + err.Error(), Err: err}
 	}
 	approved := h.callApproved(c.ID)
 	if c.Approval != "" {

@@ -38,6 +38,9 @@ const (
 	CodeToolError       = engine.CodeToolError
 	CodeToolNotFound    = engine.CodeToolNotFound
 	CodeInvalidArgument = schema.CodeInvalidArgument
+	// CodeSchemaTooComplex: checking the arguments against the tool's
+	// input schema went beyond the validation limits (see internal/schema).
+	CodeSchemaTooComplex = schema.CodeSchemaTooComplex
 	// CodeToolDenied: the tool's policy is deny; the call was refused
 	// before anything ran.
 	CodeToolDenied = "TOOL_DENIED"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/schema"
@@ -12,11 +13,12 @@ import (
 
 // MapName maps a name from outside (an MCP tool name such as "get-sum",
 // "create_issue" or "files.read", or a server name) to the JS identifier
-// the guest uses: every character other than A–Z, a–z, 0–9, _ and $
-// becomes "_", and a leading digit gets a "_" in front ("" becomes "_").
-// Two names that map to the same identifier in one namespace are a
-// collision, reported by New; the original name stays reachable as a
-// property (tools.ns["get-sum"]).
+// the guest uses: every non-ASCII character becomes "_u" and its code
+// point in hex ("ü" is "_u00fc"), every other character than A–Z, a–z,
+// 0–9, _ and $ becomes "_", and a leading digit gets a "_" in front (""
+// becomes "_"). Tools of one namespace whose names map to the same
+// identifier are renamed by New (see [Engine.Warnings]); the original name
+// stays reachable as a property (tools.ns["get-sum"]).
 func MapName(name string) string {
 	var b strings.Builder
 	for i, r := range name {
@@ -28,6 +30,8 @@ func MapName(name string) string {
 				b.WriteByte('_')
 			}
 			b.WriteRune(r)
+		case r >= 0x80 && r != utf8.RuneError:
+			fmt.Fprintf(&b, "_u%04x", r) // distinct names stay distinct
 		default:
 			b.WriteByte('_')
 		}
@@ -69,10 +73,13 @@ func init() {
 // entry is one tool in the toolbox.
 type entry struct {
 	Tool
-	ns    string // mapped namespace
-	js    string // mapped name
-	key   string // ns.js, or js
-	input *schema.Validator
+	ns  string // mapped namespace
+	js  string // mapped name
+	key string // ns.js, or js
+	// noAlias: the original name is another tool's mapped name (a renamed
+	// duplicate), so it is not a property of its own
+	noAlias bool
+	input   *schema.Validator
 
 	// built-in capabilities (sh, fetch, fs.*): not under tools, and with
 	// hooks the Gate calls
@@ -115,7 +122,8 @@ type toolbox struct {
 	globals  []string
 	setup    []byte
 	index    *searchIndex
-	hash     string // tool-set hash that tokens are bound to
+	hash     string   // tool-set hash that tokens are bound to
+	warnings []string // tools renamed because their names clash
 }
 
 type setupTool struct {
@@ -131,6 +139,80 @@ type setupJSON struct {
 	Builtins map[string]bool `json:"builtins,omitempty"`
 }
 
+// reservedMember are tool names that must not become a property of a
+// namespace object: "then" would make it a thenable (await tools.ns calls
+// it), the others reach the object's prototype machinery. Such a tool is
+// reachable as <name>_ only.
+var reservedMember = map[string]bool{"then": true, "constructor": true, "__proto__": true, "prototype": true}
+
+// mapNamespace is MapName for a namespace; a namespace that is a reserved
+// name under tools ("search") gets a "_" after it.
+func mapNamespace(ns string) string {
+	m := MapName(ns)
+	if slices.Contains(reservedRoot, m) {
+		m += "_"
+	}
+	return m
+}
+
+// assignNames gives each tool its mapped name. Within a namespace, tools
+// whose names map alike (get-data and get_data, a name listed twice) are
+// renamed deterministically: sorted by original name, the tool whose name
+// needs no mapping keeps the identifier, the others get _2, _3, … after
+// it. Every rename is a warning.
+func assignNames(tools []Tool) (js []string, warnings []string) {
+	js = make([]string, len(tools))
+	type slot struct{ ns, js string }
+	groups := map[slot][]int{}
+	taken := map[slot]bool{}
+	for i, t := range tools {
+		m := MapName(t.Name)
+		if t.Namespace != "" && reservedMember[m] {
+			m += "_"
+		}
+		js[i] = m
+		k := slot{mapNamespace(t.Namespace), m}
+		if t.Namespace == "" {
+			k.ns = ""
+		}
+		groups[k] = append(groups[k], i)
+		taken[k] = true
+	}
+	keys := make([]slot, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b slot) int { return strings.Compare(a.ns+"."+a.js, b.ns+"."+b.js) })
+	for _, k := range keys {
+		idx := groups[k]
+		if len(idx) < 2 || k.ns == "" {
+			continue // root tools that clash are an error, reported by newToolbox
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			ea, eb := tools[a].Name == k.js, tools[b].Name == k.js
+			if ea != eb {
+				if ea {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(tools[a].Name, tools[b].Name)
+		})
+		n := 2
+		for _, i := range idx[1:] {
+			for taken[slot{k.ns, fmt.Sprintf("%s_%d", k.js, n)}] {
+				n++
+			}
+			name := fmt.Sprintf("%s_%d", k.js, n)
+			taken[slot{k.ns, name}] = true
+			js[i] = name
+			warnings = append(warnings, fmt.Sprintf("tool %q of %q maps to the same name as %q; it is tools.%s.%s",
+				tools[i].Name, tools[i].Namespace, tools[idx[0]].Name, k.ns, name))
+		}
+	}
+	return js, warnings
+}
+
 func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flows Flows) (*toolbox, error) {
 	rules, err := compilePolicies("EngineConfig.Policies", policies)
 	if err != nil {
@@ -139,6 +221,8 @@ func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flo
 	fl := flowRules(flows)
 	box := &toolbox{byKey: map[string]*entry{}}
 	nsOriginal := map[string]string{} // mapped namespace -> original
+	mapped, warnings := assignNames(tools)
+	box.warnings = warnings
 	for i, t := range tools {
 		field := fmt.Sprintf("Tools[%d]", i)
 		if t.Handler == nil {
@@ -151,10 +235,10 @@ func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flo
 		default:
 			return nil, &ConfigError{Field: field + ".Policy", Reason: fmt.Sprintf("%q is not allow, ask or deny", t.Policy)}
 		}
-		e := &entry{Tool: t, js: MapName(t.Name)}
+		e := &entry{Tool: t, js: mapped[i]}
 		e.key = e.js
 		if t.Namespace != "" {
-			e.ns = MapName(t.Namespace)
+			e.ns = mapNamespace(t.Namespace)
 			e.key = e.ns + "." + e.js
 			if prev, ok := nsOriginal[e.ns]; ok && prev != t.Namespace {
 				return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("namespaces %q and %q both map to %q", prev, t.Namespace, e.ns)}
@@ -171,9 +255,9 @@ func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flo
 			return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool %q has an invalid input schema", t.Name), Err: err}
 		}
 		e.input = v
-		e.Policy = rules.policyFor(e.key, e.Policy)
-		e.Source = e.Source || fl.IsSource(e.key)
-		e.Sink = e.Sink || fl.IsSink(e.key)
+		e.Policy = rules.policyForNames(e.Policy, e.key, e.original())
+		e.Source = e.Source || fl.IsSource(e.key) || fl.IsSource(e.original())
+		e.Sink = e.Sink || fl.IsSink(e.key) || fl.IsSink(e.original())
 		box.byKey[e.key] = e
 		box.entries = append(box.entries, e)
 	}
@@ -191,9 +275,15 @@ func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flo
 				k = e.ns + "." + alias
 			}
 			if other, ok := box.byKey[k]; ok && other != e {
-				return nil, &ConfigError{Field: "Tools", Reason: fmt.Sprintf("the original name of %q is the name of %q", e.qualified(), other.qualified())}
+				if e.ns == "" {
+					return nil, &ConfigError{Field: "Tools", Reason: fmt.Sprintf("the original name of %q is the name of %q", e.qualified(), other.qualified())}
+				}
+				e.noAlias = true
 			}
 		}
+	}
+	if err := checkRulesMatch(box.entries, policies, flows); err != nil {
+		return nil, err
 	}
 	slices.SortFunc(box.entries, func(a, b *entry) int { return strings.Compare(a.key, b.key) })
 	setup := setupJSON{Tools: []setupTool{}, Globals: []string{}, Search: true}
@@ -246,12 +336,22 @@ func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flo
 	return box, nil
 }
 
-// alias is the original name when it differs from the mapped one.
+// alias is the original name when it differs from the mapped one (and is
+// not a reserved member name, nor the mapped name of another tool).
 func (e *entry) alias() string {
-	if e.Name != e.js {
+	if e.Name != e.js && !e.noAlias && !(e.ns != "" && reservedMember[e.Name]) {
 		return e.Name
 	}
 	return ""
+}
+
+// original is the name the user sees: the server's namespace and the tool's
+// name as registered ("my-srv.get-sum").
+func (e *entry) original() string {
+	if e.Namespace != "" {
+		return e.Namespace + "." + e.Name
+	}
+	return e.Name
 }
 
 func (e *entry) qualified() string {
@@ -260,6 +360,12 @@ func (e *entry) qualified() string {
 	}
 	return e.Name
 }
+
+// Warnings lists what New changed about the tools it was given: tools of
+// one namespace whose names map to the same identifier are renamed
+// (deterministically) rather than refused, so that one server's names
+// cannot stop the engine.
+func (e *Engine) Warnings() []string { return slices.Clone(e.box.warnings) }
 
 // ToolInfo describes a tool of an engine's toolbox.
 type ToolInfo struct {

@@ -23,7 +23,7 @@ type terminalApprover struct {
 func (a *terminalApprover) Approve(ctx context.Context, req modebox.ApprovalRequest) (modebox.Decision, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	ans, err := a.p.Ask(ctx, prompt.Request{Tool: req.Tool, Reason: req.Reason, Args: req.Args})
+	ans, err := a.p.Ask(ctx, prompt.Request{Tool: req.Tool, Reason: req.Reason, Args: req.Args, Once: req.Once})
 	if err != nil {
 		return modebox.Deny, err
 	}
@@ -31,6 +31,9 @@ func (a *terminalApprover) Approve(ctx context.Context, req modebox.ApprovalRequ
 	case prompt.ApproveOnce:
 		return modebox.Approve, nil
 	case prompt.ApproveTool:
+		if req.Once {
+			return modebox.Approve, nil
+		}
 		return modebox.ApproveTool, nil
 	}
 	return modebox.Deny, nil

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/prompt"
 )
 
 // Exit statuses. They are documented in the README; a status is never
@@ -160,7 +161,9 @@ func Run(args []string, s Streams) int {
 		}
 	}
 	if msg != "" {
-		fmt.Fprintf(s.Stderr, "%s: %s\n", cmd.CommandPath(), msg)
+		// errors can carry server text (start failures, tool errors):
+		// nothing reaches the terminal unescaped
+		fmt.Fprintf(s.Stderr, "%s: %s\n", cmd.CommandPath(), prompt.Sanitize(msg))
 	}
 	if code == ExitUsage {
 		fmt.Fprintf(s.Stderr, "\n%s", cmd.UsageString())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/internal/prompt"
 )
 
 // loadConfig finds and loads modebox.json: --config, then $MODEBOX_CONFIG,
@@ -75,6 +76,9 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 	if err != nil {
 		stop()
 		return nil, nil, err
+	}
+	for _, w := range eng.Warnings() { // tool names come from servers
+		fmt.Fprintf(s.Stderr, "modebox: %s\n", prompt.Sanitize(w))
 	}
 	stopServers, e := stop, eng
 	stopAll := func() {
@@ -196,6 +200,11 @@ func configCheck(flagPath string, g *globals, s Streams) error {
 	if err == nil {
 		err = engineCheck(cfg)
 	}
+	if err == nil {
+		if err = checkServerRules(cfg, s); err != nil {
+			err = fmt.Errorf("%s: %s", path, prompt.Sanitize(err.Error()))
+		}
+	}
 	if err != nil {
 		if !g.json() {
 			return configError(err)
@@ -219,6 +228,27 @@ func configCheck(flagPath string, g *globals, s Streams) error {
 	fmt.Fprintf(s.Stdout, "%s: ok (%d tool rules, %d sources, %d sinks, %d mcpServers)\n",
 		path, rep.Tools, rep.Sources, rep.Sinks, rep.MCPServers)
 	return nil
+}
+
+// checkServerRules starts the configured MCP servers and checks the tool
+// rules and flows against their tools, as the engine does at startup: a
+// rule aimed at a server that matches none of its tools is an error.
+func checkServerRules(cfg *config.Config, s Streams) error {
+	if len(cfg.MCPServers) == 0 {
+		return nil
+	}
+	tools, stop, err := downstream(context.Background(), cfg, s)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	ec := modebox.EngineConfig{Tools: tools, Policies: map[string]modebox.Policy{},
+		Flows: modebox.Flows{Sources: cfg.Flows.Sources, Sinks: cfg.Flows.Sinks}}
+	for pattern, rule := range cfg.Tools {
+		ec.Policies[pattern] = modebox.Policy(rule.Policy)
+	}
+	_, err = modebox.New(ec)
+	return err
 }
 
 // needsContinuations is true when some call could need approval: only

@@ -3,71 +3,30 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"sync"
+	"strings"
+
+	"github.com/modebox/modebox/internal/prompt"
 
 	"github.com/modebox/modebox"
 )
 
 // elicitRouter sends a downstream server's elicitation to the person who
-// approves the calls of the run that is calling that server: the human
-// sees it through the same prompt (terminal, or the MCP client's
-// elicitation). An elicitation cannot be tied to one call, so it goes to
-// the latest call in flight to that server; with none, it is declined.
-type elicitRouter struct {
-	mu     sync.Mutex
-	active map[string][]context.Context // server -> contexts of calls in flight
-}
-
-// enter records a call to server in flight; the returned func ends it.
-func (r *elicitRouter) enter(server string, ctx context.Context) func() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.active == nil {
-		r.active = map[string][]context.Context{}
-	}
-	r.active[server] = append(r.active[server], ctx)
-	return func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		list := r.active[server]
-		for i, c := range list {
-			if c == ctx {
-				r.active[server] = append(list[:i:i], list[i+1:]...)
-				break
-			}
-		}
-	}
-}
-
-func (r *elicitRouter) latest(server string) context.Context {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	list := r.active[server]
-	if len(list) == 0 {
-		return nil
-	}
-	return list[len(list)-1]
-}
+// approves the calls of the run whose call caused it: mcpclient attributes
+// each elicitation to its call and hands over a context carrying that
+// call's run (an elicitation it cannot attribute is declined there).
+type elicitRouter struct{}
 
 // elicit answers the elicitation: approve accepts with the form's default
 // values, deny declines.
-func (r *elicitRouter) elicit(ctx context.Context, server, message string, schema json.RawMessage) (string, map[string]any, error) {
-	callCtx := r.latest(server)
-	if callCtx == nil {
-		return "decline", nil, nil
-	}
-	// ask in the run's context (its approver, its clock), and stop asking
-	// when either the run or the downstream request ends
-	askCtx, cancel := context.WithCancel(callCtx)
-	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
+func (r *elicitRouter) elicit(askCtx context.Context, server, message string, schema json.RawMessage) (string, map[string]any, error) {
+	message = forwardedMessage(server, message)
 	// an approver that shows forms (an MCP client's elicitation) gets the
 	// server's form as it is
-	if action, content, ok, err := modebox.AskForm(askCtx, "The MCP server "+server+" asks: "+message, schema); ok {
+	if action, content, ok, err := modebox.AskForm(askCtx, message, forwardedSchema(schema)); ok {
 		if err != nil {
 			return "cancel", nil, nil
 		}
+		delete(content, forwardedMarker) // ours, not the server's
 		return action, content, nil
 	}
 	// otherwise approve or deny: approving sends the form's defaults, and
@@ -77,8 +36,9 @@ func (r *elicitRouter) elicit(ctx context.Context, server, message string, schem
 	}
 	d, err := modebox.Ask(askCtx, modebox.ApprovalRequest{
 		Tool:   server + " (asks for input)",
-		Reason: "the MCP server " + server + " asks: " + message + " (approving sends the form's default values)",
+		Reason: message + " (approving sends the form's default values)",
 		Args:   schema,
+		Once:   true,
 	})
 	if err != nil || d == modebox.Deny {
 		return "decline", nil, nil
@@ -121,4 +81,44 @@ func defaultsComplete(schema json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// maxForwarded caps the server's message in a forwarded question.
+const maxForwarded = 300
+
+// forwardedMessage frames a server's question so that it cannot pass for
+// modebox's own: one line (sanitised, line breaks and runs of blanks
+// folded), cut at maxForwarded, and attributed to the server.
+func forwardedMessage(server, message string) string {
+	clean := strings.Join(strings.Fields(prompt.Sanitize(message)), " ")
+	if r := []rune(clean); len(r) > maxForwarded {
+		clean = string(r[:maxForwarded]) + "…"
+	}
+	return "[question from MCP server " + strings.Join(strings.Fields(prompt.Sanitize(server)), " ") + ", not from modebox] " + clean
+}
+
+// forwardedMarker is the property forwardedSchema adds.
+const forwardedMarker = "forwarded_from_mcp_server"
+
+// forwardedSchema is the server's form with a marker property that
+// modebox's own approval form never has, so that the two cannot be equal.
+func forwardedSchema(schema json.RawMessage) json.RawMessage {
+	var s map[string]any
+	if json.Unmarshal(schema, &s) != nil || s == nil {
+		s = map[string]any{"type": "object"}
+	}
+	props, _ := s["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{}
+	}
+	props[forwardedMarker] = map[string]any{
+		"type": "boolean", "title": "This question comes from a downstream MCP server, not from modebox",
+		"default": true, "const": true,
+	}
+	s["properties"] = props
+	b, err := json.Marshal(s)
+	if err != nil {
+		return schema
+	}
+	return b
 }

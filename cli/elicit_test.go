@@ -60,11 +60,14 @@ func TestDownstreamElicitationReachesTheUser(t *testing.T) {
 	}
 	out := call()
 	mu.Lock()
-	if len(asked) == 0 || !strings.Contains(strings.Join(asked, "\n"), "The MCP server everything asks: ") {
+	if len(asked) == 0 || !strings.Contains(strings.Join(asked, "\n"), "[question from MCP server everything, not from modebox] ") {
 		t.Fatalf("the user was not asked: %q (result %s)", asked, out)
 	}
 	answer = "deny"
 	mu.Unlock()
+	if strings.Contains(out, "forwarded_from_mcp_server") {
+		t.Errorf("modebox's marker field reached the server: %s", out)
+	}
 	if !strings.Contains(out, "accept") || !strings.Contains(out, "Ada Lovelace") {
 		t.Fatalf("approved elicitation: %s", out)
 	}

@@ -3,14 +3,18 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
 	"github.com/modebox/modebox/internal/mcpclient"
+	"github.com/modebox/modebox/internal/prompt"
+	"github.com/modebox/modebox/internal/schema"
 )
 
 // serverStart bounds starting the configured downstream servers.
@@ -58,14 +62,21 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 		m.Close()
 		return nil, nil, err
 	}
+	// server names, reasons and stderr tails are server text: sanitised
 	for _, f := range m.Failures() {
-		fmt.Fprintf(s.Stderr, "modebox: MCP server %q did not start: %s\n", f.Server, indent(f.Error()))
+		fmt.Fprintf(s.Stderr, "modebox: MCP server %q did not start: %s\n", f.Server, indent(prompt.Sanitize(f.Error())))
+	}
+	for _, sk := range m.Skipped() {
+		fmt.Fprintf(s.Stderr, "modebox: MCP server %q: tool %s skipped: %s\n", sk.Server, prompt.Sanitize(strconv.Quote(sk.Tool)), prompt.Sanitize(sk.Reason))
 	}
 	var tools []modebox.Tool
 	for _, t := range m.Tools() {
 		in := t.InputSchema
-		if err := modebox.CheckSchema(in); err != nil {
-			fmt.Fprintf(s.Stderr, "modebox: %s/%s: its input schema is not usable (%v); arguments are passed unchecked\n", t.Server, t.Name, err)
+		if err := modebox.CheckSchema(in); errors.As(err, new(*schema.LimitError)) {
+			fmt.Fprintf(s.Stderr, "modebox: MCP server %q: tool %s skipped: %s\n", t.Server, prompt.Sanitize(strconv.Quote(t.Name)), prompt.Sanitize(err.Error()))
+			continue
+		} else if err != nil {
+			fmt.Fprintf(s.Stderr, "modebox: %s/%s: its input schema is not usable (%s); arguments are passed unchecked\n", t.Server, prompt.Sanitize(t.Name), prompt.Sanitize(err.Error()))
 			in = nil
 		}
 		server, name := t.Server, t.Name
@@ -73,7 +84,6 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 			Namespace: server, Name: name, Description: t.Description,
 			InputSchema: in, OutputSchema: t.OutputSchema,
 			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
-				defer router.enter(server, ctx)()
 				// the server's progress on this call goes to the run's observer
 				key := server + "." + modebox.MapName(name)
 				ctx = mcpclient.WithProgress(ctx, func(p mcpclient.Progress) {

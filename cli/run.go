@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/prompt"
 	"github.com/modebox/modebox/internal/tsx"
 )
 
@@ -195,10 +196,11 @@ func printText(res *modebox.Result, s Streams) int {
 	}
 	if res.Error != nil {
 		e := res.Error
+		// tool errors carry server text: sanitised
 		if e.Name != "" && !strings.HasPrefix(e.Message, e.Name+":") {
-			fmt.Fprintf(s.Stderr, "%s: %s: %s\n", e.Code, e.Name, e.Message)
+			fmt.Fprintf(s.Stderr, "%s: %s: %s\n", prompt.Sanitize(e.Code), prompt.Sanitize(e.Name), prompt.Sanitize(e.Message))
 		} else {
-			fmt.Fprintf(s.Stderr, "%s: %s\n", e.Code, e.Message)
+			fmt.Fprintf(s.Stderr, "%s: %s\n", prompt.Sanitize(e.Code), prompt.Sanitize(e.Message))
 		}
 		if e.Line > 0 {
 			pos := fmt.Sprintf("line %d", e.Line)

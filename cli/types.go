@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/modebox/modebox/internal/prompt"
 )
 
 func newTypesCmd(s Streams, g *globals) *cobra.Command {
@@ -24,7 +26,7 @@ func newTypesCmd(s Streams, g *globals) *cobra.Command {
 			if err != nil {
 				return failure(err)
 			}
-			fmt.Fprint(s.Stdout, d)
+			fmt.Fprint(s.Stdout, prompt.Sanitize(d)) // descriptions come from servers
 			return nil
 		},
 	}
@@ -62,12 +64,13 @@ func newSearchCmd(s Streams, g *globals) *cobra.Command {
 				return nil
 			}
 			for _, h := range hits {
-				fmt.Fprintln(s.Stdout, h.Signature)
+				// names, descriptions and schemas come from servers: sanitised
+				fmt.Fprintln(s.Stdout, prompt.Sanitize(h.Signature))
 				if h.Description != "" {
-					fmt.Fprintf(s.Stdout, "    %s\n", h.Description)
+					fmt.Fprintf(s.Stdout, "    %s\n", prompt.Sanitize(h.Description))
 				}
 				if h.Declaration != "" {
-					fmt.Fprintln(s.Stdout, h.Declaration)
+					fmt.Fprintln(s.Stdout, prompt.Sanitize(h.Declaration))
 				}
 			}
 			return nil

@@ -118,6 +118,9 @@ func (a *elicitApprover) Approve(ctx context.Context, r modebox.ApprovalRequest)
 	if !ok {
 		return modebox.Deny, errors.New("the user's answer was not one of the choices")
 	}
+	if d == modebox.ApproveTool && r.Once {
+		d = modebox.Approve // a forwarded question is asked anew each time
+	}
 	return d, nil
 }
 

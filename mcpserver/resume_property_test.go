@@ -40,7 +40,7 @@ func TestMCPResumeGeneratedArguments(t *testing.T) {
 		Handler: func(_ context.Context, args json.RawMessage) (any, error) { return args, nil }}
 	eng, err := modebox.New(modebox.EngineConfig{
 		Tools:    []modebox.Tool{guarded},
-		Shell:    &modebox.ShellConfig{Workspace: []string{t.TempDir()}},
+		Shell:    &modebox.ShellConfig{Workspace: []string{shWorkspace(t)}},
 		Fetch:    &modebox.FetchConfig{Allow: []string{srv.Listener.Addr().String()}},
 		FS:       &modebox.FSConfig{Mounts: []modebox.Mount{{Host: out, Guest: "/out", Mode: "rw"}}},
 		Policies: map[string]modebox.Policy{"fetch": modebox.PolicyAsk, "fs.write": modebox.PolicyAsk},
@@ -110,4 +110,30 @@ func TestMCPResumeGeneratedArguments(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shWorkspace returns a directory sh() may write: as root, commands run
+// as the workspace's owner (never host uid 0), so the workspace is given
+// to nobody under a parent nobody can traverse.
+func shWorkspace(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		return t.TempDir()
+	}
+	base, err := os.MkdirTemp("", "mbxsh-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(base, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(ws, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	return ws
 }

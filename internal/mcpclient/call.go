@@ -69,6 +69,13 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		if closed {
 			return nil, &ServerError{Server: server, Reason: "is closed", Err: ErrClosed}
 		}
+		if rerr := c.readErr(); rerr != nil {
+			why := &ServerError{Server: server, Reason: "sent a message modebox cannot read", Err: rerr}
+			if c.isDone() {
+				s.markDown(c, why)
+			}
+			return nil, why
+		}
 		if c.isDone() || waitDone(c, time.Second) {
 			why := s.exitError(c)
 			s.markDown(c, why)

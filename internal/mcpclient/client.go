@@ -24,8 +24,16 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 	return opts
 }
 
-// elicit forwards a form elicitation to the Elicitor; URL elicitations are
-// declined (the Elicitor cannot show a URL).
+// MaxElicitationsPerCall is how many elicitations one call may cause;
+// later ones are declined without asking.
+const MaxElicitationsPerCall = 3
+
+// elicit forwards a form elicitation to the Elicitor, in the context of
+// the call that caused it. A server's request does not say which call it
+// belongs to, so it is attributed to the one call in flight to the server;
+// with none, or with several (the question could be for another client's
+// call), it is declined, as are URL elicitations (the Elicitor cannot show
+// a URL) and those past MaxElicitationsPerCall.
 func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	p := req.Params
 	if p.Mode == "url" {
@@ -39,12 +47,18 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		}
 		schema = b
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	c := s.elicitationStarted()
+	if c == nil {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	defer s.elicitationEnded(c)
+	// ask with the call's values (its run, its approver), until the call,
+	// the server's request or the manager ends
+	askCtx, cancel := context.WithCancel(c.ctx)
 	defer cancel()
+	defer context.AfterFunc(ctx, cancel)()
 	defer context.AfterFunc(s.m.base, cancel)() // Close ends the question
-	s.elicitationStarted()
-	action, content, err := s.m.elicitor(ctx, s.name, p.Message, schema)
-	s.elicitationEnded()
+	action, content, err := s.m.elicitor(askCtx, s.name, p.Message, schema)
 	if err != nil {
 		return nil, err
 	}
@@ -60,16 +74,30 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	return nil, fmt.Errorf("mcpclient: elicitor returned invalid action %q", action)
 }
 
-// elicitationStarted and elicitationEnded bracket a call to the Elicitor.
-func (s *server) elicitationStarted() {
+// elicitationStarted attributes an elicitation to the one call in flight
+// and returns it, or returns nil when it cannot be attributed or the call
+// has asked too often.
+func (s *server) elicitationStarted() *call {
 	s.mu.Lock()
-	s.eliciting++
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	if len(s.calls) != 1 {
+		return nil
+	}
+	for c := range s.calls {
+		if c.asked >= MaxElicitationsPerCall {
+			return nil
+		}
+		c.asked++
+		c.eliciting++
+		return c
+	}
+	return nil
 }
 
-func (s *server) elicitationEnded() {
+// elicitationEnded ends what elicitationStarted began.
+func (s *server) elicitationEnded(c *call) {
 	s.mu.Lock()
-	s.eliciting--
-	s.lastElicit = time.Now()
+	c.eliciting--
+	c.lastElicit = time.Now()
 	s.mu.Unlock()
 }

@@ -3,9 +3,12 @@
 // engine can make on behalf of a sandboxed program.
 //
 // A [Manager] owns one connection per enabled server: a child process spoken
-// to over stdio (in its own process group, with a minimal environment of
-// PATH, HOME and the configured env) or a Streamable HTTP endpoint (with the
-// configured headers; Type "sse" selects the legacy SSE transport). [Manager.Start]
+// to over stdio (the first process of its own PID namespace where the
+// system allows it, so that what it starts dies with it, and in its own
+// process group, with a minimal environment of PATH, HOME and the
+// configured env) or a Streamable HTTP endpoint (with the configured
+// headers, sent only to the configured origin: redirects elsewhere are
+// refused; Type "sse" selects the legacy SSE transport). [Manager.Start]
 // connects to all of them in parallel and lists their tools; a server that
 // does not come up is reported by [Manager.Failures] and the others keep
 // working.
@@ -41,9 +44,26 @@
 // error) and [*TimeoutError] (the per-call timeout ran out). When the
 // caller's own context ends first, Call returns the context's error.
 //
+// # Hostile servers
+//
+// A server is untrusted. Every message it sends is capped at
+// [MaxMessageSize] while it is read (a stdio line, an HTTP body, one event
+// of an event stream); its listing is capped ([MaxTools],
+// [MaxToolNameLength], [MaxToolSchemaSize], [MaxDescriptionLength]; a tool
+// listed twice keeps its first listing) and what goes beyond is reported by
+// [Manager.Skipped]; its start is bounded by its own timeout (at least
+// [MinStartTimeout]) when that is shorter than the start timeout.
+//
+// An elicitation does not say which call it belongs to. It is attributed to
+// the one call in flight to the server, and the [Elicitor] gets a context
+// carrying that call's values; with no call or several calls in flight it
+// is declined, as are URL-mode requests and those beyond
+// [MaxElicitationsPerCall].
+//
 // The per-call timeout does not run out while the server waits for an
-// answer from the [Elicitor] (a human may be slow); the call then has at
-// least the full timeout after the answer. A server that is restarted
+// answer from the [Elicitor] to one of the call's elicitations (a human
+// may be slow); the call then has at least the full timeout after the
+// answer. A server that is restarted
 // within a call does so inside the call's timeout.
 //
 // When a stdio server dies, the calls in flight fail with a *ServerError

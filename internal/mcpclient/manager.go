@@ -115,6 +115,19 @@ func (m *Manager) Tools() []Tool {
 	return all
 }
 
+// Skipped returns the tools the servers listed but that are not offered
+// (over a limit of the listing, or listed twice), sorted by server.
+func (m *Manager) Skipped() []Skipped {
+	var all []Skipped
+	for _, name := range m.names {
+		s := m.servers[name]
+		s.mu.Lock()
+		all = append(all, s.skipped...)
+		s.mu.Unlock()
+	}
+	return all
+}
+
 // Failures returns the servers that did not start during [Manager.Start],
 // sorted by name, with the reason and the tail of their stderr.
 func (m *Manager) Failures() []ServerError {

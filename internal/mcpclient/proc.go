@@ -7,10 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/modebox/modebox/internal/config"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,6 +35,23 @@ type process struct {
 	stderrDone chan struct{} // closed when stderr reached EOF or was closed
 	exited     chan struct{} // closed once the child was reaped
 	err        error         // cmd.Wait's error; read only after exited
+	pidNS      bool          // the child is the first process of a PID namespace
+}
+
+// catchesTerm reports whether process pid has a handler for SIGTERM (the
+// SigCgt mask of /proc/PID/status); true when that cannot be read.
+func catchesTerm(pid int) bool {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return true
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if hex, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+			return err != nil || mask&(1<<(uint(syscall.SIGTERM)-1)) != 0
+		}
+	}
+	return true
 }
 
 // stdioTransport is an mcp.Transport that starts a stdio server. Unlike the
@@ -43,6 +65,43 @@ type stdioTransport struct {
 
 	proc     *process // set by Connect once the child runs
 	startErr error    // set by Connect when the child could not be started
+	conn     *readConn
+}
+
+// readConn records the first error reading from a server other than the
+// end of its output: a message over MaxMessageSize or one that is not
+// JSON. It explains a connection that ended while the child still ran.
+type readConn struct {
+	mcp.Connection
+	mu  sync.Mutex
+	err error
+}
+
+// Read implements mcp.Connection.
+func (c *readConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) &&
+		!errors.Is(err, os.ErrClosed) && !errors.Is(err, mcp.ErrConnectionClosed) {
+		c.mu.Lock()
+		if c.err == nil {
+			if strings.Contains(err.Error(), "maximum line length") {
+				err = ErrMessageTooLarge
+			}
+			c.err = err
+		}
+		c.mu.Unlock()
+	}
+	return m, err
+}
+
+// readErr returns the recorded read error, if any.
+func (c *readConn) readErr() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
 }
 
 // minimalEnv returns PATH and HOME from modebox's environment, then the
@@ -65,6 +124,32 @@ func minimalEnv(extra map[string]string) []string {
 		env = append(env, k+"="+extra[k])
 	}
 	return env
+}
+
+// noNamespaces is set once starting a server in a PID namespace failed:
+// later servers get a process group only.
+var noNamespaces atomic.Bool
+
+// namespaceAttr starts a server as the first process of its own PID
+// namespace (and process group). When that process ends, the kernel kills
+// everything else in the namespace, so children that left the process
+// group (setsid, a double fork) die with the server. As root the namespace
+// is made directly; otherwise inside a user namespace that maps the user's
+// own uid and gid (the server keeps them; supplementary groups show as
+// nogroup). Where neither is allowed, a process group only.
+func namespaceAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true}
+	if noNamespaces.Load() {
+		return a
+	}
+	a.Cloneflags = syscall.CLONE_NEWPID
+	if uid, gid := os.Geteuid(), os.Getegid(); uid != 0 {
+		a.Cloneflags |= syscall.CLONE_NEWUSER
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+	}
+	return a
 }
 
 // Connect starts the server and connects to its stdin and stdout. ctx is
@@ -91,8 +176,18 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	cmd.Env = minimalEnv(t.cfg.Env)
 	cmd.Dir = t.cfg.Cwd
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = namespaceAttr()
 	err = cmd.Start()
+	if err != nil && cmd.SysProcAttr.Cloneflags != 0 && (errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EACCES)) {
+		// no PID namespace here: a process group only (see namespaceAttr)
+		noNamespaces.Store(true)
+		cmd = exec.Command(t.cfg.Command, t.cfg.Args...)
+		cmd.Env = minimalEnv(t.cfg.Env)
+		cmd.Dir = t.cfg.Cwd
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		err = cmd.Start()
+	}
 	closeAll(inR, outW, errW) // the child has its copies
 	if err != nil {
 		closeAll(inW, outR, errR)
@@ -105,11 +200,17 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		stderr:     errR,
 		stderrDone: make(chan struct{}),
 		exited:     make(chan struct{}),
+		pidNS:      cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0,
 	}
 	t.proc = p
 	go p.readStderr(t.out, t.prefix)
 	go p.wait()
-	return (&mcp.IOTransport{Reader: outR, Writer: inW}).Connect(ctx)
+	c, err := (&mcp.IOTransport{Reader: outR, Writer: inW, MaxLineLength: MaxMessageSize}).Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.conn = &readConn{Connection: c}
+	return t.conn, nil
 }
 
 func closeAll(files ...*os.File) {
@@ -197,7 +298,13 @@ func (p *process) stderrTail() string {
 func (p *process) stop(grace time.Duration) {
 	if !p.hasExited(grace) {
 		p.killGroup(syscall.SIGTERM)
-		if !p.hasExited(termGrace) {
+		wait := termGrace
+		if p.pidNS && !catchesTerm(p.cmd.Process.Pid) {
+			// the first process of a PID namespace ignores a signal it has
+			// no handler for: SIGTERM cannot end it, so do not wait
+			wait = 0
+		}
+		if !p.hasExited(wait) {
 			p.killGroup(syscall.SIGKILL)
 			<-p.exited
 		}

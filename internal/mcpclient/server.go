@@ -31,10 +31,21 @@ func backoff(n int) time.Duration {
 // conn is one live session with a server.
 type conn struct {
 	session *mcp.ClientSession
-	proc    *process // nil for a remote server
-	release func()   // frees transport resources; may be nil
+	proc    *process         // nil for a remote server
+	read    *readConn        // nil for a remote server
+	http    *headerTransport // nil for a stdio server
+	release func()           // frees transport resources; may be nil
 	done    chan struct{}
 	once    sync.Once
+}
+
+// readErr is the error that made a message from the server unreadable
+// (over MaxMessageSize, not JSON), or nil.
+func (c *conn) readErr() error {
+	if c.http != nil {
+		return c.http.readErr()
+	}
+	return c.read.readErr()
 }
 
 // isDone reports whether the session has ended.
@@ -71,17 +82,32 @@ type server struct {
 	live     *conn         // nil while down
 	starting chan struct{} // closed when the start in progress ends
 	tools    []Tool        // last listed; nil before the first listing
+	skipped  []Skipped     // tools the last listing skipped
 	crashes  int           // consecutive failures, for the backoff
 	retryAt  time.Time     // no start before this
 	lastErr  *ServerError  // the last failure
 	closed   bool
 
-	eliciting  int       // elicitations waiting for the Elicitor
-	lastElicit time.Time // when the last one was answered
+	calls map[*call]bool // calls in flight
 
 	relisting    bool // a tools/list_changed re-list is running
 	relistAgain  bool // another notification came during it
 	relistOnLive bool // a notification came before the session was live
+}
+
+// MinStartTimeout is the least time a server gets to start when its own
+// timeout is shorter: starting (npx, a cold runtime) takes longer than a
+// quick call.
+const MinStartTimeout = 5 * time.Second
+
+// startTimeout bounds connecting, initializing and listing: the server's
+// own timeout (but at least MinStartTimeout) when it is set and shorter
+// than the manager's, else the manager's.
+func (s *server) startTimeout() time.Duration {
+	if t := max(s.cfg.Timeout, MinStartTimeout); s.cfg.Timeout > 0 && t < s.m.startTimeout {
+		return t
+	}
+	return s.m.startTimeout
 }
 
 // callTimeout is the server's own timeout or the manager's.
@@ -149,7 +175,7 @@ func (s *server) acquire(ctx context.Context, deadline time.Time) (*conn, error)
 // start connects in the background, bounded by the start timeout and by
 // Close, then records the outcome and closes ch.
 func (s *server) start(ch chan struct{}) {
-	ctx, cancel := context.WithTimeout(s.m.base, s.m.startTimeout)
+	ctx, cancel := context.WithTimeout(s.m.base, s.startTimeout())
 	defer cancel()
 	c, tools, err := s.connect(ctx)
 	s.mu.Lock()
@@ -185,11 +211,12 @@ func (s *server) connect(ctx context.Context) (*conn, []Tool, error) {
 	var t mcp.Transport
 	var st *stdioTransport
 	var release func()
+	var ht *headerTransport
 	if s.cfg.Transport() == "stdio" {
 		st = &stdioTransport{cfg: s.cfg, out: s.m.stderr, prefix: "[" + s.name + "] "}
 		t = st
 	} else {
-		t, release = httpTransport(s.cfg)
+		t, release, ht = httpTransport(s.cfg)
 	}
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
@@ -201,19 +228,22 @@ func (s *server) connect(ctx context.Context) (*conn, []Tool, error) {
 		}
 		return nil, nil, s.startError(ctx, st, err)
 	}
-	c := &conn{session: session, release: release, done: make(chan struct{})}
+	c := &conn{session: session, release: release, http: ht, done: make(chan struct{})}
 	if st != nil {
-		c.proc = st.proc
+		c.proc, c.read = st.proc, st.conn
 	}
 	go func() {
 		_ = session.Wait()
 		close(c.done)
 	}()
-	tools, err := s.list(ctx, session)
+	tools, skipped, err := s.list(ctx, session)
 	if err != nil {
 		c.close()
 		return nil, nil, s.startError(ctx, st, err)
 	}
+	s.mu.Lock()
+	s.skipped = skipped
+	s.mu.Unlock()
 	return c, tools, nil
 }
 
@@ -223,8 +253,10 @@ func (s *server) startError(ctx context.Context, st *stdioTransport, err error) 
 	switch {
 	case st != nil && st.startErr != nil:
 		se.Reason, se.Err = "could not be started", st.startErr
+	case st != nil && st.conn.readErr() != nil:
+		se.Reason, se.Err = "sent a message modebox cannot read", st.conn.readErr()
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		se.Reason, se.Err = fmt.Sprintf("did not start within %s", s.m.startTimeout), nil
+		se.Reason, se.Err = fmt.Sprintf("did not start within %s", s.startTimeout()), nil
 	case st != nil && st.proc != nil && st.proc.hasExited(time.Second):
 		se.Reason, se.Err = fmt.Sprintf("exited during startup (%s)", st.proc.exitStatus()), nil
 	}
@@ -236,6 +268,9 @@ func (s *server) startError(ctx context.Context, st *stdioTransport, err error) 
 
 // exitError explains why a live session ended.
 func (s *server) exitError(c *conn) *ServerError {
+	if err := c.readErr(); err != nil {
+		return &ServerError{Server: s.name, Reason: "sent a message modebox cannot read", Err: err}
+	}
 	if c.proc != nil && c.proc.hasExited(time.Second) {
 		return &ServerError{Server: s.name, Reason: "exited (" + c.proc.exitStatus() + ")",
 			StderrTail: c.proc.stderrTail()}
@@ -257,17 +292,34 @@ func (s *server) markDown(c *conn, why *ServerError) {
 	go c.close()
 }
 
-// list returns the server's tools, sorted by name.
-func (s *server) list(ctx context.Context, session *mcp.ClientSession) ([]Tool, error) {
+// list returns the server's tools, sorted by name, and the tools it
+// skipped (see [Manager.Skipped]).
+func (s *server) list(ctx context.Context, session *mcp.ClientSession) ([]Tool, []Skipped, error) {
 	tools := []Tool{}
+	var skipped []Skipped
+	seen := map[string]bool{}
 	for t, err := range session.Tools(ctx, nil) {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		tools = append(tools, convertTool(s.name, t))
+		if len(tools)+len(skipped) >= MaxTools {
+			skipped = append(skipped, Skipped{Server: s.name, Reason: fmt.Sprintf("the server lists more than %d tools; the rest are ignored", MaxTools)})
+			break
+		}
+		tool := convertTool(s.name, t)
+		if why := toolProblem(tool); why != "" {
+			skipped = append(skipped, Skipped{Server: s.name, Tool: truncate(tool.Name, 80), Reason: why})
+			continue
+		}
+		if seen[tool.Name] {
+			skipped = append(skipped, Skipped{Server: s.name, Tool: tool.Name, Reason: "it is listed twice; the first is kept"})
+			continue
+		}
+		seen[tool.Name] = true
+		tools = append(tools, tool)
 	}
 	sortTools(tools)
-	return tools, nil
+	return tools, skipped, nil
 }
 
 // downError is the error of a call that finds the server down and its

@@ -10,17 +10,34 @@ import (
 // timeout.
 var errCallTimeout = errors.New("mcpclient: per-call timeout")
 
+// call is one call in flight to a server, to which the server's
+// elicitations are attributed.
+type call struct {
+	ctx context.Context // the caller's context: its values reach the Elicitor
+
+	// under the server's mu
+	eliciting  int       // elicitations waiting for the Elicitor
+	asked      int       // elicitations attributed to this call so far
+	lastElicit time.Time // when the last one was answered
+}
+
 // withCallTimeout returns a context for one call to s. It ends with cause
 // ErrClosed when the manager is closed (so that closing the sessions need
 // not wait for the calls in flight), and with cause errCallTimeout d after
-// the call started, except that it does not time out while one of s's
-// elicitations waits for the Elicitor (a human may take longer than d to
-// answer) and then ends no sooner than d after the last answer.
-// Elicitations cannot be tied to the call that caused them, so any pending
-// elicitation of s holds off all of s's calls.
+// the call started, except that it does not time out while one of the
+// call's own elicitations waits for the Elicitor (a human may take longer
+// than d to answer) and then ends no sooner than d after the last answer.
+// The call is registered with s until the returned cancel func runs.
 func (s *server) withCallTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	cctx, cancel := context.WithCancelCause(ctx)
 	unhook := context.AfterFunc(s.m.base, func() { cancel(ErrClosed) })
+	c := &call{ctx: ctx}
+	s.mu.Lock()
+	if s.calls == nil {
+		s.calls = map[*call]bool{}
+	}
+	s.calls[c] = true
+	s.mu.Unlock()
 	stop := make(chan struct{})
 	go func() {
 		t := time.NewTimer(d)
@@ -34,7 +51,7 @@ func (s *server) withCallTimeout(ctx context.Context, d time.Duration) (context.
 			case <-t.C:
 			}
 			s.mu.Lock()
-			pending, last := s.eliciting, s.lastElicit
+			pending, last := c.eliciting, c.lastElicit
 			s.mu.Unlock()
 			if pending > 0 {
 				t.Reset(d)
@@ -49,6 +66,9 @@ func (s *server) withCallTimeout(ctx context.Context, d time.Duration) (context.
 		}
 	}()
 	return cctx, func() {
+		s.mu.Lock()
+		delete(s.calls, c)
+		s.mu.Unlock()
 		unhook()
 		close(stop)
 		cancel(context.Canceled)

@@ -3,7 +3,9 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -13,7 +15,7 @@ func convertTool(server string, t *mcp.Tool) Tool {
 	tool := Tool{
 		Server:       server,
 		Name:         t.Name,
-		Description:  t.Description,
+		Description:  truncate(t.Description, MaxDescriptionLength),
 		InputSchema:  rawJSON(t.InputSchema),
 		OutputSchema: rawJSON(t.OutputSchema),
 	}
@@ -24,6 +26,50 @@ func convertTool(server string, t *mcp.Tool) Tool {
 		tool.Annotations = rawJSON(t.Annotations)
 	}
 	return tool
+}
+
+// Limits on what a server lists. A tool beyond them is skipped (and
+// reported by [Manager.Skipped]); the server's other tools are kept.
+const (
+	// MaxTools is the most tools one server may list.
+	MaxTools = 1000
+	// MaxToolNameLength is the longest tool name, in bytes (the MCP
+	// specification asks for at most 128 characters).
+	MaxToolNameLength = 128
+	// MaxDescriptionLength is the longest description kept, in bytes; a
+	// longer one is cut (and marked with "…").
+	MaxDescriptionLength = 8 << 10
+	// MaxToolSchemaSize is the largest input or output schema, in bytes.
+	MaxToolSchemaSize = 1 << 20
+)
+
+// toolProblem says why t cannot be offered, or returns "".
+func toolProblem(t Tool) string {
+	switch {
+	case t.Name == "":
+		return "it has no name"
+	case len(t.Name) > MaxToolNameLength:
+		return fmt.Sprintf("its name is %d bytes long (at most %d)", len(t.Name), MaxToolNameLength)
+	case !utf8.ValidString(t.Name):
+		return "its name is not valid UTF-8"
+	case len(t.InputSchema) > MaxToolSchemaSize:
+		return fmt.Sprintf("its input schema is %d bytes (at most %d)", len(t.InputSchema), MaxToolSchemaSize)
+	case len(t.OutputSchema) > MaxToolSchemaSize:
+		return fmt.Sprintf("its output schema is %d bytes (at most %d)", len(t.OutputSchema), MaxToolSchemaSize)
+	}
+	return ""
+}
+
+// truncate cuts s to at most n bytes (at a rune boundary), marking a cut
+// with "…".
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // rawJSON marshals v, or returns nil for nil or a value that does not
@@ -58,15 +104,15 @@ func (s *server) relist(ctx context.Context) error {
 	if c == nil || c.isDone() {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.m.startTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.startTimeout())
 	defer cancel()
-	tools, err := s.list(ctx, c.session)
+	tools, skipped, err := s.list(ctx, c.session)
 	if err != nil {
 		return &ServerError{Server: s.name, Reason: "could not list its tools", Err: err}
 	}
 	s.mu.Lock()
 	if s.live == c {
-		s.tools = tools
+		s.tools, s.skipped = tools, skipped
 	}
 	s.mu.Unlock()
 	return nil

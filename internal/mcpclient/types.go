@@ -38,13 +38,25 @@ type Tool struct {
 	Annotations json.RawMessage
 }
 
+// Skipped is a tool a server listed that is not offered.
+type Skipped struct {
+	// Server is the server's name; Tool is the tool's name as listed (cut
+	// when long; empty when the whole rest of the listing was skipped).
+	Server, Tool string
+	// Reason says why.
+	Reason string
+}
+
 // Elicitor answers a downstream server's elicitation request, usually by
-// asking the human. server is the server's name from modebox.json, message
-// and requestedSchema are what the server sent (the schema is a flat JSON
-// Schema object; it may be nil). action is "accept", "decline" or
-// "cancel"; content holds the answers when action is "accept" and is
-// checked by the SDK against requestedSchema. An error is sent back to the
-// server as a JSON-RPC error.
+// asking the human. ctx carries the values of the context of the call the
+// elicitation is attributed to (see the package doc) and ends with that
+// call, the server's request or the Manager. server is the server's name
+// from modebox.json, message and requestedSchema are what the server sent
+// (untrusted; the schema is a flat JSON Schema object; it may be nil).
+// action is "accept", "decline" or "cancel"; content holds the answers
+// when action is "accept" and is checked by the SDK against
+// requestedSchema. An error is sent back to the server as a JSON-RPC
+// error.
 type Elicitor func(ctx context.Context, server string, message string, requestedSchema json.RawMessage) (action string, content map[string]any, err error)
 
 // Options configure a [Manager].

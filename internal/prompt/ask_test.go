@@ -250,3 +250,21 @@ func TestAnswerString(t *testing.T) {
 		}
 	}
 }
+
+// A question asked anew each time (a forwarded elicitation) offers no
+// "always, this run": "a" is not an answer and nothing says "will not ask
+// again".
+func TestAskOnce(t *testing.T) {
+	r := simple
+	r.Once = true
+	var out bytes.Buffer
+	p := &Prompter{In: strings.NewReader("a\ny\n"), Out: &out}
+	got, err := p.Ask(context.Background(), r)
+	if err != nil || got != ApproveOnce {
+		t.Fatalf("Ask = %v, %v; want ApproveOnce\n%s", got, err, out.String())
+	}
+	text := out.String()
+	if strings.Contains(text, "[a]") || strings.Contains(text, "will not ask again") || !strings.Contains(text, "Please answer y (once), v (view all) or n (no).") {
+		t.Errorf("a once-only question offered or took \"always\":\n%s", text)
+	}
+}

@@ -35,6 +35,9 @@ type Request struct {
 	// Args are the call's arguments as JSON. They are untrusted; if they
 	// are not valid JSON they are shown as sanitised raw text.
 	Args json.RawMessage
+	// Once offers no "always, this run" answer (a question that is asked
+	// anew each time, such as a downstream server's elicitation).
+	Once bool
 }
 
 // Answer is a person's decision on a Request.
@@ -148,6 +151,13 @@ func (p *Prompter) Ask(ctx context.Context, r Request) (Answer, error) {
 		case 'n':
 			return Deny, p.write("→ denied\n")
 		case 'a':
+			if r.Once {
+				if invalid++; invalid >= maxInvalid {
+					return Deny, p.write("→ denied (no valid answer)\n")
+				}
+				text = "Please answer y (once), v (view all) or n (no).\n"
+				continue
+			}
 			return ApproveTool, p.write("→ approved; " + orNone(limitedLine(r.Tool, 64)) + " will not ask again this run\n")
 		case 'v':
 			if err := p.view(ctx, r, width, height); err != nil {

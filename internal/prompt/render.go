@@ -126,5 +126,8 @@ func question(r Request) string {
 	if rest > 0 {
 		name += "…"
 	}
+	if r.Once {
+		return fmt.Sprintf("Allow %s? [y] once  [v] view all  [N] no: ", orNone(name))
+	}
 	return fmt.Sprintf("Allow %s? [y] once  [a] always, this run  [v] view all  [N] no: ", orNone(name))
 }

@@ -118,10 +118,13 @@ func TestCompileStandardMetaSchemas(t *testing.T) {
 	}
 }
 
-func TestCompileUnsupportedPatternNotEnforced(t *testing.T) {
-	// Look-ahead is ECMA-262 but not RE2: the pattern is skipped, the rest
-	// of the schema still applies.
+func TestCompileLookAheadPatternEnforced(t *testing.T) {
+	// Look-ahead is ECMA-262 but not RE2: the backtracking engine enforces
+	// it, and the rest of the schema still applies.
 	v := mustCompile(t, `{"type":"string","pattern":"^(?!\\.)[a-z.]+$","maxLength":5}`)
-	check(t, v, `".abc"`, "", "", "")
+	check(t, v, `"abc"`, "", "", "")
+	if err := v.ValidateJSON([]byte(`".abc"`)); err == nil {
+		t.Error(`".abc" accepted by a pattern that refuses a leading dot`)
+	}
 	check(t, v, `"abcdefg"`, "", "maxLength", "got 7 characters, want at most 5")
 }

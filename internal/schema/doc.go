@@ -19,10 +19,23 @@
 // names, are never fetched; they make [Compile] fail with a [*CompileError].
 // Known "format"s (date-time, email, uri, uuid, ...) are asserted for every
 // draft. A "pattern" that Go's RE2 engine cannot compile (for example one
-// using look-ahead) is not enforced rather than rejecting the whole schema;
-// the tool itself still sees the value.
+// using look-ahead) is matched by a backtracking ECMAScript engine, each
+// match bounded by [MaxPatternTime] (a match that times out is no match).
 //
-// A compiled [Validator] is immutable and safe for concurrent use.
+// # Limits
+//
+// Schemas of downstream MCP tools are untrusted. [Compile] refuses a
+// document over [MaxSchemaBytes], with more than [MaxSchemaNodes]
+// subschemas or taking longer than [MaxCompileTime], and one that needs
+// more than a fixed budget of steps to check an empty object, array,
+// string, number, boolean or null (the nested allOf-over-$ref shape whose
+// work doubles per level). Every validation is bounded by
+// [MaxValidationSteps] and by its context ([Validator.ValidateContext]).
+// What goes beyond a limit is a [*LimitError], code
+// [CodeSchemaTooComplex].
+//
+// A compiled [Validator] is immutable and safe for concurrent use;
+// validations of one Validator run one at a time.
 //
 // # Inferring
 //

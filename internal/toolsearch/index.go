@@ -180,6 +180,10 @@ func NewIndex(docs []Doc) *Index {
 // "freebusy", "filename") counts for each of its parts.
 const compoundWeight = 0.5
 
+// maxCompound is the longest term compounds tries to split (the work is
+// quadratic in the length).
+const maxCompound = 40
+
 // compounds finds the indexed terms that are two other indexed terms of at
 // least three letters written together, and maps each to its parts, so that
 // "worklog" is also found by "work" and "log".
@@ -195,7 +199,7 @@ func compounds(all [][numFields][]string) map[string][2]string {
 	const minPart = 3
 	splits := make(map[string][2]string)
 	for t := range vocab {
-		if !isAlpha(t) {
+		if len(t) > maxCompound || !isAlpha(t) {
 			continue
 		}
 		for i := minPart; i <= len(t)-minPart; i++ {

@@ -3,8 +3,10 @@ package toolsearch
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func smallIndex() *Index {
@@ -170,5 +172,24 @@ func TestConcurrentSearch(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+func TestHostileLongWordIndexedQuickly(t *testing.T) {
+	// a 200,000-letter word in a description and a name (a hostile
+	// server's listing) must not make indexing slow
+	w := strings.Repeat("ab", 100_000)
+	start := time.Now()
+	ix := NewIndex([]Doc{
+		{ID: "evil.word", Namespace: "evil", Name: "word", Description: "one word: " + w},
+		{ID: "evil.x", Namespace: "evil", Name: w, Description: "a name of one word"},
+		{ID: "good.read_file", Namespace: "good", Name: "read_file", Description: "Reads a file."},
+	})
+	// about 0.05s with the guards, 10s without them on a 2-core machine
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("indexing took %s", d)
+	}
+	if hits := ix.Search("read file", 3); len(hits) == 0 || hits[0].ID != "good.read_file" {
+		t.Errorf("search after the long word: %+v", hits)
 	}
 }

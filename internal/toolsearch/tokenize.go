@@ -101,6 +101,10 @@ func splitWords(s string, fn func(w string)) {
 	endRun()
 }
 
+// MaxWordLength is the longest word indexed, in bytes; longer words are
+// left out of the index.
+const MaxWordLength = 64
+
 // analyze appends the index terms of s to dst: its words, minus stop words,
 // stemmed. If every word of s is a stop word and keepStop is set, the stop
 // words are kept (stemmed) rather than returning nothing, so a name such as
@@ -109,6 +113,9 @@ func analyze(dst []string, s string, keepStop bool) []string {
 	start := len(dst)
 	var stops []string
 	splitWords(s, func(w string) {
+		if len(w) > MaxWordLength {
+			return // no word is that long: noise (or an attack), not a term
+		}
 		if stopWords[w] {
 			if keepStop {
 				stops = append(stops, w)
