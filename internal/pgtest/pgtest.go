@@ -1,0 +1,271 @@
+// Package pgtest starts throwaway PostgreSQL clusters and HAProxy load
+// balancers on loopback for tests: real servers, in temporary
+// directories, stopped and removed when the test ends.
+//
+// PostgreSQL refuses to run as root, so when the tests run as root the
+// cluster is made and run as the unprivileged user "nobody" (the process
+// credentials are set directly; no su or sudo). Without the binaries a
+// test is skipped, except under CI (the CI environment variable set),
+// where it fails.
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Binaries finds initdb, pg_ctl and postgres: $MODEBOX_PG_BIN, then the
+// newest /usr/lib/postgresql/N/bin, then $PATH.
+func Binaries() (dir string, err error) {
+	if d := os.Getenv("MODEBOX_PG_BIN"); d != "" {
+		return d, nil
+	}
+	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
+	sort.Slice(matches, func(i, j int) bool { return version(matches[i]) > version(matches[j]) })
+	if len(matches) > 0 {
+		return filepath.Dir(matches[0]), nil
+	}
+	if p, err := exec.LookPath("initdb"); err == nil {
+		return filepath.Dir(p), nil
+	}
+	return "", fmt.Errorf("PostgreSQL's initdb was not found (install Debian's postgresql, or set MODEBOX_PG_BIN)")
+}
+
+func version(initdb string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(initdb))))
+	return n
+}
+
+// need fails the test under CI and skips it elsewhere.
+func need(t testing.TB, err error) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("CI: %v", err)
+	}
+	t.Skip(err)
+}
+
+// Cluster is one running PostgreSQL server on 127.0.0.1.
+type Cluster struct {
+	t    testing.TB
+	bin  string
+	root string // temp dir: data/, sock/, log
+	Port int
+	cred *syscall.Credential
+	cmd  *exec.Cmd
+	dbs  atomic.Int64
+}
+
+// Start makes a new cluster and starts it, on a free port of 127.0.0.1,
+// with trust authentication for loopback connections. It is stopped and
+// removed at the end of the test.
+func Start(t testing.TB) *Cluster {
+	t.Helper()
+	bin, err := Binaries()
+	if err != nil {
+		need(t, err)
+	}
+	root, err := os.MkdirTemp("", "modebox-pg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Cluster{t: t, bin: bin, root: root}
+	t.Cleanup(func() {
+		c.Stop()
+		os.RemoveAll(root)
+	})
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("nobody")
+		if err != nil {
+			t.Fatalf("PostgreSQL cannot run as root and there is no user nobody: %v", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		if err := os.Chmod(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"data", "sock"} {
+		p := filepath.Join(root, d)
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if c.cred != nil {
+			if err := os.Chown(p, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out, err := c.command(filepath.Join(bin, "initdb"), "-D", c.dir("data"), "-U", "postgres", "-A", "trust",
+		"-E", "UTF8", "--locale=C", "--no-sync").CombinedOutput()
+	if err != nil {
+		t.Fatalf("initdb: %v\n%s", err, out)
+	}
+	c.Port = freePort(t)
+	c.Restart()
+	return c
+}
+
+func (c *Cluster) dir(name string) string { return filepath.Join(c.root, name) }
+
+// command is a command run as the cluster's user.
+func (c *Cluster) command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = c.root
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "LANG=C", "LC_ALL=C"}
+	if c.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	}
+	return cmd
+}
+
+// Restart starts the server if it is stopped and waits until it accepts
+// connections.
+func (c *Cluster) Restart() {
+	c.t.Helper()
+	if c.cmd != nil {
+		return
+	}
+	log, err := os.OpenFile(c.dir("postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	cmd := c.command(filepath.Join(c.bin, "postgres"), "-D", c.dir("data"),
+		"-c", "listen_addresses=127.0.0.1", "-c", "port="+strconv.Itoa(c.Port),
+		"-c", "unix_socket_directories="+c.dir("sock"), "-c", "max_connections=200",
+		"-c", "shared_buffers=32MB", "-c", "fsync=on", "-c", "synchronous_commit=on")
+	cmd.Stdout, cmd.Stderr = log, log
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+	if err := cmd.Start(); err != nil {
+		log.Close()
+		c.t.Fatalf("postgres: %v", err)
+	}
+	log.Close()
+	c.cmd = cmd
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if err := c.psqlPing(); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(c.dir("postgres.log"))
+			c.t.Fatalf("postgres did not start in 60s:\n%s", b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// psqlPing checks that the server answers a startup packet, by
+// connecting and reading its answer to an SSL request.
+func (c *Cluster) psqlPing() error {
+	conn, err := net.DialTimeout("tcp", c.Addr(), time.Second)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
+	// SSLRequest: length 8, code 80877103; the server answers 'N' or 'S'.
+	if _, err := conn.Write([]byte{0, 0, 0, 8, 4, 0xd2, 0x16, 0x2f}); err != nil {
+		return err
+	}
+	b := make([]byte, 1)
+	if _, err := conn.Read(b); err != nil {
+		return err
+	}
+	// Accepting connections is not yet accepting logins; try one.
+	return c.exec("postgres", "SELECT 1")
+}
+
+// Stop stops the server (fast shutdown) and waits for it to exit.
+func (c *Cluster) Stop() {
+	if c.cmd == nil {
+		return
+	}
+	_ = c.cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan struct{})
+	go func() { _ = c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	}
+	c.cmd = nil
+}
+
+// Addr is the server's host:port.
+func (c *Cluster) Addr() string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(c.Port)) }
+
+// URL returns the postgres:// URL of database db.
+func (c *Cluster) URL(db string) string {
+	return fmt.Sprintf("postgres://postgres@%s/%s?sslmode=disable", c.Addr(), db)
+}
+
+// NewDatabase creates an empty database and returns its URL.
+func (c *Cluster) NewDatabase() string {
+	c.t.Helper()
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), c.dbs.Add(1))
+	if err := c.exec("postgres", "CREATE DATABASE "+name); err != nil {
+		c.t.Fatalf("creating database: %v", err)
+	}
+	return c.URL(name)
+}
+
+// exec runs one SQL statement in database db.
+func (c *Cluster) exec(db, sql string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, c.URL(db))
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(ctx, sql)
+	return err
+}
+
+// Exec runs one SQL statement in the database of url and fails the test
+// if it fails.
+func (c *Cluster) Exec(url, sql string) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		c.t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+func freePort(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// FreePort returns a port of 127.0.0.1 that was free a moment ago.
+func FreePort(t testing.TB) int { return freePort(t) }
