@@ -9,6 +9,7 @@ import (
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/pgstore"
 )
 
 // loadConfig finds and loads modebox.json: --config, then $MODEBOX_CONFIG,
@@ -27,6 +28,12 @@ func loadConfig(flagPath string) (*config.Config, error) {
 // engineFor builds the engine a command uses from its configuration and
 // starts the configured MCP servers; stop ends them.
 func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox.Engine, stop func(), err error) {
+	return engineWith(ctx, cfg, s, nil, func() {})
+}
+
+// engineWith is engineFor with continuations c when c is not nil
+// (closeC releases their store when the engine stops).
+func engineWith(ctx context.Context, cfg *config.Config, s Streams, c *modebox.Continuations, closeC func()) (eng *modebox.Engine, stop func(), err error) {
 	ec := modebox.EngineConfig{
 		Limits: modebox.Limits{
 			Timeout:        cfg.Limits.Timeout,
@@ -47,28 +54,30 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 		ec.Policies[pattern] = modebox.Policy(rule.Policy)
 	}
 	capabilities(cfg, &ec)
+	if c == nil && needsContinuations(cfg) {
+		c, closeC, err = cliContinuations(ctx, cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
 	tools, stop, err := downstream(ctx, cfg, s)
 	if err != nil {
+		closeC()
 		return nil, nil, err
 	}
 	ec.Tools = tools
-	if needsContinuations(cfg) {
-		c, err := cliContinuations()
-		if err != nil {
-			stop()
-			return nil, nil, err
-		}
-		ec.Continuations = c
-	}
+	ec.Continuations = c
 	eng, err = modebox.New(ec)
 	if err != nil {
 		stop()
+		closeC()
 		return nil, nil, err
 	}
 	stopServers, e := stop, eng
 	stopAll := func() {
 		_ = e.Close()
 		stopServers()
+		closeC()
 	}
 	return eng, stopAll, nil
 }
@@ -169,36 +178,35 @@ func needsContinuations(cfg *config.Config) bool {
 }
 
 // cliContinuations are the CLI's: the key from $MODEBOX_SECRET or
-// ~/.config/modebox/secret, and used tokens recorded on disk so that a
-// token resumes once across processes.
-func cliContinuations() (*modebox.Continuations, error) {
+// ~/.config/modebox/secret, and used tokens recorded in the token store
+// ($MODEBOX_TOKEN_STORE, "tokenStore", else on disk) so that a token
+// resumes once across processes. closeFn releases the store.
+func cliContinuations(ctx context.Context, cfg *config.Config) (c *modebox.Continuations, closeFn func(), err error) {
+	c, _, closeFn, err = cliContinuationsPG(ctx, cfg)
+	return c, closeFn, err
+}
+
+// cliContinuationsPG is cliContinuations that also returns the
+// PostgreSQL store, when that is the token store.
+func cliContinuationsPG(ctx context.Context, cfg *config.Config) (*modebox.Continuations, *pgstore.Store, func(), error) {
 	keys, err := modebox.LoadKeys()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	store, err := modebox.DefaultTokenStore()
+	store, pg, closeFn, err := openStore(ctx, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return &modebox.Continuations{Keys: keys, Store: store}, nil
+	return &modebox.Continuations{Keys: keys, Store: store}, pg, closeFn, nil
 }
 
 // engineWithContinuations is engineFor with continuations always on.
 func engineWithContinuations(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), error) {
-	c, err := cliContinuations()
+	c, closeC, err := cliContinuations(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	eng, stop, err := engineFor(ctx, cfg, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	eng, err = eng.WithContinuations(c)
-	if err != nil {
-		stop()
-		return nil, nil, err
-	}
-	return eng, stop, nil
+	return engineWith(ctx, cfg, s, c, closeC)
 }
 
 // openEngine loads the configuration named by cfgPath and builds the

@@ -34,7 +34,8 @@ func doctorCmd(args []string, s Streams) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	checks := []check{checkEngine(), checkConfig(*cfgPath), checkKey(), checkStore()}
+	checks := []check{checkEngine(), checkConfig(*cfgPath), checkKey()}
+	checks = append(checks, checkTokenStore(*cfgPath)...)
 	checks = append(checks, checkSandbox(*cfgPath)...)
 	checks = append(checks, checkFS())
 	failed := false
@@ -119,10 +120,14 @@ func checkKey() check {
 	return check{Name: "token key", OK: true, Detail: path}
 }
 
-func checkStore() check {
-	st, err := seal.DefaultStore()
-	if err != nil {
-		return check{Name: "used tokens", Detail: err.Error()}
+// checkDirStore checks the directory store at dir, or the default one.
+func checkDirStore(dir string) check {
+	st := &seal.DirStore{Dir: dir}
+	if dir == "" {
+		var err error
+		if st, err = seal.DefaultStore(); err != nil {
+			return check{Name: "used tokens", Detail: err.Error()}
+		}
 	}
 	if err := os.MkdirAll(st.Dir, 0o700); err != nil {
 		return check{Name: "used tokens", Detail: err.Error()}

@@ -77,13 +77,18 @@ func mcpCmd(args []string, s Streams) int {
 	}
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	eng, stop, err := engineWithContinuations(ctx, cfg, s)
+	cont, pg, closeStore, err := cliContinuationsPG(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
+		return ExitUsage
+	}
+	eng, stop, err := engineWith(ctx, cfg, s, cont, closeStore)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
 		return ExitUsage
 	}
 	defer stop()
-	srv := mcpserver.New(eng, mcpserver.Options{ApproveTool: sec.ApproveTool})
+	srv := mcpserver.New(eng, mcpserver.Options{ApproveTool: sec.ApproveTool, Shared: sharedCache(pg, cont)})
 	if *addr == "" {
 		if err := srv.ServeStdio(ctx, s.Stdin, s.Stdout); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
