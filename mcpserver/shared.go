@@ -129,7 +129,8 @@ func entryBinding(key []byte) seal.Binding {
 	return seal.Binding{Engine: "modebox mcp retry cache v1", Tools: hex.EncodeToString(key)}
 }
 
-func (s *shared) seal(key []byte, v any, keep time.Duration) ([]byte, error) {
+// seal seals v for key, refusing a result over max bytes.
+func (s *shared) seal(key []byte, v any, keep time.Duration, max int) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -141,8 +142,8 @@ func (s *shared) seal(key []byte, v any, keep time.Duration) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(tok) > s.max {
-		return nil, fmt.Errorf("sealed entry is %d bytes, more than the %d kept", len(tok), s.max)
+	if len(tok) > max {
+		return nil, fmt.Errorf("sealed entry is %d bytes, more than the %d kept", len(tok), max)
 	}
 	return []byte(tok), nil
 }
@@ -157,9 +158,12 @@ func (s *shared) open(key, blob []byte, v any) error {
 
 // resumeEntry is a resume's first outcome as stored.
 type storedResume struct {
-	Result  *modebox.Result `json:"result,omitempty"`
-	Error   *storedError    `json:"error,omitempty"`
-	NotKept bool            `json:"notKept,omitempty"`
+	Result *modebox.Result `json:"result,omitempty"`
+	// Undefined is set when Result.Value is nil (the program returned
+	// undefined), which JSON would turn into null.
+	Undefined bool         `json:"undefined,omitempty"`
+	Error     *storedError `json:"error,omitempty"`
+	NotKept   bool         `json:"notKept,omitempty"`
 }
 
 type storedError struct {
@@ -170,7 +174,7 @@ type storedError struct {
 
 func encodeResume(res *modebox.Result, err error) *storedResume {
 	if err == nil {
-		return &storedResume{Result: res}
+		return &storedResume{Result: res, Undefined: res != nil && res.Value == nil}
 	}
 	var te *modebox.TokenError
 	if errors.As(err, &te) {
@@ -190,6 +194,9 @@ func (e *storedResume) decode() (*modebox.Result, error) {
 		return nil, errors.New(e.Error.Message)
 	case e.Result == nil:
 		return nil, &modebox.TokenError{Code: modebox.CodeTokenUsed, Message: "token was already used; its first result is not readable"}
+	}
+	if e.Undefined {
+		e.Result.Value = nil
 	}
 	return e.Result, nil
 }
@@ -266,9 +273,10 @@ func (s *shared) run(ctx context.Context, key []byte, fn func(context.Context) (
 		_ = s.store.Abandon(octx, key)
 		return res, err
 	}
-	blob, serr := s.seal(key, encodeResume(res, err), resumeKeep)
+	blob, serr := s.seal(key, encodeResume(res, err), resumeKeep, s.max)
 	if serr != nil {
-		blob, serr = s.seal(key, &storedResume{NotKept: true}, resumeKeep)
+		// The marker is small; it is kept whatever the cap.
+		blob, serr = s.seal(key, &storedResume{NotKept: true}, resumeKeep, seal.MaxTokenSize)
 	}
 	if serr == nil {
 		// A failure here leaves the entry running until its lease
@@ -286,7 +294,7 @@ type storedAsk struct {
 
 func (s *shared) putAsk(k [32]byte, a *ask, keep time.Duration) {
 	key := sharedKey("ask", k)
-	blob, err := s.seal(key, storedAsk{Calls: a.calls, Args: hex.EncodeToString(a.args[:])}, keep)
+	blob, err := s.seal(key, storedAsk{Calls: a.calls, Args: hex.EncodeToString(a.args[:])}, keep, s.max)
 	if err != nil {
 		return // too large to share: the replica that paused still has it
 	}
