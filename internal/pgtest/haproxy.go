@@ -124,3 +124,6 @@ func WaitListening(t testing.TB, addr string, limit time.Duration) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// CPU returns the processor time the load balancer has used.
+func (h *HAProxy) CPU() time.Duration { return ProcessCPU(h.cmd.Process.Pid, true) }

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -269,3 +270,67 @@ func freePort(t testing.TB) int {
 
 // FreePort returns a port of 127.0.0.1 that was free a moment ago.
 func FreePort(t testing.TB) int { return freePort(t) }
+
+// CPU returns the processor time the cluster's processes have used: the
+// postmaster's (with its exited children's) and that of its live
+// backends and workers.
+func (c *Cluster) CPU() time.Duration {
+	if c.cmd == nil {
+		return 0
+	}
+	pid := c.cmd.Process.Pid
+	total := ProcessCPU(pid, true)
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil || child == pid {
+			continue
+		}
+		if ppid, ok := parentOf(child); ok && ppid == pid {
+			total += ProcessCPU(child, false)
+		}
+	}
+	return total
+}
+
+// ProcessCPU returns the user and system time of process pid, with that
+// of its waited-for children when children is set; 0 if it is gone.
+func ProcessCPU(pid int, children bool) time.Duration {
+	f, ok := statFields(pid)
+	if !ok || len(f) < 15 {
+		return 0
+	}
+	var ticks int64
+	n := 2 // utime, stime: fields 14 and 15 (11 and 12 after the comm)
+	if children {
+		n = 4
+	}
+	for i := 11; i < 11+n; i++ {
+		v, _ := strconv.ParseInt(f[i], 10, 64)
+		ticks += v
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ is 100 on Linux
+}
+
+func parentOf(pid int) (int, bool) {
+	f, ok := statFields(pid)
+	if !ok {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
+// statFields returns /proc/pid/stat's fields after the command name
+// (field 3, the state, first).
+func statFields(pid int) ([]string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil, false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return nil, false
+	}
+	return strings.Fields(string(b[i+1:])), true
+}

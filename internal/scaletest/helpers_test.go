@@ -56,7 +56,7 @@ type counter struct {
 	blocked chan string
 }
 
-func newCounter(t *testing.T) *counter {
+func newCounter(t testing.TB) *counter {
 	c := &counter{hits: map[string]int{}, release: make(chan struct{}), blocked: make(chan string, 16)}
 	c.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		kind, id, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
@@ -108,7 +108,7 @@ func (c *counter) program(kind, id string) string {
 // deployment is what the replicas share: the cluster, the database, the
 // key, the configuration.
 type deployment struct {
-	t      *testing.T
+	t      testing.TB
 	pg     *pgtest.Cluster
 	url    string
 	secret string
@@ -117,7 +117,7 @@ type deployment struct {
 	cnt    *counter
 }
 
-func newDeployment(t *testing.T) *deployment {
+func newDeployment(t testing.TB) *deployment {
 	t.Helper()
 	d := &deployment{t: t, pg: pgtest.Start(t), cnt: newCounter(t), home: t.TempDir()}
 	d.url = d.pg.NewDatabase()
@@ -230,7 +230,7 @@ func (e elicitor) handle(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elic
 // client connects an MCP client of protocol version to the endpoint at
 // addr. With decision set it can elicit and answers so; with mrtr false
 // a 2026-07-28 client leaves input_required results to the caller.
-func client(t *testing.T, addr, version, decision string, mrtr bool) *mcp.ClientSession {
+func client(t testing.TB, addr, version, decision string, mrtr bool) *mcp.ClientSession {
 	t.Helper()
 	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
 	if decision != "" {
