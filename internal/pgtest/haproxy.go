@@ -6,50 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// HAProxyConfig is the load balancer configuration docs/scaling.md shows,
-// with the listening address and the replicas filled in: round robin for
-// every request, except that a request carrying an Mcp-Session-Id header
-// (a client of protocol 2025-11-25 or older, which keeps a session) goes
-// to the replica that issued the session.
-func HAProxyConfig(listen string, replicas []string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, `global
-    maxconn 4096
-
-defaults
-    mode http
-    timeout connect 5s
-    timeout client 120s
-    timeout server 120s
-    # Retry a request elsewhere only when no replica got it (the default,
-    # conn-failure): never resend a request a replica may have run.
-    retries 2
-    option redispatch
-
-frontend mcp
-    bind %s
-    default_backend modebox
-
-backend modebox
-    balance roundrobin
-    # Sessions (protocol 2025-11-25 and older) stay on their replica;
-    # 2026-07-28 requests carry no session and go round robin.
-    stick-table type string len 128 size 1m expire 1h
-    stick match req.hdr(Mcp-Session-Id)
-    stick store-response res.hdr(Mcp-Session-Id)
-`, listen)
-	for i, r := range replicas {
-		fmt.Fprintf(&b, "    server replica%d %s check inter 1s fall 2 rise 1\n", i+1, r)
-	}
-	return b.String()
-}
 
 // HAProxy is a running load balancer.
 type HAProxy struct {
@@ -58,11 +18,11 @@ type HAProxy struct {
 	cmd  *exec.Cmd
 }
 
-// StartHAProxy runs Debian's haproxy in the foreground with
-// HAProxyConfig in front of replicas (host:port each), on a free port of
-// 127.0.0.1, until the end of the test. Without haproxy the test is
-// skipped, or fails under CI.
-func StartHAProxy(t testing.TB, replicas []string) *HAProxy {
+// StartHAProxy runs Debian's haproxy in the foreground with the
+// configuration config, whose frontend binds addr, until the end of the
+// test, and waits until it listens. Without haproxy the test is skipped,
+// or fails under CI.
+func StartHAProxy(t testing.TB, addr, config string) *HAProxy {
 	t.Helper()
 	bin, err := exec.LookPath("haproxy")
 	if err != nil {
@@ -72,10 +32,9 @@ func StartHAProxy(t testing.TB, replicas []string) *HAProxy {
 			need(t, fmt.Errorf("haproxy was not found (install Debian's haproxy)"))
 		}
 	}
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(freePort(t)))
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "haproxy.cfg")
-	if err := os.WriteFile(cfg, []byte(HAProxyConfig(addr, replicas)), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(bin, "-c", "-f", cfg).CombinedOutput(); err != nil {

@@ -44,7 +44,7 @@ func BenchmarkHAProxyRuns(b *testing.B) {
 				for _, r := range reps[:n] {
 					addrs = append(addrs, r.Addr)
 				}
-				lb := pgtest.StartHAProxy(b, addrs)
+				lb := startLB(b, addrs)
 				var sessions []*mcp.ClientSession
 				for range 8 {
 					sessions = append(sessions, client(b, lb.Addr, newVersion, "approve", true))

@@ -2,8 +2,6 @@ package scaletest
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -121,9 +119,7 @@ func newDeployment(t testing.TB) *deployment {
 	t.Helper()
 	d := &deployment{t: t, pg: pgtest.Start(t), cnt: newCounter(t), home: t.TempDir()}
 	d.url = d.pg.NewDatabase()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	d.secret = base64.RawURLEncoding.EncodeToString(key)
+	d.secret = docSecret(t) // the documented command makes the key
 	// fetch is allowed to reach the counter only, and every fetch asks.
 	cfg := fmt.Sprintf(`{
   "fetch": {"enabled": true, "allow": [%q]},
@@ -158,7 +154,7 @@ func (d *deployment) env() []string {
 func (d *deployment) start() *replica {
 	d.t.Helper()
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(pgtest.FreePort(d.t)))
-	args, _ := json.Marshal([]string{"mcp", "--http", addr, "--config", d.config})
+	args, _ := json.Marshal(docReplicaArgs(d.t, addr, d.config))
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(d.env(), "MODEBOX_SCALETEST_ARGS="+string(args))
 	r := &replica{Addr: addr, cmd: cmd, log: &strings.Builder{}, done: make(chan struct{})}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/modebox/modebox/internal/pgtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -140,7 +139,7 @@ func TestHAProxyMixedLoad(t *testing.T) {
 	for range 3 {
 		addrs = append(addrs, d.start().Addr)
 	}
-	lb := pgtest.StartHAProxy(t, addrs)
+	lb := startLB(t, addrs)
 	total := loadRuns(t, 2400)
 	const perKind = 2 // workers of each kind
 	var workers []*worker
