@@ -32,7 +32,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modebox/modebox"
 )
@@ -375,11 +374,4 @@ func (s *Store) KeyIDs(ctx context.Context, limit int) ([]KeyCount, error) {
 		return nil, unavailable("reading the key ids of recent claims", err)
 	}
 	return out, nil
-}
-
-// isConnErr reports whether err is a failure to talk to the server rather
-// than an answer from it.
-func isConnErr(err error) bool {
-	var pe *pgconn.PgError
-	return !errors.As(err, &pe)
 }

@@ -3,9 +3,11 @@ package scaletest
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -29,7 +31,8 @@ import (
 // (client-cpu-ms); and busy-%, all of that over the elapsed time of the
 // machine's cores. Everything shares the same cores, so a busy-% near 100
 // with pg-cpu-ms small says the runs are bound by the processor, not by
-// the store.
+// the store. machine-busy-% is the share of the cores busy with anything
+// (from /proc/stat), other users of the machine included.
 func BenchmarkHAProxyRuns(b *testing.B) {
 	d := newDeployment(b)
 	var reps []*replica
@@ -71,6 +74,7 @@ func BenchmarkHAProxyRuns(b *testing.B) {
 					}
 				}
 				cpu0 := cpuNow(d, reps, lb)
+				mach0 := machineCPU()
 				var (
 					mu   sync.Mutex
 					lats []time.Duration
@@ -97,6 +101,7 @@ func BenchmarkHAProxyRuns(b *testing.B) {
 				elapsed := time.Since(start)
 				b.StopTimer()
 				cpu1 := cpuNow(d, reps, lb)
+				mach1 := machineCPU()
 				if len(lats) == 0 {
 					return
 				}
@@ -111,6 +116,9 @@ func BenchmarkHAProxyRuns(b *testing.B) {
 				b.ReportMetric(perRun(cpu1.self-cpu0.self), "client-cpu-ms")
 				busy := cpu1.total() - cpu0.total()
 				b.ReportMetric(100*busy.Seconds()/(elapsed.Seconds()*float64(numCPU())), "busy-%")
+				if all := mach1.total - mach0.total; all > 0 {
+					b.ReportMetric(100*float64(mach1.busy-mach0.busy)/float64(all), "machine-busy-%")
+				}
 			})
 		}
 	}
@@ -134,3 +142,27 @@ func cpuNow(d *deployment, reps []*replica, lb *pgtest.HAProxy) cpuSample {
 }
 
 func numCPU() int { return runtime.NumCPU() }
+
+// machineTicks are /proc/stat's totals for all cores.
+type machineTicks struct{ busy, total int64 }
+
+func machineCPU() machineTicks {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return machineTicks{}
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	var m machineTicks
+	for i, v := range f[1:] {
+		n, _ := strconv.ParseInt(v, 10, 64)
+		if i >= 8 { // guest times are counted in user already
+			break
+		}
+		m.total += n
+		if i != 3 && i != 4 { // idle, iowait
+			m.busy += n
+		}
+	}
+	return m
+}
