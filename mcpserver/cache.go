@@ -147,6 +147,14 @@ func newAskStore(keep time.Duration) *askStore {
 }
 
 func (s *askStore) put(token string, a *ask) {
+	k := sha256.Sum256([]byte(token))
+	s.putLocal(k, a)
+	if s.shared != nil {
+		s.shared.putAsk(k, a, s.keep)
+	}
+}
+
+func (s *askStore) putLocal(k [32]byte, a *ask) {
 	now := time.Now()
 	a.at = now
 	s.mu.Lock()
@@ -165,13 +173,7 @@ func (s *askStore) put(token string, a *ask) {
 	if len(s.m) >= maxEntries {
 		delete(s.m, oldest)
 	}
-	k := sha256.Sum256([]byte(token))
 	s.m[k] = a
-	if s.shared != nil {
-		s.mu.Unlock()
-		s.shared.putAsk(k, a, s.keep)
-		s.mu.Lock()
-	}
 }
 
 func (s *askStore) get(ctx context.Context, token string) *ask {

@@ -564,7 +564,7 @@ func TokenStoreProblem(s string, inFile bool) (msg, hint string) {
 
 // tokenStoreURL is the schema's pattern of "tokenStore": a path, or a
 // postgres URL without a password.
-var tokenStoreURL = regexp.MustCompile(`^(/.*|postgres(ql)?://([^/?#:@]*@)?[^/?#@]*([/?#].*)?)$`)
+var tokenStoreURL = regexp.MustCompile(`^(/[\s\S]*|postgres(ql)?://([^/?#:@]*@)?[^/?#@]*([/?#][\s\S]*)?)$`)
 
 func truncate(s string, n int) string {
 	if len(s) <= n {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/modebox/modebox/cli"
+	"github.com/modebox/modebox/internal/config"
 	"github.com/modebox/modebox/internal/pgtest"
 )
 
@@ -124,6 +125,26 @@ func docReplicaArgs(t testing.TB, addr, config string) []string {
 	}
 	t.Fatal("no documented modebox mcp line")
 	return nil
+}
+
+// The documented modebox.json snippet parses, and the documented
+// variable's value is accepted.
+func TestScalingDocSettings(t *testing.T) {
+	cfg, err := config.Parse([]byte(docBlock(t, "json")), "scaling.md")
+	if err != nil || !strings.HasPrefix(cfg.TokenStore, "postgres://") {
+		t.Fatalf("the documented tokenStore: %v %+v", err, cfg)
+	}
+	b, err := os.ReadFile(scalingDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^    MODEBOX_TOKEN_STORE=(\S+)$`).FindStringSubmatch(string(b))
+	if m == nil {
+		t.Fatal("no documented MODEBOX_TOKEN_STORE line")
+	}
+	if msg, _ := config.TokenStoreProblem(m[1], false); msg != "" {
+		t.Fatalf("the documented MODEBOX_TOKEN_STORE %s: %s", m[1], msg)
+	}
 }
 
 // The documented doctor line, run on a replica's environment, passes and
