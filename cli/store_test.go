@@ -150,3 +150,15 @@ func TestCLITokenStore(t *testing.T) {
 		t.Errorf("rotation: exit %d, %+v", code, c)
 	}
 }
+
+// A bad $MODEBOX_TOKEN_STORE is refused without printing it: it may hold
+// a password.
+func TestTokenStoreEnvNotEchoed(t *testing.T) {
+	for _, v := range []string{"mysql://u:hunter2@db/x", "relative/hunter2", "postgres://u:hunter2@db/%zz"} {
+		t.Setenv("MODEBOX_TOKEN_STORE", v)
+		_, _, err := storeSpec(nil)
+		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "MODEBOX_TOKEN_STORE") {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+}

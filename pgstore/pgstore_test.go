@@ -256,8 +256,11 @@ func TestMigrate(t *testing.T) {
 	if pgstore.CodeOf(err) != pgstore.CodeSchemaTooNew {
 		t.Fatalf("newer schema: %v, want %s", err, pgstore.CodeSchemaTooNew)
 	}
-	if _, err := pgstore.Open(context.Background(), "postgres://[::1", pgstore.Options{}); pgstore.CodeOf(err) != pgstore.CodeInvalidURL {
-		t.Errorf("bad URL: %v", err)
+	for _, bad := range []string{"postgres://[::1", "postgres://u:hunter2@db:notaport/x", "postgres://u:hunter2@db/x?sslmode=nonsense"} {
+		_, err := pgstore.Open(context.Background(), bad, pgstore.Options{})
+		if pgstore.CodeOf(err) != pgstore.CodeInvalidURL || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("bad URL %s: %v", bad, err)
+		}
 	}
 }
 

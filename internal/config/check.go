@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"net/url"
 	"regexp"
 	"slices"
@@ -545,12 +546,21 @@ func TokenStoreProblem(s string, inFile bool) (msg, hint string) {
 	}
 	scheme, _, ok := strings.Cut(s, "://")
 	if !ok || (scheme != "postgres" && scheme != "postgresql") {
-		return "expected a postgres:// URL or the absolute path of a directory, got " + strconv.Quote(truncate(s, 60)),
+		// Only the scheme is shown: the rest may hold a password.
+		got := "a relative path"
+		if ok {
+			got = "a " + strconv.Quote(truncate(scheme, 20)) + " URL"
+		}
+		return "expected a postgres:// URL or the absolute path of a directory, got " + got,
 			`like "postgres://modebox@db.example.com/modebox" or "/var/lib/modebox/used-tokens"`
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		return "invalid URL: " + strings.TrimPrefix(err.Error(), "parse "+strconv.Quote(s)+": "), ""
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which may hold a password
+		}
+		return "invalid URL: " + err.Error(), ""
 	}
 	if _, has := u.User.Password(); has && inFile {
 		return "the URL holds a password; keep it out of modebox.json",

@@ -163,7 +163,7 @@ type errorCase struct {
 var errorCases = []errorCase{
 	// tokenStore.
 	{"token store scheme", `{"tokenStore": "mysql://db/x"}`,
-		`modebox.json: /tokenStore: expected a postgres:// URL or the absolute path of a directory, got "mysql://db/x" (like "postgres://modebox@db.example.com/modebox" or "/var/lib/modebox/used-tokens")`, 1, 16},
+		`modebox.json: /tokenStore: expected a postgres:// URL or the absolute path of a directory, got a "mysql" URL (like "postgres://modebox@db.example.com/modebox" or "/var/lib/modebox/used-tokens")`, 1, 16},
 	{"token store password", `{"tokenStore": "postgres://modebox:hunter2@db/x"}`,
 		`modebox.json: /tokenStore: the URL holds a password; keep it out of modebox.json (set it in $PGPASSWORD or ~/.pgpass, or put the whole URL in $MODEBOX_TOKEN_STORE)`, 1, 16},
 	{"token store type", `{"tokenStore": {"url": "postgres://db/x"}}`,
