@@ -12,6 +12,7 @@ package pgtest
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -68,6 +69,10 @@ type Cluster struct {
 	cred *syscall.Credential
 	cmd  *exec.Cmd
 	dbs  atomic.Int64
+	// exited closes when cmd has exited; started is set after the first
+	// start.
+	exited  chan struct{}
+	started bool
 }
 
 // Start makes a new cluster and starts it, on a free port of 127.0.0.1,
@@ -135,16 +140,32 @@ func (c *Cluster) command(name string, args ...string) *exec.Cmd {
 }
 
 // Restart starts the server if it is stopped and waits until it accepts
-// connections.
+// connections. On its first start a port taken meanwhile by another
+// process is replaced by a new one.
 func (c *Cluster) Restart() {
 	c.t.Helper()
+	for attempt := 0; ; attempt++ {
+		err := c.start()
+		if err == nil {
+			c.started = true
+			return
+		}
+		if c.started || attempt == 4 || !strings.Contains(err.Error(), "already in use") {
+			c.t.Fatal(err)
+		}
+		c.Port = freePort(c.t)
+	}
+}
+
+func (c *Cluster) start() error {
 	if c.cmd != nil {
-		return
+		return nil
 	}
 	log, err := os.OpenFile(c.dir("postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		c.t.Fatal(err)
+		return err
 	}
+	logStart, _ := log.Seek(0, io.SeekEnd)
 	cmd := c.command(filepath.Join(c.bin, "postgres"), "-D", c.dir("data"),
 		"-c", "listen_addresses=127.0.0.1", "-c", "port="+strconv.Itoa(c.Port),
 		"-c", "unix_socket_directories="+c.dir("sock"), "-c", "max_connections=200",
@@ -156,18 +177,27 @@ func (c *Cluster) Restart() {
 	cmd.SysProcAttr.Setpgid = true
 	if err := cmd.Start(); err != nil {
 		log.Close()
-		c.t.Fatalf("postgres: %v", err)
+		return fmt.Errorf("postgres: %v", err)
 	}
 	log.Close()
-	c.cmd = cmd
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	c.cmd, c.exited = cmd, exited
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if err := c.psqlPing(); err == nil {
-			return
+			return nil
+		}
+		select {
+		case <-exited:
+			c.cmd = nil
+			b, _ := os.ReadFile(c.dir("postgres.log"))
+			return fmt.Errorf("postgres exited at start:\n%s", b[min(int(logStart), len(b)):])
+		default:
 		}
 		if time.Now().After(deadline) {
 			b, _ := os.ReadFile(c.dir("postgres.log"))
-			c.t.Fatalf("postgres did not start in 60s:\n%s", b)
+			return fmt.Errorf("postgres did not start in 60s:\n%s", b)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -200,13 +230,11 @@ func (c *Cluster) Stop() {
 		return
 	}
 	_ = c.cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan struct{})
-	go func() { _ = c.cmd.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-c.exited:
 	case <-time.After(30 * time.Second):
 		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		<-c.exited
 	}
 	c.cmd = nil
 }

@@ -3,11 +3,9 @@ package scaletest
 import (
 	"bytes"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -78,8 +76,7 @@ func haproxyConfig(t testing.TB, listen string, replicas []string) string {
 // startLB starts HAProxy with the documented configuration.
 func startLB(t testing.TB, replicas []string) *pgtest.HAProxy {
 	t.Helper()
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(pgtest.FreePort(t)))
-	return pgtest.StartHAProxy(t, addr, haproxyConfig(t, addr, replicas))
+	return pgtest.StartHAProxy(t, func(addr string) string { return haproxyConfig(t, addr, replicas) })
 }
 
 // docCommands returns the documented shell lines.

@@ -150,18 +150,31 @@ func (d *deployment) env() []string {
 	}
 }
 
-// start runs a replica on a free port and waits until it serves.
+// start runs a replica on a free port and waits until it serves (on
+// another port if that one is taken meanwhile).
 func (d *deployment) start() *replica {
 	d.t.Helper()
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(pgtest.FreePort(d.t)))
+	for attempt := 0; ; attempt++ {
+		r, err := d.startOn(net.JoinHostPort("127.0.0.1", strconv.Itoa(pgtest.FreePort(d.t))))
+		if err == nil {
+			return r
+		}
+		if attempt == 4 || !strings.Contains(err.Error(), "address already in use") {
+			d.t.Fatal(err)
+		}
+	}
+}
+
+func (d *deployment) startOn(addr string) (*replica, error) {
 	args, _ := json.Marshal(docReplicaArgs(d.t, addr, d.config))
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(d.env(), "MODEBOX_SCALETEST_ARGS="+string(args))
 	r := &replica{Addr: addr, cmd: cmd, log: &strings.Builder{}, done: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = &lockedWriter{b: r.log}, &lockedWriter{b: r.log}
+	lw := &lockedWriter{b: r.log}
+	cmd.Stdout, cmd.Stderr = lw, lw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		d.t.Fatal(err)
+		return nil, err
 	}
 	go func() { _ = cmd.Wait(); close(r.done) }()
 	d.t.Cleanup(func() { r.stop() })
@@ -170,15 +183,15 @@ func (d *deployment) start() *replica {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
 			c.Close()
-			return r
+			return r, nil
 		}
 		select {
 		case <-r.done:
-			d.t.Fatalf("replica exited: %s", r.log)
+			return nil, fmt.Errorf("replica exited: %s", lw.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			d.t.Fatalf("replica not serving after 90s: %s", r.log)
+			return nil, fmt.Errorf("replica not serving after 90s: %s", lw.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -214,6 +227,12 @@ func (w *lockedWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.Write(p)
+}
+
+func (w *lockedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }
 
 // elicitor answers every approval with decision ("approve" or "deny").
