@@ -20,6 +20,11 @@
 // HTTP handler routes requests of protocol 2026-07-28 and later to a
 // stateless handler and older ones to a stateful one, so that both
 // generations can be asked for approval on one endpoint.
+//
+// A retried resume gets the first resume's result for ten minutes. With
+// Options.Shared that retry cache lives in a store every replica reaches
+// (package pgstore's PostgreSQL store), so the retry may reach any replica
+// of a deployment behind a load balancer (docs/scaling.md).
 package mcpserver
 
 import (
