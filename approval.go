@@ -73,21 +73,55 @@ type runHost struct {
 
 	source string // first source called in this run, as a label (driver only)
 
-	caps     *runCaps // this run's built-in state (fs staging, fetch session)
-	slotHeld bool     // the run already holds a run slot (Resume takes it first)
+	caps *runCaps // this run's built-in state (fs staging, fetch session)
+
+	approvalTimeout time.Duration // EngineConfig.ApprovalTimeout (0: the default)
+	slotHeld        bool          // the run already holds a run slot (Resume takes it first)
 
 	mu            sync.Mutex
-	approved      map[string]bool // tools approved for the rest of the run
-	approvedCalls map[int]bool    // calls approved one by one
+	approved      map[string]bool  // tools approved for the rest of the run
+	approvedCalls map[int]bool     // calls approved one by one
+	covers        map[int][]string // approval keys of calls waiting for their approver (setCover)
+	turn          chan struct{}    // one question to the approver at a time (decide)
 }
 
-func (h *runHost) approveTool(key string) {
+func (h *runHost) approveTool(keys ...string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.approved == nil {
 		h.approved = map[string]bool{}
 	}
-	h.approved[key] = true
+	for _, k := range keys {
+		h.approved[k] = true
+	}
+}
+
+// flowApprovalKey is what an approval for the rest of the run covers when
+// it is given for a sink call after source: later sink calls after that
+// same source. The plain key (given before any source) does not cover
+// them.
+func flowApprovalKey(key, source string) string {
+	return key + "\x00after " + source
+}
+
+// setCover records, for a call that will ask its approver, the approval
+// keys an answer "for the rest of the run" approves (the last one is the
+// one that must be approved for the call to go without asking).
+func (h *runHost) setCover(id int, keys []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.covers == nil {
+		h.covers = map[int][]string{}
+	}
+	h.covers[id] = keys
+}
+
+func (h *runHost) takeCover(id int) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := h.covers[id]
+	delete(h.covers, id)
+	return k
 }
 
 func (h *runHost) toolApproved(key string) bool {
@@ -143,8 +177,18 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 			reason = gi.reason
 		}
 	}
+	akey := approvalKey(e, gi)
+	cover := []string{akey} // what approving this call for the rest of the run approves
 	if e.Sink && h.source != "" {
 		flow := fmt.Sprintf("data flow: %s is a sink, and %s (a source) was called earlier in this run", e.label(), h.source)
+		// an approval given before the source was read does not cover a
+		// sink after it: that person did not know the data would be there
+		fkey := flowApprovalKey(akey, h.source)
+		cover = append(cover, fkey)
+		if h.toolApproved(akey) && !h.toolApproved(fkey) {
+			flow += "; " + e.label() + " was approved for the rest of the run before " + h.source + " was read, which does not cover this call"
+		}
+		akey = fkey
 		if reason != "" {
 			reason += "; " + flow
 		} else {
@@ -153,11 +197,13 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 	}
 	if (e.Source || gi.source) && h.source == "" {
 		h.source = e.label()
+		if gi.sourceName != "" {
+			h.source = gi.sourceName
+		}
 	}
 	if replayed {
 		return engine.Verdict{}
 	}
-	akey := approvalKey(e, gi)
 	if d, ok := h.decisions[c.ID]; ok {
 		want := h.expect[c.ID]
 		if want.Tool != c.Tool || argsDigest(want.Args) != argsDigest(c.Args) {
@@ -167,7 +213,7 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 		case Deny:
 			return engine.Verdict{RejectCode: CodeApprovalDenied, RejectMessage: e.label() + ": the call was denied"}
 		case ApproveTool:
-			h.approveTool(akey)
+			h.approveTool(cover...)
 		}
 		h.approveCall(c.ID)
 		return engine.Verdict{}
@@ -179,6 +225,7 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 		h.approveCall(c.ID)
 		return engine.Verdict{}
 	}
+	h.setCover(c.ID, cover)
 	switch {
 	case h.approver != nil:
 		return engine.Verdict{Approval: reason}
@@ -211,33 +258,65 @@ func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, err
 	}
 	approved := h.callApproved(c.ID)
 	if c.Approval != "" {
-		var gi gateInfo
-		if e.gate != nil {
-			gi = e.gate(c.Args)
+		cover := h.takeCover(c.ID)
+		if len(cover) == 0 {
+			var gi gateInfo
+			if e.gate != nil {
+				gi = e.gate(c.Args)
+			}
+			cover = []string{approvalKey(e, gi)}
 		}
-		akey := approvalKey(e, gi)
-		if !h.toolApproved(akey) {
-			d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
-			if err != nil || d == Deny {
-				msg := e.label() + ": the call was denied"
-				if err != nil {
-					msg += " (" + err.Error() + ")"
-				}
-				return nil, &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
-			}
-			if d == ApproveTool {
-				h.approveTool(akey)
-			}
+		if err := h.decide(ctx, e, c, cover); err != nil {
+			return nil, err
 		}
 		approved = true
 	}
 	if h.approver != nil {
 		ctx = context.WithValue(ctx, approverKey{}, h.approver)
+		ctx = context.WithValue(ctx, approvalTimeoutKey{}, h.timeout())
 	}
 	if e.builtin {
 		ctx = context.WithValue(ctx, callKey{}, callInfo{host: h, id: c.ID, approved: approved})
 	}
 	return e.call(ctx, c.Args)
+}
+
+// decide asks the approver about call c unless an approval for the rest
+// of the run already covers it (cover's last key). Asks take turns, and
+// the cover is checked again once it is this call's turn, so calls waiting
+// while an earlier one is approved for the rest of the run are not asked.
+func (h *runHost) decide(ctx context.Context, e *entry, c engine.Call, cover []string) error {
+	h.mu.Lock()
+	if h.turn == nil {
+		h.turn = make(chan struct{}, 1)
+	}
+	turn := h.turn
+	h.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+	case <-ctx.Done():
+		return &ToolError{Code: CodeApprovalDenied, Message: e.label() + ": the call was denied (the run ended while it waited to be asked)", Err: ctx.Err()}
+	}
+	defer func() { <-turn }()
+	if h.toolApproved(cover[len(cover)-1]) {
+		return nil
+	}
+	d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
+	var te *ApprovalTimeoutError
+	if errors.As(err, &te) {
+		return &ToolError{Code: CodeApprovalTimeout, Message: e.label() + ": the call was refused: " + te.Error(), Err: err}
+	}
+	if err != nil || d == Deny {
+		msg := e.label() + ": the call was denied"
+		if err != nil {
+			msg += " (" + err.Error() + ")"
+		}
+		return &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
+	}
+	if d == ApproveTool {
+		h.approveTool(cover...)
+	}
+	return nil
 }
 
 // callKey carries a built-in call's run and approval to its handler.
@@ -269,18 +348,72 @@ func (h *runHost) callApproved(id int) bool {
 	return h.approvedCalls[id]
 }
 
-// MaxApprovalWait bounds how long a call waits for an approver; past it
-// the call is denied. The run's wall-clock limit does not count this wait.
-const MaxApprovalWait = 10 * time.Minute
+// DefaultApprovalTimeout is how long a call waits for an approver's
+// answer when EngineConfig.ApprovalTimeout is not set.
+const DefaultApprovalTimeout = 10 * time.Minute
 
-// ask asks the approver with the run's clock held: a person's thinking
-// time is not the program's time.
+// CodeApprovalTimeout: nobody answered an approval request within
+// EngineConfig.ApprovalTimeout; the call was refused.
+const CodeApprovalTimeout = "APPROVAL_TIMEOUT"
+
+// errApprovalTimeout is the cause of an approval wait that ran out.
+var errApprovalTimeout = errors.New("no answer to the approval request in time")
+
+// ask asks the approver with the run's clock held (a person's thinking
+// time is not the program's time), for at most the approval timeout. An
+// approver that does not return when its context ends is left behind:
+// its late answer is ignored.
 func (h *runHost) ask(ctx context.Context, req ApprovalRequest) (Decision, error) {
 	release := engine.HoldClock(ctx)
 	defer release()
-	ctx, cancel := context.WithTimeout(ctx, MaxApprovalWait)
+	return waitApproval(ctx, h.timeout(), func(ctx context.Context) (Decision, error) {
+		return h.approver.Approve(ctx, req)
+	})
+}
+
+func (h *runHost) timeout() time.Duration {
+	if h.approvalTimeout > 0 {
+		return h.approvalTimeout
+	}
+	return DefaultApprovalTimeout
+}
+
+// waitApproval runs f with a context that ends after d, and returns an
+// *ApprovalTimeoutError when d passes first.
+func waitApproval[T any](ctx context.Context, d time.Duration, f func(context.Context) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, d, errApprovalTimeout)
 	defer cancel()
-	return h.approver.Approve(ctx, req)
+	type answer struct {
+		v   T
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		v, err := f(ctx)
+		done <- answer{v, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-ctx.Done():
+		a.err = ctx.Err()
+	}
+	if context.Cause(ctx) == errApprovalTimeout && (a.err != nil || ctx.Err() != nil) {
+		var zero T
+		return zero, &ApprovalTimeoutError{Wait: d}
+	}
+	return a.v, a.err
+}
+
+// ApprovalTimeoutError is the error of a wait for an approver that ran
+// past EngineConfig.ApprovalTimeout.
+type ApprovalTimeoutError struct {
+	Wait time.Duration
+}
+
+// Error says how long the call waited and how to wait longer.
+func (e *ApprovalTimeoutError) Error() string {
+	return fmt.Sprintf("nobody answered the approval request within %s (EngineConfig.ApprovalTimeout; modebox.json limits.approvalTimeout)", e.Wait)
 }
 
 // argsDigest compares arguments: a pending call on resume must be the
@@ -291,12 +424,16 @@ func argsDigest(args json.RawMessage) [32]byte {
 
 type approverKey struct{}
 
+// approvalTimeoutKey carries the engine's approval timeout to Ask and
+// AskForm.
+type approvalTimeoutKey struct{}
+
 // ErrNoApprover is Ask's error when the run has no approver.
 var ErrNoApprover = errors.New("modebox: nothing can approve this now")
 
 // Ask puts a question to the approver of the run that ctx (a tool
 // handler's context) belongs to, with the run's clock held and the wait
-// bounded by MaxApprovalWait. Tools use it to route a person-facing
+// bounded by EngineConfig.ApprovalTimeout. Tools use it to route a person-facing
 // question (for example a downstream MCP server's elicitation) to the same
 // person who approves calls. Without an approver it returns Deny and
 // ErrNoApprover.
@@ -305,7 +442,8 @@ func Ask(ctx context.Context, req ApprovalRequest) (Decision, error) {
 	if a == nil {
 		return Deny, ErrNoApprover
 	}
-	h := &runHost{approver: a}
+	to, _ := ctx.Value(approvalTimeoutKey{}).(time.Duration)
+	h := &runHost{approver: a, approvalTimeout: to}
 	return h.ask(ctx, req)
 }
 
@@ -326,8 +464,20 @@ func AskForm(ctx context.Context, message string, schema json.RawMessage) (actio
 	}
 	release := engine.HoldClock(ctx)
 	defer release()
-	ctx, cancel := context.WithTimeout(ctx, MaxApprovalWait)
-	defer cancel()
-	action, content, err = fa.AskForm(ctx, message, schema)
-	return action, content, true, err
+	to, _ := ctx.Value(approvalTimeoutKey{}).(time.Duration)
+	if to <= 0 {
+		to = DefaultApprovalTimeout
+	}
+	type form struct {
+		action  string
+		content map[string]any
+	}
+	f, err := waitApproval(ctx, to, func(ctx context.Context) (form, error) {
+		a, c, err := fa.AskForm(ctx, message, schema)
+		return form{a, c}, err
+	})
+	if err != nil && f.action == "" {
+		f.action = "cancel"
+	}
+	return f.action, f.content, true, err
 }

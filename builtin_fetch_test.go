@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/modebox/modebox/internal/dnstest"
 )
 
 var lastAuth atomic.Value
@@ -55,7 +57,8 @@ func fetchEngine(t *testing.T, fc *FetchConfig, extra func(*EngineConfig)) *Engi
 func TestFetchFromTheGuest(t *testing.T) {
 	srv, addr := fetchServer(t)
 	t.Setenv("MBX_TEST_KEY", "Bearer k-123")
-	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}, Headers: map[string]map[string]string{addr: {"Authorization": "env:MBX_TEST_KEY"}}}, nil)
+	// the test server is plain http: the entry with a secret header says so
+	e := fetchEngine(t, &FetchConfig{Allow: []string{"http://" + addr}, Headers: map[string]map[string]string{"http://" + addr: {"Authorization": "env:MBX_TEST_KEY"}}}, nil)
 	r := run(t, e, fmt.Sprintf(`
 		const base = %q;
 		const j = await fetch(base + "/json");
@@ -164,18 +167,24 @@ func (s stubResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Ad
 }
 
 // A wildcard entry never opens a private address, even when the name is
-// listed; an exact entry does.
-func TestFetchPrivateOnlyByExactEntry(t *testing.T) {
+// listed, and neither does a plain name entry (api.test, whose DNS
+// answers loopback: the attacker's case, through a real DNS server on
+// loopback); a name entry marked private does.
+func TestFetchPrivateOnlyByExplicitEntry(t *testing.T) {
 	srv, addr := fetchServer(t)
 	_, port, _ := net.SplitHostPort(addr)
-	res := stubResolver{"svc.test": {netip.MustParseAddr("127.0.0.1")}, "a.wild.test": {netip.MustParseAddr("127.0.0.1")}}
-	e := fetchEngine(t, &FetchConfig{Allow: []string{"svc.test:" + port, "*.wild.test:" + port}, resolver: res}, nil)
+	dns := dnstest.Start(t)
+	for _, n := range []string{"svc.test", "a.wild.test", "api.test"} {
+		dns.Set(n, "127.0.0.1")
+	}
+	e := fetchEngine(t, &FetchConfig{Allow: []string{"svc.test:" + port + " private", "*.wild.test:" + port, "api.test:" + port}, resolver: dns.Resolver()}, nil)
 	_ = srv
 	r := run(t, e, fmt.Sprintf(`
 		const ok = (await fetch("http://svc.test:%s/json")).status;
 		let wild; try { await fetch("http://a.wild.test:%s/json") } catch (e) { wild = e.code }
-		return [ok, wild]`, port, port), RunOptions{Lang: "js"})
-	if string(r.Value) != `[200,"FETCH_ADDRESS_REFUSED"]` {
+		let name; try { await fetch("http://api.test:%s/json") } catch (e) { name = e.code }
+		return [ok, wild, name]`, port, port, port), RunOptions{Lang: "js"})
+	if string(r.Value) != `[200,"FETCH_ADDRESS_REFUSED","FETCH_ADDRESS_REFUSED"]` {
 		t.Fatalf("%s %+v", r.Value, r.Error)
 	}
 }
@@ -188,6 +197,29 @@ func TestFetchIsASink(t *testing.T) {
 	})
 	r := run(t, e, `await tools.secret(); try { await fetch("http://`+addr+`/json") } catch (e) { return e.code }`, RunOptions{Lang: "js"})
 	if string(r.Value) != `"APPROVAL_UNAVAILABLE"` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+}
+
+// fetch's maxRequests holds across a pause: the requests a resumed run
+// replays from its journal count, so pausing does not reset the cap.
+func TestFetchRequestLimitAcrossResume(t *testing.T) {
+	_, addr := fetchServer(t)
+	c := &counter{}
+	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}, MaxRequests: 2}, func(cfg *EngineConfig) {
+		cfg.Tools = []Tool{c.tool("t", "guarded", PolicyAsk)}
+		cfg.Continuations = &Continuations{Keys: [][]byte{newKey(t)}}
+	})
+	r := run(t, e, `const u = "http://`+addr+`/json";
+		await fetch(u); await fetch(u);
+		await t.guarded({});
+		try { await fetch(u); return "a third request" } catch (e) { return e.code }`, RunOptions{Lang: "js"})
+	if r.Status != StatusPaused {
+		t.Fatalf("%+v", r)
+	}
+	r, err := e.Resume(t.Context(), r.Token, Decisions{Default: Approve})
+	must(t, err)
+	if string(r.Value) != `"FETCH_REQUEST_LIMIT"` {
 		t.Fatalf("%s %+v", r.Value, r.Error)
 	}
 }

@@ -170,8 +170,10 @@ func TestFSWriteSurvivesPause(t *testing.T) {
 
 func TestFSAbsentWithoutMounts(t *testing.T) {
 	e := newEngine(t)
-	r := run(t, e, `return [typeof fs, typeof sh, typeof fetch]`, RunOptions{Lang: "js"})
-	if string(r.Value) != `["undefined","undefined","undefined"]` {
+	// off, each is a stand-in that rejects with TOOL_NOT_FOUND (see
+	// TestToolNotFound)
+	r := run(t, e, `const codes = []; for (const f of [() => fs.read("/x"), () => sh("ls"), () => fetch("http://x/")]) { try { await f() } catch (e) { codes.push(e.code) } } return codes`, RunOptions{Lang: "js"})
+	if string(r.Value) != `["TOOL_NOT_FOUND","TOOL_NOT_FOUND","TOOL_NOT_FOUND"]` {
 		t.Fatalf("%s", r.Value)
 	}
 }

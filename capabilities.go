@@ -39,23 +39,34 @@ type ShellConfig struct {
 // ShellNetwork limits a shell's network to listed hosts.
 type ShellNetwork struct {
 	// Allow lists "host:port" entries ("*.example.com:443" for
-	// subdomains). Names are resolved by modebox; a name that resolves to
-	// a loopback, private, link-local or metadata address is refused
-	// unless the entry names that IP literally.
+	// subdomains), with the syntax and the address rule of
+	// FetchConfig.Allow (a scheme is accepted and ignored: the proxy
+	// cannot see it). Names are resolved by modebox at each connect; a
+	// name that resolves to a loopback, private, link-local or metadata
+	// address is refused unless the entry is marked " private" or names
+	// that IP literally.
 	Allow []string
 }
 
 // FetchConfig enables fetch(): web requests made by the host. See
 // docs/capabilities.md.
 type FetchConfig struct {
-	// Allow lists "host:port" entries that need no approval
-	// ("*.example.com:443" for subdomains). Other hosts need approval.
-	// Loopback, private, link-local and metadata addresses are reachable
-	// only through an entry that names that exact host or IP and port.
+	// Allow lists entries that need no approval: "host:port",
+	// "*.example.com:443" for subdomains, optionally with a scheme
+	// ("https://api.example.com", port 443 implied; such an entry matches
+	// that scheme only) and optionally marked " private". Other hosts need
+	// approval. Loopback, private, link-local and metadata addresses are
+	// reachable only through an entry naming that IP literally
+	// ("127.0.0.1:8080", which reaches exactly that IP) or a host entry
+	// marked private ("db.internal:8080 private"); a plain host entry
+	// reaches public addresses only, whatever its DNS answers, and an
+	// approval never opens them.
 	Allow []string
-	// Headers injects headers per Allow entry: entry -> name -> value; a
-	// value "env:NAME" is read from modebox's environment. The program
-	// never sees them.
+	// Headers injects headers per Allow entry (the key written as the
+	// entry): entry -> name -> value; a value "env:NAME" is read from
+	// modebox's environment. The program never sees them. They are sent
+	// over https only, unless the entry is written with http://; a plain
+	// http request to an entry with headers is refused (FETCH_INSECURE).
 	Headers map[string]map[string]string
 	// MaxBytes caps a response body after decompression (default 10 MiB);
 	// MaxHeaderBytes the response headers (default 64 KiB);

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,13 +47,22 @@ type runCaps struct {
 
 func newCapabilities(cfg EngineConfig) (c *capabilities, err error) {
 	c = &capabilities{}
+	made := c // what to close on failure ("return nil, err" clears c)
 	defer func() {
 		if err != nil {
-			c.close()
+			_ = made.close()
 		}
 	}()
+	sources, err := sourceDirs(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Shell != nil {
-		if err := c.initShell(cfg.Shell); err != nil {
+		sc := *cfg.Shell
+		// source mounts are hidden from sh(): their data reaches the
+		// program only through fs, where the flow check sees it
+		sc.DenyRead = append(slices.Clip(sc.DenyRead), sources...)
+		if err := c.initShell(&sc); err != nil {
 			return nil, err
 		}
 	}
@@ -70,6 +80,69 @@ func newCapabilities(cfg EngineConfig) (c *capabilities, err error) {
 		c.digest = capsDigest(cfg)
 	}
 	return c, nil
+}
+
+// sourceDirs returns the host directories of the fs source mounts
+// (absolute, symlinks resolved, glob characters escaped), for sh() to
+// hide. It refuses what would let a source's data skip the flow check: a
+// shell workspace inside a source mount (it cannot be hidden), and a plain
+// mount whose host directory overlaps a source mount's (the same files
+// without the mark).
+func sourceDirs(cfg EngineConfig) ([]string, error) {
+	if cfg.FS == nil {
+		return nil, nil
+	}
+	real := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			p = a
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return p
+	}
+	var out []string
+	for _, m := range cfg.FS.Mounts {
+		if !m.Source || m.Host == "" {
+			continue
+		}
+		src := real(m.Host)
+		for _, o := range cfg.FS.Mounts {
+			if o.Source || o.Host == "" {
+				continue
+			}
+			if h := real(o.Host); pathWithin(h, src) || pathWithin(src, h) {
+				return nil, &ConfigError{Field: "FS.Mounts", Reason: fmt.Sprintf("mount %s (host %s) overlaps the source mount %s (host %s): its files would be readable without the source mark; mark both as sources or separate them", o.Guest, o.Host, m.Guest, m.Host)}
+			}
+		}
+		if cfg.Shell != nil {
+			for _, w := range cfg.Shell.Workspace {
+				if pathWithin(real(w), src) {
+					return nil, &ConfigError{Field: "Shell.Workspace", Reason: fmt.Sprintf("workspace %s is inside the fs source mount %s (host %s): sh() would read the source's data without the flow check; use a workspace outside it", w, m.Guest, m.Host)}
+				}
+			}
+		}
+		out = append(out, globEscape(src))
+	}
+	return out, nil
+}
+
+// pathWithin reports whether p is dir or inside it (both clean, absolute).
+func pathWithin(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// globEscape makes p match itself only as a filepath.Match pattern.
+func globEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		switch r {
+		case '*', '?', '[', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // capsDigest digests what a resumed run's built-ins depend on: the shell's
@@ -98,6 +171,9 @@ func capsDigest(cfg EngineConfig) string {
 }
 
 func (c *capabilities) close() error {
+	if c == nil {
+		return nil
+	}
 	var errs []error
 	if c.proxy != nil {
 		errs = append(errs, c.proxy.Close())
@@ -408,6 +484,15 @@ func (c *capabilities) initFetch(cfg *FetchConfig) error {
 			approvalKey: "fetch " + chk.Target.URL.Scheme + "://" + chk.Target.HostPort(),
 		}
 	}
+	// a replayed request counts against maxRequests: the cap is per run,
+	// pauses included (a replayed call the gate had refused counts too:
+	// the cap errs on the safe side)
+	e.replay = func(h *runHost, _ engine.Call) error {
+		if h.caps != nil && h.caps.fetch != nil {
+			h.caps.fetch.CountReplayed()
+		}
+		return nil
+	}
 	c.entries = append(c.entries, e)
 	return nil
 }
@@ -495,16 +580,21 @@ func (c *capabilities) initFS(cfg *FSConfig) error {
 		return &ConfigError{Field: "FS", Reason: err.Error(), Err: err}
 	}
 	c.fs = f
-	source := func(raw json.RawMessage) gateInfo {
-		var a fsArgs
-		if json.Unmarshal(raw, &a) != nil {
-			return gateInfo{}
+	source := func(op string) func(raw json.RawMessage) gateInfo {
+		return func(raw json.RawMessage) gateInfo {
+			var a fsArgs
+			if json.Unmarshal(raw, &a) != nil {
+				return gateInfo{}
+			}
+			p := a.Path
+			if p == "" {
+				p = a.Pattern
+			}
+			if !f.IsSource(p) {
+				return gateInfo{}
+			}
+			return gateInfo{source: true, sourceName: "fs." + op + "(" + strconv.Quote(p) + ")"}
 		}
-		p := a.Path
-		if p == "" {
-			p = a.Pattern
-		}
-		return gateInfo{source: f.IsSource(p)}
 	}
 	add := func(op, desc, schema string, run func(s *mountfs.Session, a fsArgs) (any, error)) *entry {
 		e := builtin("fs."+op, "fs", desc, PolicyAllow, schema, func(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -539,7 +629,7 @@ func (c *capabilities) initFS(cfg *FSConfig) error {
 		}
 		return fsReadResult{Content: string(data), Encoding: "utf8", Base: base}, nil
 	})
-	rd.gate = source
+	rd.gate = source("read")
 	rd.replay = replayFS(func(s *mountfs.Session, a fsArgs, base mountfs.Base) error {
 		return s.NoteRead(a.Path, base)
 	})
@@ -573,7 +663,7 @@ func (c *capabilities) initFS(cfg *FSConfig) error {
 	})
 	add("list", "Lists a directory.", fsPathSchema, func(s *mountfs.Session, a fsArgs) (any, error) {
 		return s.List(a.Path)
-	}).gate = source
+	}).gate = source("list")
 	add("stat", "Describes a file or directory.", fsPathSchema, func(s *mountfs.Session, a fsArgs) (any, error) {
 		return s.Stat(a.Path)
 	})
@@ -582,7 +672,7 @@ func (c *capabilities) initFS(cfg *FSConfig) error {
 	})
 	add("glob", "Finds files by pattern (*, ?, [..], **).", fsGlobSchema, func(s *mountfs.Session, a fsArgs) (any, error) {
 		return s.Glob(a.Pattern)
-	}).gate = source
+	}).gate = source("glob")
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package modebox
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -177,7 +178,7 @@ func (e *Engine) sealPause(res *Result, code string, lang tsx.Lang, filename str
 	}
 	approved := h.approvedTools()
 	slices.Sort(approved)
-	body, err := json.Marshal(tokenBody{
+	body, err := marshalExact(tokenBody{
 		Code: code, Lang: lang.String(), Filename: filename, Limits: lim, Policies: opts.Policies,
 		Journal: res.Journal, Pending: res.Pending, Approved: approved,
 	})
@@ -191,6 +192,21 @@ func (e *Engine) sealPause(res *Result, code string, lang tsx.Lang, filename str
 	}
 	res.Token = tok
 	return nil
+}
+
+// marshalExact encodes v as JSON keeping every json.RawMessage byte for
+// byte. json.Marshal would rewrite <, >, & and U+2028/U+2029 inside raw
+// messages as \u escapes, and a pending call's arguments are compared byte
+// for byte (by digest) with the replay's on resume: "a && b" would never
+// resume.
+func marshalExact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
 // Decisions answer a paused run's pending calls on resume.

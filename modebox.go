@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/guest"
@@ -51,6 +52,8 @@ type Engine struct {
 	cont   *continuations
 	caps   *capabilities
 	gate   *runGate
+
+	approvalTimeout time.Duration
 }
 
 // New checks the configuration, compiles the tools' schemas and loads the
@@ -62,6 +65,13 @@ func New(cfg EngineConfig) (*Engine, error) {
 	eng, err := engine.Shared()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrEngine, err)
+	}
+	at := cfg.ApprovalTimeout
+	switch {
+	case at == 0:
+		at = DefaultApprovalTimeout
+	case at < 0:
+		return nil, &ConfigError{Field: "EngineConfig.ApprovalTimeout", Reason: "must not be negative"}
 	}
 	cont, err := newContinuations(cfg.Continuations)
 	if err != nil {
@@ -84,7 +94,7 @@ func New(cfg EngineConfig) (*Engine, error) {
 		sum := sha256.Sum256([]byte(box.hash + "\x00" + caps.digest))
 		box.hash = hex.EncodeToString(sum[:])
 	}
-	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont, caps: caps, gate: gate}, nil
+	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont, caps: caps, gate: gate, approvalTimeout: at}, nil
 }
 
 // Close releases what the built-in capabilities hold (the shell's network
@@ -152,13 +162,15 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 		defer release()
 	}
 	h.box, h.run, h.approver, h.canPause = e.box, runPolicies, opts.Approver, e.canPause()
+	h.approvalTimeout = e.approvalTimeout
 	req := engine.Request{
-		Code:   prog.Code,
-		Setup:  e.box.setup,
-		Seed:   seed,
-		Limits: lim.engine(),
-		Host:   h,
-		Replay: opts.Journal.toEngine(),
+		Code:    prog.Code,
+		Setup:   e.box.setup,
+		Seed:    seed,
+		Limits:  lim.engine(),
+		Host:    h,
+		Replay:  opts.Journal.toEngine(),
+		Observe: engineObserver(ctx),
 	}
 	h.caps = e.caps.newRun()
 	r := e.eng.Run(ctx, req)

@@ -41,6 +41,13 @@ type EngineConfig struct {
 	Shell *ShellConfig
 	Fetch *FetchConfig
 	FS    *FSConfig
+	// ApprovalTimeout bounds how long a call waits for its Approver's
+	// answer (and modebox.Ask and AskForm for theirs): past it the call is
+	// refused with APPROVAL_TIMEOUT, which the program can catch, and the
+	// run goes on. Default DefaultApprovalTimeout (10 minutes); the
+	// run's Limits.Timeout does not count this wait. modebox.json:
+	// "limits": {"approvalTimeout": "10m"}.
+	ApprovalTimeout time.Duration
 	// Continuations lets runs pause for approval and resume from sealed
 	// tokens. nil: calls that need approval and have no approver are
 	// refused with APPROVAL_UNAVAILABLE.
@@ -59,7 +66,7 @@ type Limits struct {
 	// Timeout is the wall-clock limit (default 30s). The run returns at the
 	// deadline even while the guest is inside a builtin that never polls.
 	// Time spent waiting for an Approver does not count (it is bounded by
-	// MaxApprovalWait instead).
+	// EngineConfig.ApprovalTimeout instead).
 	Timeout time.Duration
 	// Memory is the JS heap limit in bytes (default 64 MiB).
 	Memory int64
@@ -81,6 +88,10 @@ type Limits struct {
 	MaxLog int
 }
 
+// MinMemory is the smallest Limits.Memory accepted (512 KiB); 0 means the
+// default.
+const MinMemory = 512 << 10
+
 func (l Limits) validate(field string) error {
 	switch {
 	case l.Timeout < 0:
@@ -89,6 +100,8 @@ func (l Limits) validate(field string) error {
 		return &ConfigError{Field: field + ".Memory", Reason: "must not be negative"}
 	case l.Memory > 2<<30:
 		return &ConfigError{Field: field + ".Memory", Reason: "must be at most 2 GiB"}
+	case l.Memory != 0 && l.Memory < MinMemory:
+		return &ConfigError{Field: field + ".Memory", Reason: fmt.Sprintf("must be at least %d bytes (512 KiB), got %d: the engine cannot compile a program in less", MinMemory, l.Memory)}
 	case l.MaxCalls < 0, l.MaxConcurrency < 0, l.MaxValue < 0, l.MaxLog < 0:
 		return &ConfigError{Field: field, Reason: "limits must not be negative"}
 	}

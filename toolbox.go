@@ -93,8 +93,10 @@ type gateInfo struct {
 	// approvalKey is what "approve for the rest of the run" approves
 	// (default: the tool's key).
 	approvalKey string
-	// source marks this call as a data-flow source.
-	source bool
+	// source marks this call as a data-flow source; sourceName names it
+	// in approval reasons (default: the tool's label).
+	source     bool
+	sourceName string
 }
 
 // label names a tool in messages: tools.<key>, or sh() for built-ins.

@@ -1,19 +1,32 @@
 // Package cli is the modebox command line as a library: Run takes the
 // arguments and streams and returns the exit status, so cmd/modebox is
 // only os.Exit(cli.Run(...)) and tests drive the real commands in-process.
+//
+// The commands are built with spf13/cobra: flags go anywhere on the line,
+// "--" ends them, every command takes -h/--help, a usage error prints one
+// error line and then the command's usage, and `modebox completion
+// bash|zsh|fish|powershell` prints a shell completion script.
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/modebox/modebox"
 )
 
-// Exit statuses.
+// Exit statuses. They are documented in the README; a status is never
+// given another meaning.
 const (
 	ExitOK     = 0 // success
-	ExitFailed = 1 // the program failed (its error code on stderr)
-	ExitUsage  = 2 // usage or configuration error
+	ExitFailed = 1 // the program failed (its error code on stderr), or a check failed
+	ExitUsage  = 2 // usage error: unknown command or flag, missing or extra argument, bad flag value
 	ExitPaused = 3 // the run paused for approval; the token is on stdout
+	ExitConfig = 4 // configuration error: modebox.json cannot be found, read or used
+	ExitToken  = 5 // continuation token refused: malformed, forged, expired, used, or for another engine
 )
 
 // Streams are the command's standard streams.
@@ -23,54 +36,150 @@ type Streams struct {
 	Stderr io.Writer
 }
 
-const usage = `modebox runs model-written JavaScript/TypeScript in a sandbox.
+// globals are the flags every command takes.
+type globals struct {
+	config string // --config
+	output string // --output: text or json
+	file   string // the configuration file a command loaded ("" for none)
+}
 
-Usage:
-  modebox run [flags] FILE|-    run a program (the body of an async function)
-  modebox resume TOKEN|-        continue a paused run (--approve, --deny, --approve-id N)
-  modebox mcp [--http ADDR]     serve modebox as an MCP server (stdio, or Streamable HTTP)
-  modebox types                 print the toolbox's TypeScript declarations
-  modebox search QUERY          find tools by name, description and parameters
-  modebox init [PATH]           write a starter modebox.json
-  modebox config check [PATH]   validate a modebox.json
-  modebox doctor [--json]       check the engine, configuration, token key and sandbox here
-  modebox version [--json]      print the version, engine image hash and imports
+// json reports whether --output json was asked for.
+func (g *globals) json() bool { return g.output == "json" }
+
+// exitError is a command's failure and the exit status it maps to. An
+// empty message means the command already said what went wrong.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// status ends a command with code after it printed its own output.
+func status(code int) error {
+	if code == ExitOK {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
+// usageError is a mistake on the command line: it prints the command's
+// usage after the error line.
+func usageError(format string, a ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// configError is a configuration that cannot be found, read or used.
+func configError(err error) error { return &exitError{code: ExitConfig, err: err} }
+
+// failure is any other failure of the command (exit 1).
+func failure(err error) error { return &exitError{code: ExitFailed, err: err} }
+
+const rootLong = `modebox runs model-written JavaScript/TypeScript in a sandbox.
 
 Configuration: --config FILE, else $MODEBOX_CONFIG, else ./modebox.json;
 none at all is fine (defaults, console only).
 
-Run "modebox run -h" for the run flags.
-`
+Exit status: 0 ok, 1 the program or a check failed, 2 usage error,
+3 the run paused for approval (token on stdout), 4 configuration error,
+5 continuation token refused.`
 
-// Run runs the command line args (without the program name).
-func Run(args []string, s Streams) int {
-	if len(args) == 0 {
-		fmt.Fprint(s.Stderr, usage)
-		return ExitUsage
+// newRoot builds the command tree; a fresh tree per Run keeps runs
+// independent of each other.
+func newRoot(s Streams) *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:           "modebox",
+		Short:         "Run model-written JavaScript/TypeScript in a sandbox",
+		Long:          rootLong,
+		Version:       modebox.Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usageError("a command is required")
+		},
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if g.output != "text" && g.output != "json" {
+				return usageError("--output must be text or json, not %q", g.output)
+			}
+			return nil
+		},
 	}
-	switch args[0] {
-	case "run":
-		return runCmd(args[1:], s)
-	case "resume":
-		return resumeCmd(args[1:], s)
-	case "types":
-		return typesCmd(args[1:], s)
-	case "mcp":
-		return mcpCmd(args[1:], s)
-	case "doctor":
-		return doctorCmd(args[1:], s)
-	case "search":
-		return searchCmd(args[1:], s)
-	case "init":
-		return initCmd(args[1:], s)
-	case "config":
-		return configCmd(args[1:], s)
-	case "version", "--version":
-		return versionCmd(args[1:], s)
-	case "help", "-h", "--help":
-		fmt.Fprint(s.Stdout, usage)
+	root.SetVersionTemplate("modebox {{.Version}}\n")
+	root.SetIn(s.Stdin)
+	root.SetOut(s.Stdout)
+	root.SetErr(s.Stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: ExitUsage, err: err}
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.config, "config", "", "modebox.json to use (default: $MODEBOX_CONFIG, then ./modebox.json)")
+	pf.StringVarP(&g.output, "output", "o", "text", "output format: text or json")
+	root.AddCommand(
+		newRunCmd(s, g),
+		newResumeCmd(s, g),
+		newMCPCmd(s, g),
+		newTypesCmd(s, g),
+		newSearchCmd(s, g),
+		newInitCmd(s, g),
+		newConfigCmd(s, g),
+		newDoctorCmd(s, g),
+		newVersionCmd(s, g),
+	)
+	root.CompletionOptions.HiddenDefaultCmd = false
+	return root
+}
+
+// Run runs the command line args (without the program name) and returns
+// the exit status.
+func Run(args []string, s Streams) int {
+	root := newRoot(s)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	if err == nil {
 		return ExitOK
 	}
-	fmt.Fprintf(s.Stderr, "modebox: unknown command %q\n\n%s", args[0], usage)
-	return ExitUsage
+	if cmd == nil {
+		cmd = root
+	}
+	code, msg := ExitUsage, err.Error()
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+		msg = ""
+		if ee.err != nil {
+			msg = ee.err.Error()
+		}
+	}
+	if msg != "" {
+		fmt.Fprintf(s.Stderr, "%s: %s\n", cmd.CommandPath(), msg)
+	}
+	if code == ExitUsage {
+		fmt.Fprintf(s.Stderr, "\n%s", cmd.UsageString())
+	}
+	return code
+}
+
+// withJSONAlias adds --json to cmd, short for --output json.
+func withJSONAlias(cmd *cobra.Command, g *globals) {
+	var asJSON bool
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (same as --output json)")
+	prev := cmd.PreRunE
+	cmd.PreRunE = func(c *cobra.Command, args []string) error {
+		if asJSON {
+			g.output = "json"
+		}
+		if prev != nil {
+			return prev(c, args)
+		}
+		return nil
+	}
 }

@@ -50,7 +50,7 @@ func TestExitCodesAndEnvelope(t *testing.T) {
 		t.Fatalf("exit %d %q", code, out)
 	}
 	code, _, errs := runCLI(t, `throw new Error("boom")`, "run", "-")
-	if code != ExitFailed || !strings.Contains(errs, "UNCAUGHT_EXCEPTION: boom") {
+	if code != ExitFailed || !strings.Contains(errs, "UNCAUGHT_EXCEPTION: Error: boom") {
 		t.Fatalf("exit %d %q", code, errs)
 	}
 	for _, args := range [][]string{
@@ -125,6 +125,25 @@ func TestParseSize(t *testing.T) {
 	for _, in := range []string{"", "x", "-1", "MiB", "1.5.2KiB"} {
 		if _, err := ParseSize(in); err == nil {
 			t.Errorf("%q accepted", in)
+		}
+	}
+}
+
+// TestErrorText checks the text form of a failed run: the code, the JS
+// error's name and message, the program's line, and only the program's
+// frames (none from inside the engine).
+func TestErrorText(t *testing.T) {
+	for prog, want := range map[string]string{
+		"class A { constructor() { null.x } }\nnew A()": "UNCAUGHT_EXCEPTION: TypeError: cannot read property 'x' of null\n" +
+			"  at line 1: class A { constructor() { null.x } }\n    at A (main.ts:1)\n    at main.ts:2\n",
+		`throw new RangeError("r")`: "UNCAUGHT_EXCEPTION: RangeError: r\n  at line 1: throw new RangeError(\"r\")\n    at main.ts:1\n",
+		`JSON.parse("{")`:           "UNCAUGHT_EXCEPTION: SyntaxError: expecting property name\n  at line 1: JSON.parse(\"{\")\n    at main.ts:1\n",
+		`await tools.getSum()`:      "TOOL_NOT_FOUND: ToolError: tools.getSum is not a tool: the toolbox has no tools\n  at line 1: await tools.getSum()\n    at main.ts:1\n",
+		`throw 5`:                   "UNCAUGHT_EXCEPTION: uncaught number: 5\n",
+	} {
+		code, _, errs := runCLI(t, prog, "run", "-")
+		if code != ExitFailed || errs != want {
+			t.Errorf("%s: exit %d\n got %q\nwant %q", prog, code, errs, want)
 		}
 	}
 }

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
+	"github.com/spf13/cobra"
+
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/mcpserver"
 	"github.com/modebox/modebox/pgstore"
 )
 
@@ -25,15 +28,9 @@ func loadConfig(flagPath string) (*config.Config, error) {
 	return config.Load(path)
 }
 
-// engineFor builds the engine a command uses from its configuration and
-// starts the configured MCP servers; stop ends them.
-func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox.Engine, stop func(), err error) {
-	return engineWith(ctx, cfg, s, nil, func() {})
-}
-
-// engineWith is engineFor with continuations c when c is not nil
-// (closeC releases their store when the engine stops).
-func engineWith(ctx context.Context, cfg *config.Config, s Streams, c *modebox.Continuations, closeC func()) (eng *modebox.Engine, stop func(), err error) {
+// engineConfig maps the configuration onto the engine's, without tools
+// or continuations.
+func engineConfig(cfg *config.Config) modebox.EngineConfig {
 	ec := modebox.EngineConfig{
 		Limits: modebox.Limits{
 			Timeout:        cfg.Limits.Timeout,
@@ -49,11 +46,26 @@ func engineWith(ctx context.Context, cfg *config.Config, s Streams, c *modebox.C
 		MaxRuns:      cfg.Limits.MaxRuns,
 		MaxQueued:    cfg.Limits.MaxQueued,
 		QueueTimeout: cfg.Limits.QueueTimeout,
+		// approvals wait this long for the terminal or the MCP client
+		ApprovalTimeout: cfg.Limits.ApprovalTimeout,
 	}
 	for pattern, rule := range cfg.Tools {
 		ec.Policies[pattern] = modebox.Policy(rule.Policy)
 	}
 	capabilities(cfg, &ec)
+	return ec
+}
+
+// engineFor builds the engine a command uses from its configuration and
+// starts the configured MCP servers; stop ends them.
+func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox.Engine, stop func(), err error) {
+	return engineWith(ctx, cfg, s, nil, func() {})
+}
+
+// engineWith is engineFor with continuations c when c is not nil
+// (closeC releases their store when the engine stops).
+func engineWith(ctx context.Context, cfg *config.Config, s Streams, c *modebox.Continuations, closeC func()) (eng *modebox.Engine, stop func(), err error) {
+	ec := engineConfig(cfg)
 	if c == nil && needsContinuations(cfg) {
 		c, closeC, err = cliContinuations(ctx, cfg)
 		if err != nil {
@@ -82,92 +94,153 @@ func engineWith(ctx context.Context, cfg *config.Config, s Streams, c *modebox.C
 	return eng, stopAll, nil
 }
 
-// configFlag adds --config to a command's flags.
-func configFlag(fs *flag.FlagSet) *string {
-	return fs.String("config", "", "modebox.json to use (default: $MODEBOX_CONFIG, then ./modebox.json)")
+func newInitCmd(s Streams, g *globals) *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "init [PATH]",
+		Short: "Write a starter modebox.json",
+		Long: `Writes a starter modebox.json (default ./modebox.json): limits and
+policies, and no MCP server (the servers are shown, commented out, in the
+file's "$comment" and in examples/modebox.json).`,
+		Args: maxArgs(1, "PATH"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := config.DefaultFile
+			if len(args) == 1 {
+				path = args[0]
+			}
+			flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+			if force {
+				flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+			}
+			f, err := os.OpenFile(path, flags, 0o644)
+			if errors.Is(err, os.ErrExist) {
+				return failure(fmt.Errorf("%s exists (use --force to overwrite)", path))
+			}
+			if err != nil {
+				return failure(err)
+			}
+			_, werr := f.Write(config.Starter())
+			if cerr := f.Close(); werr == nil {
+				werr = cerr
+			}
+			if werr != nil {
+				return failure(werr)
+			}
+			fmt.Fprintf(s.Stdout, "wrote %s\n", path)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "overwrite an existing file")
+	return cmd
 }
 
-func initCmd(args []string, s Streams) int {
-	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	force := fs.Bool("force", false, "overwrite an existing file")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+// maxArgs accepts at most n positional arguments, named name in the error.
+func maxArgs(n int, name string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usageError("expected at most %d %s, got %d arguments", n, name, len(args))
+		}
+		return nil
 	}
-	path := config.DefaultFile
-	if fs.NArg() > 1 {
-		fmt.Fprintln(s.Stderr, "modebox init: expected at most one PATH")
-		return ExitUsage
-	}
-	if fs.NArg() == 1 {
-		path = fs.Arg(0)
-	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if *force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
-	if errors.Is(err, os.ErrExist) {
-		fmt.Fprintf(s.Stderr, "modebox init: %s exists (use --force to overwrite)\n", path)
-		return ExitUsage
-	}
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox init: %v\n", err)
-		return ExitUsage
-	}
-	_, werr := f.Write(config.Starter())
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		fmt.Fprintf(s.Stderr, "modebox init: %v\n", werr)
-		return ExitFailed
-	}
-	fmt.Fprintf(s.Stdout, "wrote %s\n", path)
-	return ExitOK
 }
 
-func configCmd(args []string, s Streams) int {
-	if len(args) == 0 || args[0] != "check" {
-		fmt.Fprintln(s.Stderr, "Usage: modebox config check [PATH]")
-		return ExitUsage
+func newConfigCmd(s Streams, g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Check a modebox.json, or print its JSON Schema",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return usageError("a subcommand is required: check or schema")
+		},
 	}
-	fs := flag.NewFlagSet("config check", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	if err := fs.Parse(args[1:]); err != nil {
-		return ExitUsage
+	check := &cobra.Command{
+		Use:   "check [PATH]",
+		Short: "Validate a modebox.json (PATH, else --config, $MODEBOX_CONFIG, ./modebox.json)",
+		Args:  maxArgs(1, "PATH"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			flagPath := g.config
+			if len(args) == 1 {
+				if flagPath != "" && flagPath != args[0] {
+					return usageError("give the file once: PATH or --config, not both")
+				}
+				flagPath = args[0]
+			}
+			return configCheck(flagPath, g, s)
+		},
 	}
-	flagPath := ""
-	if fs.NArg() == 1 {
-		flagPath = fs.Arg(0)
-	} else if fs.NArg() > 1 {
-		fmt.Fprintln(s.Stderr, "modebox config check: expected at most one PATH")
-		return ExitUsage
+	schema := &cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of modebox.json (for \"$schema\" and editors)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := s.Stdout.Write(config.Schema())
+			return err
+		},
 	}
+	cmd.AddCommand(check, schema)
+	return cmd
+}
+
+// checkReport is what `modebox config check --output json` prints.
+type checkReport struct {
+	File       string   `json:"file"`
+	OK         bool     `json:"ok"`
+	Error      string   `json:"error,omitempty"`
+	Warnings   []string `json:"warnings"`
+	Tools      int      `json:"toolRules"`
+	Sources    int      `json:"sources"`
+	Sinks      int      `json:"sinks"`
+	MCPServers int      `json:"mcpServers"`
+}
+
+func configCheck(flagPath string, g *globals, s Streams) error {
 	path, _, err := config.Find(flagPath)
 	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox config check: %v\n", err)
-		return ExitUsage
+		return configError(err)
 	}
 	if path == "" {
-		fmt.Fprintln(s.Stderr, "modebox config check: no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)")
-		return ExitUsage
+		return configError(errors.New("no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)"))
 	}
+	rep := checkReport{File: path, Warnings: []string{}}
 	cfg, err := config.Load(path)
+	if err == nil {
+		err = engineCheck(cfg)
+	}
 	if err != nil {
-		fmt.Fprintln(s.Stderr, err)
-		return ExitUsage
+		if !g.json() {
+			return configError(err)
+		}
+		rep.Error = err.Error()
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(s.Stdout, string(b))
+		return status(ExitConfig)
+	}
+	rep.OK = true
+	rep.Warnings = append(rep.Warnings, cfg.Warnings...)
+	rep.Tools, rep.Sources, rep.Sinks, rep.MCPServers = len(cfg.Tools), len(cfg.Flows.Sources), len(cfg.Flows.Sinks), len(cfg.MCPServers)
+	if g.json() {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(s.Stdout, string(b))
+		return nil
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(s.Stderr, "%s: warning: %s\n", path, w)
 	}
 	fmt.Fprintf(s.Stdout, "%s: ok (%d tool rules, %d sources, %d sinks, %d mcpServers)\n",
-		path, len(cfg.Tools), len(cfg.Flows.Sources), len(cfg.Flows.Sinks), len(cfg.MCPServers))
-	return ExitOK
+		path, rep.Tools, rep.Sources, rep.Sinks, rep.MCPServers)
+	return nil
 }
 
 // needsContinuations is true when some call could need approval: only
 // then do the CLI's runs load (and on first use create) the key.
 func needsContinuations(cfg *config.Config) bool {
-	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || len(cfg.MCPServers) > 0 || cfg.ShellTool != nil || cfg.FetchTool != nil {
+	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || cfg.ShellTool != nil || cfg.FetchTool != nil {
 		return true
+	}
+	for _, srv := range cfg.MCPServers {
+		if !srv.Disabled {
+			return true
+		}
 	}
 	for _, r := range cfg.Tools {
 		if r.Policy == config.PolicyAsk {
@@ -191,7 +264,7 @@ func cliContinuations(ctx context.Context, cfg *config.Config) (c *modebox.Conti
 func cliContinuationsPG(ctx context.Context, cfg *config.Config) (*modebox.Continuations, *pgstore.Store, func(), error) {
 	keys, err := modebox.LoadKeys()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, fmt.Errorf("%w: %w", errKey, err)
 	}
 	store, pg, closeFn, err := openStore(ctx, cfg)
 	if err != nil {
@@ -202,31 +275,81 @@ func cliContinuationsPG(ctx context.Context, cfg *config.Config) (*modebox.Conti
 
 // engineWithContinuations is engineFor with continuations always on.
 func engineWithContinuations(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), error) {
-	c, closeC, err := cliContinuations(ctx, cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	return engineWith(ctx, cfg, s, c, closeC)
+	eng, stop, _, err := engineShared(ctx, cfg, s)
+	return eng, stop, err
 }
 
-// openEngine loads the configuration named by cfgPath and builds the
-// engine for command cmd, with continuations always on when cont is set.
-// On failure it prints why and returns ok == false; otherwise the caller
-// must call stop.
-func openEngine(ctx context.Context, cmd, cfgPath string, cont bool, s Streams) (eng *modebox.Engine, stop func(), ok bool) {
-	cfg, err := loadConfig(cfgPath)
+// engineShared is engineWithContinuations that also returns the MCP
+// server's shared retry cache when the token store is PostgreSQL (else
+// nil).
+func engineShared(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), *mcpserver.Shared, error) {
+	c, pg, closeC, err := cliContinuationsPG(ctx, cfg)
 	if err != nil {
-		fmt.Fprintln(s.Stderr, err)
-		return nil, nil, false
+		return nil, nil, nil, err
 	}
+	eng, stop, err := engineWith(ctx, cfg, s, c, closeC)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return eng, stop, sharedCache(pg, c), nil
+}
+
+// openEngine loads the configuration named by g (recording the file used
+// in g.file) and builds the
+// engine, with continuations always on when cont is set. The caller must
+// call stop when err is nil.
+func openEngine(ctx context.Context, g *globals, cont bool, s Streams) (eng *modebox.Engine, stop func(), err error) {
+	cfg, err := loadConfig(g.config)
+	if err != nil {
+		return nil, nil, configError(err)
+	}
+	g.file = cfg.File
+	return openEngineFor(ctx, cfg, cont, s)
+}
+
+// warnConfig prints the configuration's warnings on stderr.
+func warnConfig(cfg *config.Config, s Streams) {
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(s.Stderr, "modebox: %s: warning: %s\n", cfg.File, w)
+	}
+}
+
+// openEngineFor is openEngine for a loaded configuration.
+func openEngineFor(ctx context.Context, cfg *config.Config, cont bool, s Streams) (eng *modebox.Engine, stop func(), err error) {
+	eng, stop, _, err = openEngineShared(ctx, cfg, cont, s)
+	return eng, stop, err
+}
+
+// openEngineShared is openEngineFor that also returns the MCP server's
+// shared retry cache when continuations are on and the token store is
+// PostgreSQL (else nil).
+func openEngineShared(ctx context.Context, cfg *config.Config, cont bool, s Streams) (eng *modebox.Engine, stop func(), shared *mcpserver.Shared, err error) {
+	warnConfig(cfg, s)
 	if cont {
-		eng, stop, err = engineWithContinuations(ctx, cfg, s)
+		eng, stop, shared, err = engineShared(ctx, cfg, s)
 	} else {
 		eng, stop, err = engineFor(ctx, cfg, s)
 	}
 	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox %s: %v\n", cmd, err)
-		return nil, nil, false
+		var ce *modebox.ConfigError
+		var te *modebox.TokenError
+		switch {
+		case errors.As(err, &te):
+			return nil, nil, nil, &exitError{code: ExitToken, err: err}
+		case errors.As(err, &ce), errors.Is(err, errKey), errors.Is(err, errStore):
+			return nil, nil, nil, configError(err)
+		}
+		return nil, nil, nil, failure(err)
 	}
-	return eng, stop, true
+	return eng, stop, shared, nil
+}
+
+// engineCheck reports configuration values the engine cannot work with,
+// by building an engine from them (without starting any server).
+func engineCheck(cfg *config.Config) error {
+	eng, err := modebox.New(engineConfig(cfg))
+	if err != nil {
+		return fmt.Errorf("%s: %w", cfg.File, err)
+	}
+	return eng.Close()
 }

@@ -13,11 +13,16 @@ func TestInitAndConfigCheck(t *testing.T) {
 	if code, out, errs := runCLI(t, "", "init", path); code != ExitOK || !strings.Contains(out, path) {
 		t.Fatalf("init: %d %q %q", code, out, errs)
 	}
-	if code, _, _ := runCLI(t, "", "init", path); code != ExitUsage {
+	if code, _, _ := runCLI(t, "", "init", path); code != ExitFailed {
 		t.Fatalf("init over an existing file: %d", code)
 	}
 	if code, out, errs := runCLI(t, "", "config", "check", path); code != ExitOK || !strings.Contains(out, "ok") {
 		t.Fatalf("check: %d %q %q", code, out, errs)
+	}
+	// the starter starts no server: a console-only run sees an empty
+	// toolbox (the example server is disabled) and says nothing about servers
+	if code, out, errs := runCLI(t, `console.log("hi"); return Object.keys(tools)`, "run", "--config", path, "-"); code != ExitOK || strings.TrimSpace(out) != "[]" || errs != "hi\n" {
+		t.Fatalf("run with the starter: %d %q %q", code, out, errs)
 	}
 	bad := filepath.Join(dir, "bad.json")
 	for content, want := range map[string]string{
@@ -30,11 +35,11 @@ func TestInitAndConfigCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, _, errs := runCLI(t, "", "config", "check", bad)
-		if code != ExitUsage || !strings.Contains(errs, want) {
+		if code != ExitConfig || !strings.Contains(errs, want) {
 			t.Errorf("%s: exit %d, stderr %q, want it to contain %q", content, code, errs, want)
 		}
 	}
-	if code, _, errs := runCLI(t, "", "config", "check", filepath.Join(dir, "missing.json")); code != ExitUsage || errs == "" {
+	if code, _, errs := runCLI(t, "", "config", "check", filepath.Join(dir, "missing.json")); code != ExitConfig || errs == "" {
 		t.Errorf("missing file: %d %q", code, errs)
 	}
 }
@@ -60,8 +65,8 @@ func TestRunUsesConfigLimits(t *testing.T) {
 		t.Fatalf("$MODEBOX_CONFIG: %d %s", code, out)
 	}
 	t.Setenv("MODEBOX_CONFIG", filepath.Join(dir, "nope.json"))
-	if code, _, _ := runCLI(t, "return 1", "run", "-"); code != ExitUsage {
-		t.Fatalf("a missing $MODEBOX_CONFIG must be an error: %d", code)
+	if code, _, _ := runCLI(t, "return 1", "run", "-"); code != ExitConfig {
+		t.Fatalf("a missing $MODEBOX_CONFIG must be a configuration error: %d", code)
 	}
 }
 
@@ -86,7 +91,7 @@ func TestResumeRefusesBadTokens(t *testing.T) {
 	t.Setenv("MODEBOX_CONFIG", "")
 	t.Chdir(t.TempDir())
 	code, _, errs := runCLI(t, "", "resume", "--approve", "mbx1.not-a-token")
-	if code != ExitUsage || !strings.Contains(errs, "TOKEN_") {
+	if code != ExitToken || !strings.Contains(errs, "TOKEN_MALFORMED") {
 		t.Fatalf("garbage token: %d %q", code, errs)
 	}
 	if code, _, _ := runCLI(t, "", "resume", "sometoken"); code != ExitUsage {
@@ -94,5 +99,46 @@ func TestResumeRefusesBadTokens(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "", "resume", "--approve", "--deny", "x"); code != ExitUsage {
 		t.Fatalf("both: %d", code)
+	}
+}
+
+// TestValuesThatCannotWork checks that limits the engine cannot run with
+// are configuration errors, from `config check` as from a run, and that a
+// bare-number timeout below 1000 (milliseconds) warns.
+func TestValuesThatCannotWork(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "modebox.json")
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"limits": {"memory": 5}}`)
+	for _, args := range [][]string{{"config", "check", path}, {"run", "--config", path, "-"}} {
+		code, _, errs := runCLI(t, "return 1", args...)
+		if code != ExitConfig || !strings.Contains(errs, "/limits/memory: must be at least 512KiB") {
+			t.Errorf("%v: exit %d %q", args, code, errs)
+		}
+	}
+	code, _, errs := runCLI(t, "return 1", "run", "--memory", "100KiB", "-")
+	if code != ExitUsage || !strings.Contains(errs, "modebox run: --memory must be at least 512KiB") {
+		t.Errorf("--memory 100KiB: exit %d %q", code, errs)
+	}
+	if code, out, _ := runCLI(t, `return "x".repeat(10)`, "run", "--memory", "512KiB", "-"); code != ExitOK || strings.TrimSpace(out) != `"xxxxxxxxxx"` {
+		t.Errorf("the documented minimum works: exit %d %q", code, out)
+	}
+	write(`{"limits": {"timeout": 5}}`)
+	code, out, errs := runCLI(t, "", "config", "check", path)
+	if code != ExitOK || !strings.Contains(out, "ok") || !strings.Contains(errs, `warning: /limits/timeout: the number 5 is milliseconds (5ms); write "5s" for seconds`) {
+		t.Errorf("bare timeout: exit %d %q %q", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "return 1", "run", "--config", path, "-")
+	if code != ExitOK || !strings.Contains(errs, "warning: /limits/timeout") {
+		t.Errorf("run warns too: exit %d %q", code, errs)
+	}
+	write(`{"limits": {"timeout": "5s", "queueTimeout": 2000}}`)
+	if code, _, errs := runCLI(t, "", "config", "check", path); code != ExitOK || strings.Contains(errs, "warning") {
+		t.Errorf("duration strings and large numbers do not warn: %d %q", code, errs)
 	}
 }

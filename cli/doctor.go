@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
@@ -26,41 +27,43 @@ type check struct {
 	Optional bool `json:"optional,omitempty"`
 }
 
-func doctorCmd(args []string, s Streams) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	cfgPath := configFlag(fs)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
-	}
-	checks := []check{checkEngine(), checkConfig(*cfgPath), checkKey()}
-	checks = append(checks, checkTokenStore(*cfgPath)...)
-	checks = append(checks, checkSandbox(*cfgPath)...)
-	checks = append(checks, checkFS())
-	failed := false
-	for _, c := range checks {
-		failed = failed || (!c.OK && !c.Optional)
-	}
-	if *asJSON {
-		b, _ := json.MarshalIndent(checks, "", "  ")
-		fmt.Fprintln(s.Stdout, string(b))
-	} else {
-		for _, c := range checks {
-			mark := "ok  "
-			switch {
-			case !c.OK && c.Optional:
-				mark = "--  "
-			case !c.OK:
-				mark = "FAIL"
+func newDoctorCmd(s Streams, g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the engine, configuration, token key and sandbox here",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			checks := []check{checkEngine(), checkConfig(g.config), checkKey()}
+			checks = append(checks, checkTokenStore(g.config)...)
+			checks = append(checks, checkSandbox(g.config)...)
+			checks = append(checks, checkFS())
+			failed := false
+			for _, c := range checks {
+				failed = failed || (!c.OK && !c.Optional)
 			}
-			fmt.Fprintf(s.Stdout, "%s %-20s %s\n", mark, c.Name, c.Detail)
-		}
+			if g.json() {
+				b, _ := json.MarshalIndent(checks, "", "  ")
+				fmt.Fprintln(s.Stdout, string(b))
+			} else {
+				for _, c := range checks {
+					mark := "ok  "
+					switch {
+					case !c.OK && c.Optional:
+						mark = "--  "
+					case !c.OK:
+						mark = "FAIL"
+					}
+					fmt.Fprintf(s.Stdout, "%s %-20s %s\n", mark, c.Name, c.Detail)
+				}
+			}
+			if failed {
+				return status(ExitFailed)
+			}
+			return nil
+		},
 	}
-	if failed {
-		return ExitFailed
-	}
-	return ExitOK
+	withJSONAlias(cmd, g)
+	return cmd
 }
 
 func checkEngine() check {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/modebox/modebox"
@@ -13,6 +15,22 @@ import (
 
 // serverStart bounds starting the configured downstream servers.
 const serverStart = 60 * time.Second
+
+// slowStart is how long the servers may take to start before the CLI
+// says on stderr that it is starting them.
+const slowStart = 2 * time.Second
+
+// serverNames lists the enabled servers, sorted.
+func serverNames(cfg *config.Config) string {
+	var names []string
+	for name, srv := range cfg.MCPServers {
+		if !srv.Disabled {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
 
 // downstream starts the configured MCP servers and returns their tools as
 // modebox tools, and a function that stops the servers. A server that
@@ -25,7 +43,18 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 	m := mcpclient.New(cfg.MCPServers, mcpclient.Options{Elicitor: router.elicit})
 	sctx, cancel := context.WithTimeout(ctx, serverStart)
 	defer cancel()
-	if err := m.Start(sctx); err != nil {
+	started := time.Now()
+	said := make(chan struct{})
+	slow := time.AfterFunc(slowStart, func() {
+		defer close(said)
+		fmt.Fprintf(s.Stderr, "modebox: starting MCP servers (%s); a first start with npx may be fetching packages...\n", serverNames(cfg))
+	})
+	err := m.Start(sctx)
+	if !slow.Stop() {
+		<-said
+		fmt.Fprintf(s.Stderr, "modebox: MCP servers started in %s\n", time.Since(started).Round(100*time.Millisecond))
+	}
+	if err != nil {
 		m.Close()
 		return nil, nil, err
 	}
@@ -45,6 +74,11 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 			InputSchema: in, OutputSchema: t.OutputSchema,
 			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
 				defer router.enter(server, ctx)()
+				// the server's progress on this call goes to the run's observer
+				key := server + "." + modebox.MapName(name)
+				ctx = mcpclient.WithProgress(ctx, func(p mcpclient.Progress) {
+					modebox.ReportProgress(ctx, key, p.Message, p.Progress, p.Total)
+				})
 				v, err := m.Call(ctx, server, name, args)
 				if err != nil {
 					return nil, err

@@ -78,7 +78,7 @@ func TestCLIPauseResumeWithRealServer(t *testing.T) {
 	}
 	// env.Token still holds the paused run's token (the ok envelope has none)
 	code, _, errs = runCLI(t, "", "resume", "--config", cfg, "--approve", env.Token)
-	if code != ExitUsage || !strings.Contains(errs, "TOKEN_USED") {
+	if code != ExitToken || !strings.Contains(errs, "TOKEN_USED") {
 		t.Fatalf("a second resume: exit %d %q", code, errs)
 	}
 	// deny: the program sees APPROVAL_DENIED

@@ -3,13 +3,14 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
 )
@@ -30,75 +31,88 @@ func (l *idList) Set(s string) error {
 	return nil
 }
 
-func resumeCmd(args []string, s Streams) int {
-	fs := flag.NewFlagSet("resume", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	fs.Usage = func() {
-		fmt.Fprint(s.Stderr, "Usage: modebox resume [flags] TOKEN|-\n\nContinues a paused run: replays it (no tool runs twice), applies the\ndecisions to its pending calls, and goes on. A token resumes once.\n\nFlags:\n")
-		fs.PrintDefaults()
+func (l *idList) Type() string { return "N" }
+
+func newResumeCmd(s Streams, g *globals) *cobra.Command {
+	var (
+		approveAll, denyAll, noPrompt bool
+		approveIDs, denyIDs           idList
+	)
+	cmd := &cobra.Command{
+		Use:   "resume TOKEN|- (--approve | --deny | --approve-id N | --deny-id N)",
+		Short: "Continue a paused run",
+		Long: `Continues a paused run: replays it (no tool runs twice), applies the
+decisions to its pending calls, and goes on. A token resumes once.`,
+		Example: "  modebox run --no-prompt prog.ts > token   # exit 3: paused, the token on stdout\n  modebox resume - --approve-id 1 --deny-id 2 < token",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("expected one TOKEN or - (stdin), got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if approveAll && denyAll {
+				return usageError("--approve and --deny exclude each other")
+			}
+			if !approveAll && !denyAll && len(approveIDs) == 0 && len(denyIDs) == 0 {
+				return usageError("say what to do with the pending calls: --approve, --deny, --approve-id N or --deny-id N")
+			}
+			token := args[0]
+			if token == "-" {
+				b, err := io.ReadAll(io.LimitReader(s.Stdin, 2<<20))
+				if err != nil {
+					return failure(err)
+				}
+				token = strings.TrimSpace(string(b))
+			}
+			d := modebox.Decisions{ByID: map[int]modebox.Decision{}, Default: modebox.Deny}
+			if approveAll {
+				d.Default = modebox.Approve
+			}
+			for _, id := range approveIDs {
+				d.ByID[id] = modebox.Approve
+			}
+			for _, id := range denyIDs {
+				if _, dup := d.ByID[id]; dup {
+					return usageError("call %d is both approved and denied", id)
+				}
+				d.ByID[id] = modebox.Deny
+			}
+			d.Approver = approverFor(s, noPrompt)
+			ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stopSignals()
+			eng, stop, err := openEngine(ctx, g, true, s)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			ctx, streamed := streamLogs(ctx, g, s)
+			res, err := eng.Resume(ctx, token, d)
+			if err != nil {
+				return runError(err)
+			}
+			return status(printResult(res, g, streamed, s))
+		},
 	}
-	approveAll := fs.Bool("approve", false, "approve every pending call")
-	denyAll := fs.Bool("deny", false, "deny every pending call")
-	var approveIDs, denyIDs idList
-	fs.Var(&approveIDs, "approve-id", "approve pending call N (repeatable, or N,M)")
-	fs.Var(&denyIDs, "deny-id", "deny pending call N (repeatable, or N,M)")
-	output := fs.String("output", "text", "output: text or json")
-	noPrompt := fs.Bool("no-prompt", false, "never ask on the terminal: calls that need approval pause the run again")
-	cfgPath := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK
-		}
-		return ExitUsage
+	f := cmd.Flags()
+	f.BoolVar(&approveAll, "approve", false, "approve every pending call")
+	f.BoolVar(&denyAll, "deny", false, "deny every pending call")
+	f.Var(&approveIDs, "approve-id", "approve pending call N (repeatable, or N,M)")
+	f.Var(&denyIDs, "deny-id", "deny pending call N (repeatable, or N,M)")
+	f.BoolVar(&noPrompt, "no-prompt", false, "never ask on the terminal: calls that need approval pause the run again")
+	return cmd
+}
+
+// runError maps an error from Engine.Run or Engine.Resume to its exit
+// status: a refused token exits ExitToken, a bad option ExitUsage.
+func runError(err error) error {
+	var te *modebox.TokenError
+	if errors.As(err, &te) {
+		return &exitError{code: ExitToken, err: err}
 	}
-	if fs.NArg() != 1 || (*approveAll && *denyAll) {
-		fs.Usage()
-		return ExitUsage
+	var ce *modebox.ConfigError
+	if errors.As(err, &ce) {
+		return &exitError{code: ExitUsage, err: err}
 	}
-	if !*approveAll && !*denyAll && len(approveIDs) == 0 && len(denyIDs) == 0 {
-		fmt.Fprintln(s.Stderr, "modebox resume: say what to do with the pending calls: --approve, --deny, --approve-id N or --deny-id N")
-		return ExitUsage
-	}
-	token := fs.Arg(0)
-	if token == "-" {
-		b, err := io.ReadAll(io.LimitReader(s.Stdin, 2<<20))
-		if err != nil {
-			fmt.Fprintf(s.Stderr, "modebox resume: %v\n", err)
-			return ExitUsage
-		}
-		token = strings.TrimSpace(string(b))
-	}
-	d := modebox.Decisions{ByID: map[int]modebox.Decision{}, Default: modebox.Deny}
-	if *approveAll {
-		d.Default = modebox.Approve
-	}
-	for _, id := range approveIDs {
-		d.ByID[id] = modebox.Approve
-	}
-	for _, id := range denyIDs {
-		if _, dup := d.ByID[id]; dup {
-			fmt.Fprintf(s.Stderr, "modebox resume: call %d is both approved and denied\n", id)
-			return ExitUsage
-		}
-		d.ByID[id] = modebox.Deny
-	}
-	d.Approver = approverFor(s, *noPrompt)
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stopSignals()
-	eng, stop, ok := openEngine(ctx, "resume", *cfgPath, true, s)
-	if !ok {
-		return ExitUsage
-	}
-	defer stop()
-	res, err := eng.Resume(ctx, token, d)
-	if err != nil {
-		var te *modebox.TokenError
-		if errors.As(err, &te) {
-			fmt.Fprintf(s.Stderr, "%s: %s\n", te.Code, te.Message)
-			return ExitUsage
-		}
-		fmt.Fprintf(s.Stderr, "modebox resume: %v\n", err)
-		return ExitUsage
-	}
-	return printResult(res, *output, s)
+	return failure(err)
 }

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/tsx"
@@ -32,92 +33,91 @@ type envelope struct {
 	Pending     []modebox.PendingCall `json:"pending,omitempty"`
 }
 
-func runCmd(args []string, s Streams) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	fs.Usage = func() {
-		fmt.Fprint(s.Stderr, "Usage: modebox run [flags] FILE|-\n\nRuns a JS/TS program (the body of an async function) and prints its\nresult as JSON on stdout; logs go to stderr.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
+func newRunCmd(s Streams, g *globals) *cobra.Command {
 	var (
 		lim      modebox.Limits
 		memory   int64
 		maxValue int64
 		maxLog   int64
-		lang     = fs.String("lang", "", "language: js or ts (default: from the file extension, else ts)")
-		output   = fs.String("output", "text", "output: text or json (one envelope {status, result, logs, error, stats})")
-		seed     = fs.Uint64("seed", 0, "Math.random seed (0: random)")
-		cfgPath  = configFlag(fs)
-		noPrompt = fs.Bool("no-prompt", false, "never ask on the terminal: calls that need approval pause the run (exit 3, token on stdout)")
+		lang     string
+		seed     uint64
+		noPrompt bool
 	)
-	fs.DurationVar(&lim.Timeout, "timeout", 0, "wall-clock limit, e.g. 5s (default 30s)")
-	fs.Var(sizeFlag{&memory}, "memory", "JS heap limit, e.g. 64MiB (default 64MiB)")
-	fs.Uint64Var(&lim.Fuel, "fuel", 0, "fuel limit: interrupt polls of ~10,000 branches each (default 0: unlimited)")
-	fs.IntVar(&lim.MaxCalls, "max-calls", 0, "tool calls per run (default 1000)")
-	fs.IntVar(&lim.MaxConcurrency, "max-concurrency", 0, "tool calls in flight (default 16)")
-	fs.Var(sizeFlag{&maxValue}, "max-value", "largest value crossing the boundary, e.g. 4MiB (default 4MiB)")
-	fs.Var(sizeFlag{&maxLog}, "max-log", "console output kept, e.g. 256KiB (default 256KiB)")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK
-		}
-		return ExitUsage
-	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(s.Stderr, "modebox run: expected one FILE or - (stdin)")
-		fs.Usage()
-		return ExitUsage
-	}
-	if *output != "text" && *output != "json" {
-		fmt.Fprintf(s.Stderr, "modebox run: --output must be text or json, not %q\n", *output)
-		return ExitUsage
-	}
-	lim.Memory = memory
-	if maxValue > 1<<31-1 || maxLog > 1<<31-1 {
-		fmt.Fprintln(s.Stderr, "modebox run: --max-value and --max-log must be below 2GiB")
-		return ExitUsage
-	}
-	lim.MaxValue, lim.MaxLog = int(maxValue), int(maxLog)
-
-	path := fs.Arg(0)
-	code, err := readProgram(path, s.Stdin)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox run: %v\n", err)
-		return ExitUsage
-	}
-	opts := modebox.RunOptions{Lang: *lang, Limits: lim, Seed: *seed, Approver: approverFor(s, *noPrompt)}
-	if path != "-" {
-		opts.Filename = filepath.Base(path)
-		if opts.Lang == "" {
-			if l, ok := tsx.LangFromName(path); ok {
-				opts.Lang = l.String()
+	cmd := &cobra.Command{
+		Use:   "run [flags] FILE|-",
+		Short: "Run a program (the body of an async function)",
+		Long: `Runs a JS/TS program (the body of an async function) and prints its
+result as JSON on stdout; console lines go to stderr as they are logged.`,
+		Example: "  modebox run examples/hello.ts\n  echo 'return 6 * 7' | modebox run -\n  modebox run examples/hello.ts --timeout 5s --memory 32MiB --output json",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("expected one FILE or - (stdin), got %d arguments", len(args))
 			}
-		}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if memory != 0 && memory < modebox.MinMemory {
+				return usageError("--memory must be at least 512KiB (the engine cannot compile a program in less), got %d bytes", memory)
+			}
+			lim.Memory = memory
+			if maxValue > 1<<31-1 || maxLog > 1<<31-1 {
+				return usageError("--max-value and --max-log must be below 2GiB")
+			}
+			lim.MaxValue, lim.MaxLog = int(maxValue), int(maxLog)
+			path := args[0]
+			code, err := readProgram(path, s.Stdin)
+			if err != nil {
+				return usageError("%v", err)
+			}
+			opts := modebox.RunOptions{Lang: lang, Limits: lim, Seed: seed, Approver: approverFor(s, noPrompt)}
+			if path != "-" {
+				opts.Filename = filepath.Base(path)
+				if opts.Lang == "" {
+					if l, ok := tsx.LangFromName(path); ok {
+						opts.Lang = l.String()
+					}
+				}
+			}
+			ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stopSignals()
+			eng, stop, err := openEngine(ctx, g, false, s)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			ctx, streamed := streamLogs(ctx, g, s)
+			res, err := eng.Run(ctx, string(code), opts)
+			if err != nil {
+				return runError(err)
+			}
+			return status(printResult(res, g, streamed, s))
+		},
 	}
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stopSignals()
-	eng, stop, ok := openEngine(ctx, "run", *cfgPath, false, s)
-	if !ok {
-		return ExitUsage
-	}
-	defer stop()
-	res, err := eng.Run(ctx, string(code), opts)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox run: %v\n", err)
-		return ExitUsage
-	}
-	return printResult(res, *output, s)
+	f := cmd.Flags()
+	f.StringVar(&lang, "lang", "", "language: js or ts (default: from the file extension, else ts)")
+	f.Uint64Var(&seed, "seed", 0, "Math.random seed (0: random)")
+	f.BoolVar(&noPrompt, "no-prompt", false, "never ask on the terminal: calls that need approval pause the run (exit 3, token on stdout)")
+	f.DurationVar(&lim.Timeout, "timeout", 0, "wall-clock limit, e.g. 5s (default 30s)")
+	f.Var(sizeFlag{&memory}, "memory", "JS heap limit, e.g. 64MiB (default 64MiB)")
+	f.Uint64Var(&lim.Fuel, "fuel", 0, "fuel limit: interrupt polls of ~10,000 branches each (default 0: unlimited)")
+	f.IntVar(&lim.MaxCalls, "max-calls", 0, "tool calls per run (default 1000)")
+	f.IntVar(&lim.MaxConcurrency, "max-concurrency", 0, "tool calls in flight (default 16)")
+	f.Var(sizeFlag{&maxValue}, "max-value", "largest value crossing the boundary, e.g. 4MiB (default 4MiB)")
+	f.Var(sizeFlag{&maxLog}, "max-log", "console output kept, e.g. 256KiB (default 256KiB)")
+	return cmd
 }
 
-func printResult(res *modebox.Result, output string, s Streams) int {
-	if output == "json" {
+func printResult(res *modebox.Result, g *globals, streamed bool, s Streams) int {
+	if g.json() {
 		return printEnvelope(res, s)
 	}
-	if res.Status == modebox.StatusPaused {
+	if !streamed {
 		for _, l := range res.Logs {
-			fmt.Fprintln(s.Stderr, l.Message)
+			printLog(s, l.Level, l.Message)
 		}
-		return printPaused(res, s)
+	}
+	if res.Status == modebox.StatusPaused {
+		return printPaused(res, g.file, s)
 	}
 	return printText(res, s)
 }
@@ -182,13 +182,6 @@ func printEnvelope(res *modebox.Result, s Streams) int {
 }
 
 func printText(res *modebox.Result, s Streams) int {
-	for _, l := range res.Logs {
-		if l.Level == "log" || l.Level == "info" {
-			fmt.Fprintln(s.Stderr, l.Message)
-		} else {
-			fmt.Fprintf(s.Stderr, "[%s] %s\n", l.Level, l.Message)
-		}
-	}
 	if res.LogsDropped > 0 {
 		fmt.Fprintf(s.Stderr, "[modebox] %d log lines dropped (over --max-log)\n", res.LogsDropped)
 	}
@@ -202,7 +195,11 @@ func printText(res *modebox.Result, s Streams) int {
 	}
 	if res.Error != nil {
 		e := res.Error
-		fmt.Fprintf(s.Stderr, "%s: %s\n", e.Code, e.Message)
+		if e.Name != "" && !strings.HasPrefix(e.Message, e.Name+":") {
+			fmt.Fprintf(s.Stderr, "%s: %s: %s\n", e.Code, e.Name, e.Message)
+		} else {
+			fmt.Fprintf(s.Stderr, "%s: %s\n", e.Code, e.Message)
+		}
 		if e.Line > 0 {
 			pos := fmt.Sprintf("line %d", e.Line)
 			if e.Column > 0 {
@@ -210,8 +207,8 @@ func printText(res *modebox.Result, s Streams) int {
 			}
 			fmt.Fprintf(s.Stderr, "  at %s: %s\n", pos, strings.TrimSpace(e.Source))
 		}
-		if e.Stack != "" {
-			fmt.Fprintln(s.Stderr, strings.TrimRight(e.Stack, "\n"))
+		if st := programFrames(e.Stack); st != "" {
+			fmt.Fprintln(s.Stderr, st)
 		}
 		return ExitFailed
 	}
@@ -227,3 +224,24 @@ func printText(res *modebox.Result, s Streams) int {
 	fmt.Fprintln(s.Stdout, buf.String())
 	return ExitOK
 }
+
+// programFrames is a stack with only the program's frames: frames inside
+// the engine ("(native)" builtins, "<input>" of JSON.parse and eval) are
+// dropped, and the program's own function is shown as its file.
+func programFrames(stack string) string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasSuffix(t, "(native)") || strings.HasPrefix(t, "at <input>") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(t, "at "+mainFunction+" ("); ok {
+			l = strings.Replace(l, t, "at "+strings.TrimSuffix(rest, ")"), 1)
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// mainFunction is the name the program's body runs under.
+const mainFunction = "__modebox_main"

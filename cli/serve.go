@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"net"
 	"net/http"
@@ -15,14 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/modebox/modebox/mcpserver"
 )
-
-// listFlag is a repeatable string flag.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // mcpSection is modebox.json's "mcp" section.
 type mcpSection struct {
@@ -43,60 +38,56 @@ func parseMCPSection(raw json.RawMessage) (mcpSection, error) {
 	return m, nil
 }
 
-func mcpCmd(args []string, s Streams) int {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	fs.Usage = func() {
-		fmt.Fprint(s.Stderr, "Usage: modebox mcp [flags]\n\nServes modebox as an MCP server: over stdio by default, or Streamable HTTP\nwith --http ADDR (loopback unless ADDR names another interface).\n\nFlags:\n")
-		fs.PrintDefaults()
+// mcpFlags are the flags of `modebox mcp`.
+type mcpFlags struct {
+	addr       string
+	bearer     string
+	allowHosts []string
+}
+
+func newMCPCmd(s Streams, g *globals) *cobra.Command {
+	var fl mcpFlags
+	cmd := &cobra.Command{
+		Use:   "mcp [flags]",
+		Short: "Serve modebox as an MCP server (stdio, or Streamable HTTP)",
+		Long: `Serves modebox as an MCP server: over stdio by default, or Streamable HTTP
+with --http ADDR (loopback unless ADDR names another interface).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return serveMCP(g, fl, s)
+		},
 	}
-	cfgPath := configFlag(fs)
-	addr := fs.String("http", "", "serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8080 or :8080, which binds 127.0.0.1)")
-	bearer := fs.String("token", os.Getenv("MODEBOX_MCP_TOKEN"), "require this bearer token over HTTP (default $MODEBOX_MCP_TOKEN)")
-	var allowHosts listFlag
-	fs.Var(&allowHosts, "allow-host", "also accept this Host/Origin over HTTP besides loopback (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return ExitOK
-		}
-		return ExitUsage
-	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return ExitUsage
-	}
-	cfg, err := loadConfig(*cfgPath)
+	f := cmd.Flags()
+	f.StringVar(&fl.addr, "http", "", "serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8080 or :8080, which binds 127.0.0.1)")
+	f.StringVar(&fl.bearer, "token", os.Getenv("MODEBOX_MCP_TOKEN"), "require this bearer token over HTTP (default $MODEBOX_MCP_TOKEN)")
+	f.StringArrayVar(&fl.allowHosts, "allow-host", nil, "also accept this Host/Origin over HTTP besides loopback (repeatable)")
+	return cmd
+}
+
+func serveMCP(g *globals, fl mcpFlags, s Streams) error {
+	cfg, err := loadConfig(g.config)
 	if err != nil {
-		fmt.Fprintln(s.Stderr, err)
-		return ExitUsage
+		return configError(err)
 	}
 	sec, err := parseMCPSection(cfg.MCP)
 	if err != nil {
-		fmt.Fprintf(s.Stderr, "%s: %v\n", cfg.File, err)
-		return ExitUsage
+		return configError(fmt.Errorf("%s: %v", cfg.File, err))
 	}
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	cont, pg, closeStore, err := cliContinuationsPG(ctx, cfg)
+	eng, stop, shared, err := openEngineShared(ctx, cfg, true, s)
 	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
-		return ExitUsage
-	}
-	eng, stop, err := engineWith(ctx, cfg, s, cont, closeStore)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
-		return ExitUsage
+		return err
 	}
 	defer stop()
-	srv := mcpserver.New(eng, mcpserver.Options{ApproveTool: sec.ApproveTool, Shared: sharedCache(pg, cont)})
-	if *addr == "" {
+	srv := mcpserver.New(eng, mcpserver.Options{ApproveTool: sec.ApproveTool, Shared: shared})
+	if fl.addr == "" {
 		if err := srv.ServeStdio(ctx, s.Stdin, s.Stdout); err != nil && !errors.Is(err, context.Canceled) {
-			fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
-			return ExitFailed
+			return failure(err)
 		}
-		return ExitOK
+		return nil
 	}
-	return serveHTTP(ctx, srv, *addr, allowHosts, *bearer, s)
+	return status(serveHTTP(ctx, srv, fl.addr, fl.allowHosts, fl.bearer, s))
 }
 
 func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, allow []string, bearer string, s Streams) int {

@@ -31,3 +31,6 @@ func (f sizeFlag) Set(s string) error {
 	*f.v = n
 	return nil
 }
+
+// Type names the flag's value in usage text.
+func (f sizeFlag) Type() string { return "size" }

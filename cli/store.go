@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -18,6 +19,11 @@ import (
 // "tokenStore": a postgres:// URL or a directory path.
 const envTokenStore = "MODEBOX_TOKEN_STORE"
 
+// errStore marks a token store setting that is not usable (a bad
+// $MODEBOX_TOKEN_STORE, a URL that does not parse, a newer schema): a
+// configuration error, unlike a store that is down.
+var errStore = errors.New("token store")
+
 // storeOpenTimeout bounds connecting to PostgreSQL at start.
 const storeOpenTimeout = 15 * time.Second
 
@@ -30,7 +36,7 @@ func storeSpec(cfg *config.Config) (spec, where string, err error) {
 			if hint != "" {
 				msg += " (" + hint + ")"
 			}
-			return "", "", fmt.Errorf("$%s: %s", envTokenStore, msg)
+			return "", "", fmt.Errorf("%w: $%s: %s", errStore, envTokenStore, msg)
 		}
 		return v, "$" + envTokenStore, nil
 	}
@@ -59,6 +65,9 @@ func openStore(ctx context.Context, cfg *config.Config) (store modebox.TokenStor
 		octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 		defer cancel()
 		pg, err := pgstore.Open(octx, spec, pgstore.Options{})
+		if code := pgstore.CodeOf(err); code == pgstore.CodeInvalidURL || code == pgstore.CodeSchemaTooNew {
+			return nil, nil, nil, fmt.Errorf("%w (%s): %w", errStore, where, err)
+		}
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("token store (%s): %w", where, err)
 		}

@@ -54,7 +54,7 @@ func pauseAndResume(t *testing.T, cfg, url string) {
 		t.Fatalf("resume: exit %d %q %q", code, out, errs)
 	}
 	code, _, errs = runCLI(t, "", "resume", "--config", cfg, "--approve", token)
-	if code != ExitUsage || !strings.Contains(errs, "TOKEN_USED") {
+	if code != ExitToken || !strings.Contains(errs, "TOKEN_USED") {
 		t.Fatalf("a second resume: exit %d %q", code, errs)
 	}
 }
@@ -110,11 +110,11 @@ func TestCLITokenStore(t *testing.T) {
 	}
 
 	t.Setenv("MODEBOX_TOKEN_STORE", "mysql://db/x")
-	if code, _, errs := runCLI(t, "return 1", "run", "--config", cfg, "--no-prompt", "-"); code != ExitUsage || !strings.Contains(errs, "MODEBOX_TOKEN_STORE") {
+	if code, _, errs := runCLI(t, "return 1", "run", "--config", cfg, "--no-prompt", "-"); code != ExitConfig || !strings.Contains(errs, "MODEBOX_TOKEN_STORE") {
 		t.Fatalf("bad $MODEBOX_TOKEN_STORE: exit %d %q", code, errs)
 	}
 	t.Setenv("MODEBOX_TOKEN_STORE", "postgres://postgres@"+pg.Addr()+"/nosuchdb?sslmode=disable&connect_timeout=5")
-	if code, _, errs := runCLI(t, "return 1", "run", "--config", cfg, "--no-prompt", "-"); code != ExitUsage || !strings.Contains(errs, "TOKEN_STORE_UNAVAILABLE") {
+	if code, _, errs := runCLI(t, "return 1", "run", "--config", cfg, "--no-prompt", "-"); code != ExitFailed || !strings.Contains(errs, "TOKEN_STORE_UNAVAILABLE") {
 		t.Fatalf("unreachable store: exit %d %q", code, errs)
 	}
 

@@ -3,70 +3,78 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/spf13/cobra"
 )
 
-func typesCmd(args []string, s Streams) int {
-	fs := flag.NewFlagSet("types", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	cfgPath := configFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+func newTypesCmd(s Streams, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "types",
+		Short: "Print the toolbox's TypeScript declarations",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			eng, stop, err := openEngine(context.Background(), g, false, s)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			d, err := eng.Declarations()
+			if err != nil {
+				return failure(err)
+			}
+			fmt.Fprint(s.Stdout, d)
+			return nil
+		},
 	}
-	eng, stop, ok := openEngine(context.Background(), "types", *cfgPath, false, s)
-	if !ok {
-		return ExitUsage
-	}
-	defer stop()
-	d, err := eng.Declarations()
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "modebox types: %v\n", err)
-		return ExitFailed
-	}
-	fmt.Fprint(s.Stdout, d)
-	return ExitOK
 }
 
-func searchCmd(args []string, s Streams) int {
-	fs := flag.NewFlagSet("search", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	cfgPath := configFlag(fs)
-	limit := fs.Int("limit", 5, "number of results")
-	full := fs.Bool("full", false, "print each tool's full declaration")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+func newSearchCmd(s Streams, g *globals) *cobra.Command {
+	var (
+		limit int
+		full  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "search [flags] QUERY",
+		Short: "Find tools by name, description and parameters",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if strings.TrimSpace(strings.Join(args, " ")) == "" {
+				return usageError("expected a QUERY")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			query := strings.Join(args, " ")
+			eng, stop, err := openEngine(context.Background(), g, false, s)
+			if err != nil {
+				return err
+			}
+			defer stop()
+			hits := eng.Search(query, limit, full)
+			if g.json() {
+				b, _ := json.MarshalIndent(hits, "", "  ")
+				fmt.Fprintln(s.Stdout, string(b))
+				return nil
+			}
+			if len(hits) == 0 {
+				fmt.Fprintln(s.Stderr, "no tools match")
+				return nil
+			}
+			for _, h := range hits {
+				fmt.Fprintln(s.Stdout, h.Signature)
+				if h.Description != "" {
+					fmt.Fprintf(s.Stdout, "    %s\n", h.Description)
+				}
+				if h.Declaration != "" {
+					fmt.Fprintln(s.Stdout, h.Declaration)
+				}
+			}
+			return nil
+		},
 	}
-	query := strings.Join(fs.Args(), " ")
-	if strings.TrimSpace(query) == "" {
-		fmt.Fprintln(s.Stderr, "Usage: modebox search [flags] QUERY")
-		return ExitUsage
-	}
-	eng, stop, ok := openEngine(context.Background(), "search", *cfgPath, false, s)
-	if !ok {
-		return ExitUsage
-	}
-	defer stop()
-	hits := eng.Search(query, *limit, *full)
-	if *asJSON {
-		b, _ := json.MarshalIndent(hits, "", "  ")
-		fmt.Fprintln(s.Stdout, string(b))
-		return ExitOK
-	}
-	if len(hits) == 0 {
-		fmt.Fprintln(s.Stderr, "no tools match")
-		return ExitOK
-	}
-	for _, h := range hits {
-		fmt.Fprintln(s.Stdout, h.Signature)
-		if h.Description != "" {
-			fmt.Fprintf(s.Stdout, "    %s\n", h.Description)
-		}
-		if h.Declaration != "" {
-			fmt.Fprintln(s.Stdout, h.Declaration)
-		}
-	}
-	return ExitOK
+	cmd.Flags().IntVar(&limit, "limit", 5, "number of results")
+	cmd.Flags().BoolVar(&full, "full", false, "print each tool's full declaration")
+	withJSONAlias(cmd, g)
+	return cmd
 }

@@ -2,10 +2,11 @@ package cli
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
 )
@@ -19,26 +20,29 @@ type versionInfo struct {
 	Go        string   `json:"go"`
 }
 
-func versionCmd(args []string, s Streams) int {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.SetOutput(s.Stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+func newVersionCmd(s Streams, g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, engine image hash and imports",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			info := versionInfo{
+				Version:   modebox.Version,
+				ImageHash: modebox.ImageHash(),
+				Imports:   modebox.Imports(),
+				QuickJS:   "2021-03-27",
+				Go:        runtime.Version(),
+			}
+			if g.json() {
+				b, _ := json.MarshalIndent(info, "", "  ")
+				fmt.Fprintln(s.Stdout, string(b))
+				return nil
+			}
+			fmt.Fprintf(s.Stdout, "modebox %s\nengine image sha256:%s\nquickjs %s\nimports %s\n%s\n",
+				info.Version, info.ImageHash, info.QuickJS, strings.Join(info.Imports, ", "), info.Go)
+			return nil
+		},
 	}
-	info := versionInfo{
-		Version:   modebox.Version,
-		ImageHash: modebox.ImageHash(),
-		Imports:   modebox.Imports(),
-		QuickJS:   "2021-03-27",
-		Go:        runtime.Version(),
-	}
-	if *asJSON {
-		b, _ := json.MarshalIndent(info, "", "  ")
-		fmt.Fprintln(s.Stdout, string(b))
-		return ExitOK
-	}
-	fmt.Fprintf(s.Stdout, "modebox %s\nengine image sha256:%s\nquickjs %s\nimports %s\n%s\n",
-		info.Version, info.ImageHash, info.QuickJS, strings.Join(info.Imports, ", "), info.Go)
-	return ExitOK
+	withJSONAlias(cmd, g)
+	return cmd
 }

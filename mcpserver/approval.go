@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/prompt"
@@ -91,15 +91,13 @@ const (
 )
 
 // elicitApprover asks the client's user with elicitation/create, one
-// question at a time. A tool approved for the rest of the run is not asked
-// about again.
+// question at a time. It keeps no answers: the run remembers what was
+// approved for the rest of it, and how far that reaches (one fetch host,
+// not every host; not past a data-flow source read after the approval).
 type elicitApprover struct {
 	ss     *mcp.ServerSession
 	titled bool
 	turn   chan struct{} // one question at a time
-
-	mu       sync.Mutex
-	approved map[string]bool
 }
 
 func (a *elicitApprover) Approve(ctx context.Context, r modebox.ApprovalRequest) (modebox.Decision, error) {
@@ -109,11 +107,8 @@ func (a *elicitApprover) Approve(ctx context.Context, r modebox.ApprovalRequest)
 		return modebox.Deny, ctx.Err()
 	}
 	defer func() { <-a.turn }()
-	a.mu.Lock()
-	done := a.approved[r.Tool]
-	a.mu.Unlock()
-	if done {
-		return modebox.ApproveTool, nil
+	if _, fits := formMessage(r); !fits {
+		return modebox.Deny, errTooLongToShow
 	}
 	res, err := a.ss.Elicit(ctx, elicitParams(r, a.titled))
 	if err != nil {
@@ -123,25 +118,44 @@ func (a *elicitApprover) Approve(ctx context.Context, r modebox.ApprovalRequest)
 	if !ok {
 		return modebox.Deny, errors.New("the user's answer was not one of the choices")
 	}
-	if d == modebox.ApproveTool {
-		a.mu.Lock()
-		if a.approved == nil {
-			a.approved = map[string]bool{}
-		}
-		a.approved[r.Tool] = true
-		a.mu.Unlock()
-	}
 	return d, nil
 }
 
+// MaxApprovalForm is the longest approval form, in bytes of its message.
+// The form shows the whole call (tool, reason, every argument, sanitised);
+// a call whose form would be longer is denied without asking (the
+// elicitation route), or gets a form that says so and offers only "deny"
+// (the input_required route): a person never approves a call they could
+// not see all of.
+const MaxApprovalForm = 16 << 10
+
+// errTooLongToShow is why a call too long for a form was denied.
+var errTooLongToShow = fmt.Errorf("the call is too long to show in an approval form (more than %d bytes), so it was not put to the user", MaxApprovalForm)
+
+// formMessage renders the whole call for a form, and reports whether it
+// fits MaxApprovalForm.
+func formMessage(r modebox.ApprovalRequest) (string, bool) {
+	msg := strings.TrimRight(prompt.Render(prompt.Request{Tool: "tools." + r.Tool, Reason: r.Reason, Args: r.Args}, math.MaxInt32, math.MaxInt32), "\n")
+	return msg, len(msg) <= MaxApprovalForm
+}
+
 // elicitParams is the approval form for one call: the tool, the reason and
-// the arguments (untrusted: sanitised and bounded by prompt.Render), and a
-// choice of approve once, approve the tool for this run, or deny.
+// the whole arguments (untrusted: sanitised by prompt.Render), and a
+// choice of approve once, approve the tool for this run, or deny. A call
+// too long to show gets a form that says so and offers only deny.
 func elicitParams(r modebox.ApprovalRequest, titled bool) *mcp.ElicitParams {
 	tool := prompt.Sanitize(r.Tool)
-	msg := prompt.Render(prompt.Request{Tool: "tools." + r.Tool, Reason: r.Reason, Args: r.Args}, 200, 40)
+	msg, fits := formMessage(r)
 	values := []string{answerApprove, answerApproveTool, answerDeny}
 	titles := []string{"Approve this call once", "Approve tools." + tool + " for the rest of this run", "Deny"}
+	if !fits {
+		msg = fmt.Sprintf("A call of tools.%s needs approval, but it is too long to show here (%d bytes, over the %d a form shows), so it can only be denied.\nReason: %s",
+			tool, len(msg), MaxApprovalForm, prompt.Sanitize(r.Reason))
+		if len(msg) > MaxApprovalForm {
+			msg = strings.ToValidUTF8(msg[:MaxApprovalForm-3], "") + "..."
+		}
+		values, titles = []string{answerDeny}, []string{"Deny (too long to show)"}
+	}
 	prop := map[string]any{
 		"type":        "string",
 		"title":       "Decision",
@@ -256,6 +270,9 @@ func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runI
 		for _, p := range a.calls {
 			if _, ok := byID[p.ID]; !ok {
 				return askInput(state, a), nil
+			}
+			if _, fits := formMessage(modebox.ApprovalRequest{CallID: p.ID, Tool: p.Tool, Args: p.Args, Reason: p.Reason}); !fits {
+				byID[p.ID] = modebox.Deny // its form offered only deny
 			}
 		}
 	}

@@ -6,108 +6,84 @@ import (
 	"strings"
 )
 
-// runDescription is the model's manual for the run tool: what a program
-// is, how it reaches tools, how to discover them, limits and errors, then
-// the toolbox's compact index.
+// runDescription is the model's manual for the run tool, then the
+// toolbox's index. It says once each thing a model needs to write its
+// first program: the program's shape, how to call and find tools, how a
+// failure looks and that output is cut. What it needs only sometimes (every
+// error code, how values convert, the limits) is in reference, which the
+// search tool returns with declarations. docs/benchmarks.md has the sizes.
 func (s *Server) runDescription() string {
 	var b strings.Builder
-	b.WriteString(`Run a JavaScript or TypeScript program in a sandbox. It calls tools as async functions and returns one result. Prefer one program that does the whole task (loops, filtering, Promise.all) over many tool calls, and return only what is needed.
-
-Program: the body of an async function. ` + "`return`" + ` gives the result (JSON-serializable); top-level await works; TypeScript is accepted (types are stripped); a markdown code fence around it is fine. console.log/info/warn/error lines come back in "logs".
-
-Tools: ` + "`await tools.<namespace>.<name>({...})`" + ` with one object argument; a namespace is also a global (` + "`await ns.name({...})`" + `). Names map to identifiers (` + "`get-sum`" + ` is ` + "`get_sum`" + `; ` + "`tools.ns[\"get-sum\"]`" + ` works too). Find tools and exact types: ` + "`return await tools.search(\"words\", {full: true})`" + ` (or the search and declarations tools). Run independent calls concurrently with Promise.all.
-
-Limits: wall time, memory, number and concurrency of tool calls, and size of each value are capped; there is no network, file system or environment except through tools. Some tools need a person's approval: the call waits (or the run pauses) until it is given, and a refused call rejects with APPROVAL_DENIED.
-
-Errors: a failed tool call rejects with an Error whose .code is TOOL_ERROR, TOOL_NOT_FOUND, INVALID_ARGUMENT, VALUE_TOO_LARGE, TOOL_DENIED, APPROVAL_DENIED or APPROVAL_UNAVAILABLE; catch it with try/catch. A run that fails is an error result with error {code, message, line, stack}; codes: SYNTAX_ERROR, UNCAUGHT_EXCEPTION, TIMEOUT, MEMORY_LIMIT, FUEL_EXHAUSTED, HOST_CALL_LIMIT, VALUE_TOO_LARGE, STACK_OVERFLOW, VALUE_NOT_SERIALIZABLE, NEVER_SETTLED, or a tool's code if uncaught.
-
-Output: {status: "ok"|"error"|"paused", result, logs, error, stats}. `)
-	fmt.Fprintf(&b, "The text form is cut after %d characters: filter, slice or summarize in the program.", s.opts.MaxResultText)
+	b.WriteString("Runs a JavaScript/TypeScript program in a sandbox. Do a whole task in one program (loops, filtering, Promise.all); return only what is needed.\n" +
+		"Code: an async function body; `return` a JSON value; console.log goes to logs.\n" +
+		"Tools (listed below): `await tools.ns.name({...})`; `return await tools.search(\"words\")` gives their signatures, {full: true} their types.\n" +
+		"A failed call throws an Error with .code; uncaught, it fails the run (status \"error\"). No network, files or env except through tools. ")
+	fmt.Fprintf(&b, "Output past %d characters is cut.", s.opts.MaxResultText)
 	if s.opts.ApproveTool {
-		b.WriteString(` "paused" means calls wait for a person's approval: follow the result's "next".`)
+		b.WriteString(` Status "paused": follow its "next".`)
 	}
-	b.WriteString("\n\nToolbox: ")
+	b.WriteString("\n")
 	b.WriteString(strings.TrimRight(s.eng.Index(), "\n"))
 	return b.String()
 }
 
-const searchDescription = `Search the toolbox that run programs can call: ranks tools by name, description and parameter names and returns compact TypeScript signatures (key, signature, description), best first. full: true adds each hit's full declaration (argument and result types with doc comments). Inside a program the same is ` + "`await tools.search(query, {limit, full})`" + `.`
+// searchDescription is the search tool's: it does what tools.search does
+// in a program, and serves declarations too.
+const searchDescription = `Finds tools for run programs. query: the best signatures (full: with types), in namespace if given. No query: the TypeScript declarations of namespace (or of all) and the error codes.`
 
-const declarationsDescription = `TypeScript declarations (.d.ts) of the toolbox that run programs can call: every tool under ` + "`tools`" + ` with its argument and result types and doc comments, and the namespaces that are also globals. namespace limits it to one namespace (as in tools.<namespace>); prefer search when you know what you are looking for.`
+// reference is what the model needs only sometimes, with the engine's
+// limits; the search tool puts it before declarations. It reads as
+// TypeScript.
+func (s *Server) reference() string {
+	l := s.eng.Limits()
+	limits := fmt.Sprintf(" * Limits: %s wall time, %s of memory, %d tool calls, %d at once, %s a value, %s of logs",
+		l.Timeout, size(l.Memory), l.MaxCalls, l.MaxConcurrency, size(int64(l.MaxValue)), size(int64(l.MaxLog)))
+	if l.Fuel > 0 {
+		limits += fmt.Sprintf(", %d fuel (about 10,000 branches each)", l.Fuel)
+	}
+	return strings.Replace(referenceText, " * Limits.\n", limits+".\n", 1)
+}
 
-const approveDescription = `Resume a run that paused because some of its tool calls need a person's approval (a run result with status "paused", its "pending" calls and a "token"). Call this only after showing the pending calls to the user and getting their answer: decisions "approve" lets every pending call run, "deny" rejects them (the program sees APPROVAL_DENIED and goes on). The run continues where it stopped (no tool runs twice) and returns a run result. Each token works once.`
+// size writes n bytes as KiB or MiB when it is a whole number of them.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
 
-// Input and output schemas.
+// referenceText is reference before the limits are filled in.
+const referenceText = `/**
+ * A failed tool call rejects with a ToolError. code: TOOL_ERROR (the tool
+ * failed), TOOL_NOT_FOUND, INVALID_ARGUMENT (arguments do not match the
+ * schema), VALUE_TOO_LARGE, TOOL_DENIED (by policy), APPROVAL_DENIED (a
+ * person said no), APPROVAL_UNAVAILABLE (no one to ask), or the tool's own.
+ * Uncaught, it fails the run with that code.
+ * A run that fails has error {code, message, line, stack}; other codes:
+ * SYNTAX_ERROR, UNCAUGHT_EXCEPTION, TIMEOUT, MEMORY_LIMIT, FUEL_EXHAUSTED
+ * (CPU), HOST_CALL_LIMIT (too many tool calls), STACK_OVERFLOW,
+ * VALUE_NOT_SERIALIZABLE (a cycle), NEVER_SETTLED (awaits forever).
+ * Limits.
+ * Values cross as JSON: undefined and functions are dropped (null in an
+ * array), NaN and Infinity become null, a BigInt a decimal string, a Date
+ * its ISO string, a Map an object, a Set an array; a tool's empty result is
+ * undefined.
+ */
+interface ToolError extends Error { name: "ToolError"; code: string; tool: string }
+
+`
+
+const approveDescription = `Resumes a run that paused (status "paused") for a person's approval of its pending calls. Call it only after showing them to the user and getting their answer: "approve" runs every pending call, "deny" rejects them (APPROVAL_DENIED). The run goes on where it stopped and returns a run result. A token works once.`
+
+// Input schemas. The tools have no output schemas: structuredContent is
+// the text's JSON, and the model reads the text.
 var (
-	runInputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "code": {"type": "string", "description": "The program: the body of an async function (JavaScript or TypeScript). Use return for the result."},
-    "lang": {"type": "string", "enum": ["ts", "js"], "description": "Language; default ts, which accepts plain JavaScript too."}
-  },
-  "required": ["code"],
-  "additionalProperties": false
-}`)
+	runInputSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}},"required":["code"]}`)
 
-	runOutputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "status": {"type": "string", "enum": ["ok", "error", "paused"]},
-    "error": {"type": ["object", "null"], "properties": {"code": {"type": "string"}, "message": {"type": "string"}}},
-    "pending": {"type": "array", "items": {"type": "object"}},
-    "token": {"type": "string"},
-    "next": {"type": "string"},
-    "result": {},
-    "files": {"type": "object", "description": "fs writes committed (and conflicts) when the run ended well", "properties": {"committed": {"type": "array", "items": {"type": "string"}}, "conflicts": {"type": "array", "items": {"type": "object"}}}},
-    "logs": {"type": "array", "items": {"type": "object", "properties": {"level": {"type": "string"}, "message": {"type": "string"}}}},
-    "logsDropped": {"type": "integer"},
-    "stats": {"type": "object"}
-  },
-  "required": ["status"]
-}`)
+	searchInputSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"namespace":{"type":"string"},"full":{"type":"boolean"},"limit":{"type":"integer"}}}`)
 
-	searchInputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "query": {"type": "string", "description": "Words to look for: what the tool does, its name or its parameters."},
-    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Number of hits (default 5)."},
-    "full": {"type": "boolean", "description": "Add each hit's full TypeScript declaration."}
-  },
-  "required": ["query"],
-  "additionalProperties": false
-}`)
-
-	searchOutputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "hits": {"type": "array", "items": {"type": "object", "properties": {
-      "key": {"type": "string"}, "signature": {"type": "string"}, "description": {"type": "string"},
-      "declaration": {"type": "string"}, "score": {"type": "number"}}}}
-  },
-  "required": ["hits"]
-}`)
-
-	declarationsInputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "namespace": {"type": "string", "description": "Only this namespace (as in tools.<namespace>); omit for the whole toolbox."}
-  },
-  "additionalProperties": false
-}`)
-
-	declarationsOutputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {"declarations": {"type": "string"}},
-  "required": ["declarations"]
-}`)
-
-	approveInputSchema = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "token": {"type": "string", "description": "The token of the paused run result."},
-    "decisions": {"type": "string", "enum": ["approve", "deny"], "description": "The user's answer for all pending calls."}
-  },
-  "required": ["token", "decisions"],
-  "additionalProperties": false
-}`)
+	approveInputSchema = json.RawMessage(`{"type":"object","properties":{"token":{"type":"string"},"decisions":{"enum":["approve","deny"]}},"required":["token","decisions"]}`)
 )

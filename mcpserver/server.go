@@ -1,7 +1,7 @@
 // Package mcpserver serves a modebox engine as an MCP server: a model gets
 // one tool, run, that runs a JavaScript or TypeScript program against the
-// whole toolbox, plus search and declarations to discover tools, and (when
-// configured) approve to resume runs paused for approval.
+// whole toolbox, plus search to find tools and read their declarations, and
+// (when configured) approve to resume runs paused for approval.
 //
 // Approvals follow what the calling client declared, per request:
 //
@@ -138,6 +138,6 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-const instructions = "modebox runs JavaScript/TypeScript programs that call tools as async functions. " +
-	"Do a task in one `run` program (loops, filtering, Promise.all) rather than many separate calls; " +
-	"use `search` or `declarations` (or tools.search inside a program) to find tools and their exact types."
+// instructions are the server's initialize instructions; the run tool's
+// description is the manual, so they only point to it.
+const instructions = "Do each task in one run program; run's description says how."

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/modebox/modebox"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -14,8 +16,8 @@ func TestListTools(t *testing.T) {
 	eng, _ := newEngine(t)
 	for _, version := range []string{newVersion, legacyVersion} {
 		cs := connect(t, New(eng, Options{}), clientOptions(nil), version)
-		if got := toolNames(t, cs); !slices.Equal(slices.Sorted(slices.Values(got)), []string{"declarations", "run", "search"}) {
-			t.Errorf("%s: tools %v, want declarations, run, search", version, got)
+		if got := toolNames(t, cs); !slices.Equal(slices.Sorted(slices.Values(got)), []string{"run", "search"}) {
+			t.Errorf("%s: tools %v, want run, search", version, got)
 		}
 		cs2 := connect(t, New(eng, Options{ApproveTool: true}), clientOptions(nil), version)
 		if got := toolNames(t, cs2); !contains(got, "approve") {
@@ -37,12 +39,17 @@ func TestListTools(t *testing.T) {
 	if run == nil {
 		t.Fatal("no run tool")
 	}
+	// The essentials: the program's shape, calling and finding tools, how
+	// a failure looks, the cut; then the index. The rest (every error
+	// code, values, limits) is behind search (TestSearchAndDeclarations).
 	mustContain(t, "run description", run.Description,
-		"body of an async function", "return", "top-level await", "TypeScript", "markdown code fence",
-		"tools.<namespace>.<name>", `tools.search("words", {full: true})`, "APPROVAL_DENIED", "UNCAUGHT_EXCEPTION",
-		"24000 characters", strings.TrimRight(eng.Index(), "\n"))
-	if run.OutputSchema == nil {
-		t.Error("run has no output schema")
+		"JavaScript/TypeScript", "async function body", "`return` a JSON value", "console.log",
+		"`await tools.ns.name({...})`", `tools.search("words")`, "{full: true}",
+		"Error with .code", `status "error"`, "24000 characters", strings.TrimRight(eng.Index(), "\n"))
+	for _, tl := range res.Tools {
+		if tl.OutputSchema != nil || tl.Title != "" {
+			t.Errorf("%s has an output schema or a title: the model reads them on every turn", tl.Name)
+		}
 	}
 	if got := cs.InitializeResult().ServerInfo; got.Name != "mb" || got.Version != "9.9" {
 		t.Errorf("server info %+v", got)
@@ -185,23 +192,51 @@ func TestSearchAndDeclarations(t *testing.T) {
 	// The text mirror keeps < and > as written.
 	res = call(t, cs, "search", map[string]any{"query": "multiply", "limit": 1})
 	mustContain(t, "search text", text(t, res), "Promise<number>")
-	if res := call(t, cs, "search", map[string]any{}); !res.IsError {
-		t.Error("search without a query is not an error")
+	// A query within one namespace.
+	res = call(t, cs, "search", map[string]any{"query": "delete file", "namespace": "math"})
+	b, _ = json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &sr); err != nil || res.IsError || len(sr.Hits) != 0 {
+		t.Errorf("search in math for delete: %s", b)
+	}
+	res = call(t, cs, "search", map[string]any{"query": "multiply numbers", "namespace": "math"})
+	b, _ = json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &sr); err != nil || len(sr.Hits) != 1 || sr.Hits[0].Key != "math.mul" {
+		t.Errorf("search in math for multiply: %s", b)
 	}
 
-	res = call(t, cs, "declarations", map[string]any{})
+	// Without a query: declarations, after the reference the manual leaves
+	// out (every error code, values, limits).
+	res = call(t, cs, "search", map[string]any{})
 	all, _ := eng.Declarations()
-	if text(t, res) != all {
-		t.Errorf("declarations:\n%s\nwant:\n%s", text(t, res), all)
+	ref := New(eng, Options{}).reference()
+	if text(t, res) != ref+all {
+		t.Errorf("declarations:\n%s\nwant:\n%s", text(t, res), ref+all)
 	}
-	res = call(t, cs, "declarations", map[string]any{"namespace": "math"})
+	mustContain(t, "reference", text(t, res), "TOOL_ERROR", "TOOL_NOT_FOUND", "INVALID_ARGUMENT", "VALUE_TOO_LARGE",
+		"TOOL_DENIED", "APPROVAL_DENIED", "APPROVAL_UNAVAILABLE", "SYNTAX_ERROR", "UNCAUGHT_EXCEPTION", "TIMEOUT",
+		"MEMORY_LIMIT", "FUEL_EXHAUSTED", "HOST_CALL_LIMIT", "STACK_OVERFLOW", "VALUE_NOT_SERIALIZABLE", "NEVER_SETTLED",
+		"{code, message, line, stack}", "BigInt", "Date", "interface ToolError extends Error",
+		"Limits: 30s wall time, 64 MiB of memory, 1000 tool calls, 16 at once, 4 MiB a value, 256 KiB of logs.")
+	res = call(t, cs, "search", map[string]any{"namespace": "math"})
 	d := text(t, res)
-	mustContain(t, "math declarations", d, "interface Math_MulInput", "declare const tools: {\n  math: {\n", "mul(args: Math_MulInput): Promise<number>;", "declare const math: typeof tools.math;")
+	mustContain(t, "math declarations", d, "APPROVAL_DENIED", "interface Math_MulInput", "declare const tools: {\n  math: {\n", "mul(args: Math_MulInput): Promise<number>;", "declare const math: typeof tools.math;")
 	if strings.Contains(d, "files") || strings.Contains(d, "add(") {
 		t.Errorf("math declarations hold other namespaces:\n%s", d)
 	}
-	res = call(t, cs, "declarations", map[string]any{"namespace": "nope"})
-	if o := structured(t, res); !res.IsError || !strings.Contains(o.Error.Message, "files, math") {
-		t.Errorf("unknown namespace: %v %+v", res.IsError, o)
+	for _, args := range []map[string]any{{"namespace": "nope"}, {"namespace": "nope", "query": "x"}} {
+		res = call(t, cs, "search", args)
+		if o := structured(t, res); !res.IsError || !strings.Contains(o.Error.Message, "files, math") {
+			t.Errorf("unknown namespace %v: %v %+v", args, res.IsError, o)
+		}
 	}
+}
+
+// TestReferenceLimits: the reference states the engine's limits.
+func TestReferenceLimits(t *testing.T) {
+	eng, err := modebox.New(modebox.EngineConfig{Limits: modebox.Limits{Timeout: 5 * time.Second, MaxCalls: 10, MaxValue: 1000, Fuel: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "reference", New(eng, Options{}).reference(),
+		"Limits: 5s wall time, 64 MiB of memory, 10 tool calls, 16 at once, 1000 B a value, 256 KiB of logs, 7 fuel (about 10,000 branches each).\n")
 }

@@ -20,37 +20,22 @@ import (
 const codeInvalidArgument = modebox.CodeInvalidArgument
 
 func (s *Server) addTools() {
-	no := false
 	s.srv.AddTool(&mcp.Tool{
-		Name:         "run",
-		Title:        "Run a program",
-		Description:  s.runDescription(),
-		InputSchema:  runInputSchema,
-		OutputSchema: runOutputSchema,
+		Name:        "run",
+		Description: s.runDescription(),
+		InputSchema: runInputSchema,
 	}, s.handleRun)
 	s.srv.AddTool(&mcp.Tool{
-		Name:         "search",
-		Title:        "Search the toolbox",
-		Description:  searchDescription,
-		InputSchema:  searchInputSchema,
-		OutputSchema: searchOutputSchema,
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+		Name:        "search",
+		Description: searchDescription,
+		InputSchema: searchInputSchema,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 	}, s.handleSearch)
-	s.srv.AddTool(&mcp.Tool{
-		Name:         "declarations",
-		Title:        "TypeScript declarations of the toolbox",
-		Description:  declarationsDescription,
-		InputSchema:  declarationsInputSchema,
-		OutputSchema: declarationsOutputSchema,
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
-	}, s.handleDeclarations)
 	if s.opts.ApproveTool {
 		s.srv.AddTool(&mcp.Tool{
-			Name:         "approve",
-			Title:        "Approve or deny a paused run's calls",
-			Description:  approveDescription,
-			InputSchema:  approveInputSchema,
-			OutputSchema: runOutputSchema,
+			Name:        "approve",
+			Description: approveDescription,
+			InputSchema: approveInputSchema,
 		}, s.handleApprove)
 	}
 }
@@ -88,7 +73,9 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	}
 	rt := s.routeFor(req)
 	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.approverFor(rt, req)}
+	ctx, flush := withProgress(ctx, req)
 	res, err := s.eng.Run(ctx, in.Code, opts)
+	flush()
 	if err != nil {
 		return s.failure(codeInvalidArgument, err.Error()), nil
 	}
@@ -197,52 +184,65 @@ func (s *Server) mirror(text, howToGetLess string) string {
 }
 
 type searchInput struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit,omitempty"`
-	Full  bool   `json:"full,omitempty"`
+	Query     string `json:"query,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Limit     int    `json:"limit,omitempty"`
+	Full      bool   `json:"full,omitempty"`
 }
 
+// handleSearch serves the search tool: with a query, the best hits (of one
+// namespace, if given); without, declarations (of one namespace, or all)
+// after the reference.
 func (s *Server) handleSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	var in searchInput
 	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
 		return s.failure(codeInvalidArgument, "search: invalid arguments: "+err.Error()), nil
 	}
 	if strings.TrimSpace(in.Query) == "" {
-		return s.failure(codeInvalidArgument, `search: "query" is required`), nil
+		return s.declarations(in.Namespace), nil
 	}
-	hits := s.eng.Search(in.Query, in.Limit, in.Full)
+	var hits []modebox.SearchHit
+	if in.Namespace == "" {
+		hits = s.eng.Search(in.Query, in.Limit, in.Full)
+	} else {
+		if _, err := s.namespaceKeys(in.Namespace); err != nil {
+			return s.failure(codeInvalidArgument, "search: "+err.Error()), nil
+		}
+		limit := in.Limit
+		if limit <= 0 {
+			limit = 5
+		}
+		for _, h := range s.eng.Search(in.Query, 50, in.Full) {
+			if s.inNamespace(h.Key, in.Namespace) && len(hits) < limit {
+				hits = append(hits, h)
+			}
+		}
+	}
 	if hits == nil {
 		hits = []modebox.SearchHit{}
 	}
 	return s.plainResult(map[string]any{"hits": hits}, "use a narrower query, a lower limit, or full: false"), nil
 }
 
-type declarationsInput struct {
-	Namespace string `json:"namespace,omitempty"`
-}
-
-func (s *Server) handleDeclarations(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in declarationsInput
-	if err := decodeArgs(req.Params.Arguments, &in); err != nil {
-		return s.failure(codeInvalidArgument, "declarations: invalid arguments: "+err.Error()), nil
-	}
+// declarations is the search tool's answer without a query.
+func (s *Server) declarations(ns string) *mcp.CallToolResult {
 	var (
 		d   string
 		err error
 	)
-	if in.Namespace == "" {
+	if ns == "" {
 		d, err = s.eng.Declarations()
 	} else {
-		d, err = s.namespaceDeclarations(in.Namespace)
+		d, err = s.namespaceDeclarations(ns)
 	}
 	if err != nil {
-		return s.failure(codeInvalidArgument, "declarations: "+err.Error()), nil
+		return s.failure(codeInvalidArgument, "search: "+err.Error())
 	}
-	res := &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(d, "pass a namespace, or use the search tool")}},
+	d = s.reference() + d
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(d, "pass a namespace, or a query")}},
 		StructuredContent: map[string]string{"declarations": d},
 	}
-	return res, nil
 }
 
 // plainResult is a successful result of a discovery tool.
@@ -261,26 +261,10 @@ func (s *Server) plainResult(v any, howToGetLess string) *mcp.CallToolResult {
 // callable tools, merged into one tools block. ns is the namespace as in
 // tools.<ns>, or as registered.
 func (s *Server) namespaceDeclarations(ns string) (string, error) {
-	var keys []string
-	global := false
-	all := map[string]bool{}
-	for _, t := range s.eng.Tools() {
-		mapped, _, ok := strings.Cut(t.Key, ".")
-		if !ok {
-			mapped = ""
-		}
-		if mapped != "" {
-			all[mapped] = true
-		}
-		if t.Policy == modebox.PolicyDeny || (mapped != ns && t.Namespace != ns) || mapped == "" {
-			continue
-		}
-		keys = append(keys, t.Key)
-		global = global || t.Global
-	}
+	keys, global := s.namespaceKeysGlobal(ns)
 	if len(keys) == 0 {
-		names := slices.Sorted(maps.Keys(all))
-		return "", fmt.Errorf("no namespace %q with callable tools; namespaces: %s", ns, strings.Join(names, ", "))
+		_, err := s.namespaceKeys(ns)
+		return "", err
 	}
 	mapped, _, _ := strings.Cut(keys[0], ".")
 	var heads, members, whole []string
@@ -317,6 +301,54 @@ func (s *Server) namespaceDeclarations(ns string) (string, error) {
 		fmt.Fprintf(&b, "declare const %s: typeof tools.%s;\n", mapped, mapped)
 	}
 	return b.String(), nil
+}
+
+// namespaceKeys returns the keys of namespace ns's callable tools, or an
+// error naming the namespaces there are. ns is as in tools.<ns>, or as
+// registered.
+func (s *Server) namespaceKeys(ns string) ([]string, error) {
+	keys, _ := s.namespaceKeysGlobal(ns)
+	if len(keys) > 0 {
+		return keys, nil
+	}
+	all := map[string]bool{}
+	for _, t := range s.eng.Tools() {
+		if mapped, _, ok := strings.Cut(t.Key, "."); ok {
+			all[mapped] = true
+		}
+	}
+	names := slices.Sorted(maps.Keys(all))
+	return nil, fmt.Errorf("no namespace %q with callable tools; namespaces: %s", ns, strings.Join(names, ", "))
+}
+
+// namespaceKeysGlobal returns the keys of namespace ns's callable tools and
+// whether the namespace is also a global.
+func (s *Server) namespaceKeysGlobal(ns string) (keys []string, global bool) {
+	for _, t := range s.eng.Tools() {
+		if t.Policy == modebox.PolicyDeny || !s.toolInNamespace(t, ns) {
+			continue
+		}
+		keys = append(keys, t.Key)
+		global = global || t.Global
+	}
+	return keys, global
+}
+
+// toolInNamespace reports whether t is in namespace ns (as in tools.<ns>,
+// or as registered).
+func (s *Server) toolInNamespace(t modebox.ToolInfo, ns string) bool {
+	mapped, _, ok := strings.Cut(t.Key, ".")
+	return ok && (mapped == ns || t.Namespace == ns)
+}
+
+// inNamespace reports whether the tool with key is in namespace ns.
+func (s *Server) inNamespace(key, ns string) bool {
+	for _, t := range s.eng.Tools() {
+		if t.Key == key {
+			return s.toolInNamespace(t, ns)
+		}
+	}
+	return false
 }
 
 // declarationOf returns the full declaration of the tool with key.

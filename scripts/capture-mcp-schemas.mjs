@@ -42,6 +42,13 @@ const servers = {
     args: () => [],
     env: (tmp) => ({ MEMORY_FILE_PATH: join(tmp, "memory.jsonl") }),
   },
+  // Lists its tools without a token and without the network; it is only
+  // asked for tools/list here.
+  github: {
+    pkg: "@modelcontextprotocol/server-github",
+    args: () => [],
+    env: () => ({ GITHUB_PERSONAL_ACCESS_TOKEN: "" }),
+  },
 };
 
 // capture starts one server and returns {serverInfo, tools}.

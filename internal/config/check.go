@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -13,7 +14,7 @@ import (
 // Keys allowed at each level, in the order they are documented.
 var (
 	topKeys    = []string{"$schema", "limits", "tools", "flows", "mcpServers", "shell", "fetch", "fs", "mcp", "tokenStore"}
-	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxRuns", "maxQueued", "queueTimeout"}
+	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxRuns", "maxQueued", "queueTimeout", "approvalTimeout"}
 	ruleKeys   = []string{"policy"}
 	flowKeys   = []string{"sources", "sinks"}
 	serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "timeout"}
@@ -46,8 +47,9 @@ var (
 // checker turns the parsed JSON tree into a Config, stopping at the first
 // problem.
 type checker struct {
-	file string
-	data []byte
+	file     string
+	data     []byte
+	warnings []string
 }
 
 // fail builds an *Error about the value or key at offset off.
@@ -219,10 +221,15 @@ func (c *checker) limits(n *node, path string, l *Limits) *Error {
 		switch m.key {
 		case "timeout":
 			l.Timeout, err = c.duration(v, p)
+			c.warnBareMS(v, p, l.Timeout)
 		case "memory":
 			l.Memory, err = c.size(v, p)
 			if err == nil && l.Memory > maxMemory {
 				err = c.fail(v.off, p, "must be at most "+formatSize(maxMemory)+", got "+string(c.data[v.off:v.end]), "")
+			}
+			if err == nil && l.Memory != 0 && l.Memory < MinMemory {
+				err = c.fail(v.off, p, "must be at least "+formatSize(MinMemory)+" (0 or absent: the default, 64MiB), got "+string(c.data[v.off:v.end]),
+					"a bare number is bytes: write \"64MiB\"")
 			}
 		case "maxValue":
 			l.MaxValue, err = c.size(v, p)
@@ -232,6 +239,10 @@ func (c *checker) limits(n *node, path string, l *Limits) *Error {
 			l.Fuel, err = c.count(v, p)
 		case "queueTimeout":
 			l.QueueTimeout, err = c.duration(v, p)
+			c.warnBareMS(v, p, l.QueueTimeout)
+		case "approvalTimeout":
+			l.ApprovalTimeout, err = c.duration(v, p)
+			c.warnBareMS(v, p, l.ApprovalTimeout)
 		case "maxRuns", "maxQueued":
 			var cnt uint64
 			cnt, err = c.count(v, p)
@@ -251,6 +262,15 @@ func (c *checker) limits(n *node, path string, l *Limits) *Error {
 		}
 		return err
 	})
+}
+
+// warnBareMS warns about a duration written as a bare number below 1000:
+// a number is milliseconds, and such a small one is usually meant as
+// seconds.
+func (c *checker) warnBareMS(n *node, path string, d time.Duration) {
+	if n.kind == kindNumber && d > 0 && d < minServerTimeoutMS*time.Millisecond {
+		c.warnings = append(c.warnings, fmt.Sprintf("%s: the number %s is milliseconds (%s); write %q for seconds", path, n.str, d, n.str+"s"))
+	}
 }
 
 // duration reads a duration string or a number of milliseconds.

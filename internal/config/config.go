@@ -59,6 +59,10 @@ type Config struct {
 	// replicas or a directory path; empty means the default directory.
 	// $MODEBOX_TOKEN_STORE overrides it.
 	TokenStore string
+	// Warnings are values that parse but are likely mistakes, such as a
+	// run timeout written as a bare number below 1000 (milliseconds), each
+	// a message that starts with the value's JSON Pointer.
+	Warnings []string
 }
 
 // Limits are the caps of each run, as written under "limits". A zero field
@@ -87,6 +91,10 @@ type Limits struct {
 	// "queueTimeout". They are engine-wide, not per run.
 	MaxRuns, MaxQueued int
 	QueueTimeout       time.Duration
+	// ApprovalTimeout bounds the wait for a person's answer to an
+	// approval request ("approvalTimeout"; engine-wide, default 10m);
+	// past it the call is refused with APPROVAL_TIMEOUT.
+	ApprovalTimeout time.Duration
 }
 
 // ToolRule is what the configuration says about the tools matching one

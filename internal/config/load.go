@@ -85,5 +85,6 @@ func Parse(data []byte, name string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.Warnings = c.warnings
 	return cfg, nil
 }

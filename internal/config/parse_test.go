@@ -123,6 +123,7 @@ func TestLimitsValues(t *testing.T) {
 		want Limits
 	}{
 		{`{"timeout": "500ms"}`, Limits{Timeout: 500 * time.Millisecond}},
+		{`{"approvalTimeout": "2m"}`, Limits{ApprovalTimeout: 2 * time.Minute}},
 		{`{"timeout": "1m30s"}`, Limits{Timeout: 90 * time.Second}},
 		{`{"timeout": 1500}`, Limits{Timeout: 1500 * time.Millisecond}},
 		{`{"timeout": 0.5}`, Limits{Timeout: 500 * time.Microsecond}},
@@ -251,6 +252,8 @@ var errorCases = []errorCase{
 	{"size number fraction", `{"limits": {"maxValue": 10.5}}`, `modebox.json: /limits/maxValue: expected a whole number, got 10.5`, 1, 25},
 	{"size too large", `{"limits": {"maxValue": "9999999999GiB"}}`, `modebox.json: /limits/maxValue: size "9999999999GiB" is too large`, 1, 25},
 	{"memory too large", `{"limits": {"memory": "4GiB"}}`, `modebox.json: /limits/memory: must be at most 2GiB, got "4GiB"`, 1, 23},
+	{"memory too small", `{"limits": {"memory": 5}}`, `modebox.json: /limits/memory: must be at least 512KiB (0 or absent: the default, 64MiB), got 5 (a bare number is bytes: write "64MiB")`, 1, 23},
+	{"memory string too small", `{"limits": {"memory": "100KiB"}}`, `modebox.json: /limits/memory: must be at least 512KiB (0 or absent: the default, 64MiB), got "100KiB" (a bare number is bytes: write "64MiB")`, 1, 23},
 	{"memory number too large", `{"limits": {"memory": 2147483649}}`, `modebox.json: /limits/memory: must be at most 2GiB, got 2147483649`, 1, 23},
 	{"server timeout seconds", `{"mcpServers": {"a": {"command": "x", "timeout": 60}}}`,
 		`modebox.json: /mcpServers/a/timeout: a number is milliseconds, so 60 would be 60ms (write "60s" for seconds; numbers must be at least 1000)`, 1, 50},

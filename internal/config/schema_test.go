@@ -121,6 +121,7 @@ var goOnly = []string{
 	"duration overflow",        // a pattern cannot bound the value
 	"size too large",           // idem
 	"memory too large",         // idem, for "memory" written as a string
+	"memory string too small",  // idem
 	"server unparsable url",    // matches the URL pattern, fails url.Parse
 }
 

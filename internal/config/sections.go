@@ -112,7 +112,7 @@ func (c *checker) hostList(n *node, path string) ([]string, *Error) {
 	}
 	for i, s := range list {
 		if _, perr := netguard.ParseEntry(s); perr != nil {
-			return nil, c.fail(n.elems[i].off, path+"/"+strconv.Itoa(i), perr.Error(), `entries are "host:port", "*.example.com:443", "127.0.0.1:8080" or "[::1]:8080"`)
+			return nil, c.fail(n.elems[i].off, path+"/"+strconv.Itoa(i), perr.Error(), `entries are "host:port", "*.example.com:443", "127.0.0.1:8080", "[::1]:8080", "https://api.example.com" or "db.internal:5432 private"`)
 		}
 	}
 	return list, nil
@@ -186,7 +186,7 @@ func (c *checker) fetch(n *node, path string) (*Fetch, *Error) {
 			f.Headers = map[string]map[string]string{}
 			err = c.object(v, p, nil, nil, func(m member, p string) *Error {
 				if _, perr := netguard.ParseEntry(m.key); perr != nil {
-					return c.fail(m.keyOff, p, perr.Error(), "keys are allow entries (host:port)")
+					return c.fail(m.keyOff, p, perr.Error(), "keys are allow entries, written as in allow (host:port, or with the entry's scheme)")
 				}
 				h, err := c.stringMap(m.val, p)
 				f.Headers[m.key] = h

@@ -33,6 +33,16 @@ func TestSections(t *testing.T) {
 		fs.Deny[0] != "*.sqlite" || fs.MaxFileSize != 1<<20 || fs.MaxEntries != 50 {
 		t.Errorf("fs: %+v", fs)
 	}
+	// entries with a scheme and the private mark, headers keyed by them
+	sch, err := Parse([]byte(`{"fetch": {"enabled": true, "allow": ["https://api.example.com", "db.internal:5432 private"],
+		"headers": {"https://api.example.com": {"Authorization": "env:K"}}}, "shell": {"enabled": true, "workspace": ["/w"],
+		"network": {"allow": ["svc.internal:8080 private"]}}}`), "m.json")
+	if err != nil || sch.FetchTool.Allow[1] != "db.internal:5432 private" || sch.FetchTool.Headers["https://api.example.com"] == nil {
+		t.Errorf("scheme and private entries: %v", err)
+	}
+	if _, err := Parse([]byte(`{"fetch": {"enabled": true, "allow": ["*.example.com:443 private"]}}`), "m.json"); err == nil {
+		t.Error("a wildcard marked private was accepted")
+	}
 	off, err := Parse([]byte(`{"shell": {"workspace": ["/w"]}, "fetch": {"allow": ["a.b:1"]}, "fs": {"deny": []}}`), "m.json")
 	if err != nil || off.ShellTool != nil || off.FetchTool != nil || off.FSTool != nil {
 		t.Errorf("not enabled should be off: %+v %v", off, err)

@@ -27,6 +27,7 @@ const starter = `{
   },
   "mcpServers": {
     "everything": {
+      "disabled": true,
       "command": "npx",
       "args": ["-y", "@modelcontextprotocol/server-everything"]
     }
@@ -39,8 +40,9 @@ const starter = `{
 `
 
 // Starter returns a starter modebox.json: the default limits written out,
-// one MCP server (the MCP reference server "everything", started with
-// npx), example tool policies and flows, and empty "shell", "fetch", "fs"
+// one example MCP server, disabled (the MCP reference server "everything",
+// started with npx once "disabled" is removed: a console-only run starts
+// no server), example tool policies and flows, and empty "shell", "fetch", "fs"
 // and "mcp" sections, which leave the built-in tools off. It is valid JSON
 // without comments and parses with [Parse]. The caller may modify the
 // result.

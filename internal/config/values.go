@@ -44,6 +44,10 @@ const maxNumber = 1<<53 - 1
 // maxMemory is the engine's cap on Limits.Memory.
 const maxMemory = 2 << 30
 
+// MinMemory is the smallest "memory" limit accepted (512 KiB): below it the
+// engine cannot compile even a small program.
+const MinMemory = 512 << 10
+
 // minServerTimeoutMS is the smallest server timeout written as a number.
 // Some clients (Cline) write this timeout in seconds; modebox reads
 // numbers as milliseconds, so a small number is almost surely seconds.

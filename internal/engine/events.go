@@ -67,16 +67,28 @@ func (r *run) onLog(level int32, payload []byte) {
 		name = levelNames[level]
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.abandoned {
+		r.mu.Unlock()
 		return
 	}
 	if r.logBytes+len(payload) > r.limits.MaxLog {
 		r.logsDropped++
+		r.mu.Unlock()
 		return
 	}
 	r.logBytes += len(payload)
-	r.logs = append(r.logs, Log{Level: name, Message: strings.ToValidUTF8(string(payload), "\uFFFD")})
+	l := Log{Level: name, Message: strings.ToValidUTF8(string(payload), "\uFFFD")}
+	r.logs = append(r.logs, l)
+	r.mu.Unlock()
+	r.observe(Event{Kind: EventLog, Level: l.Level, Message: l.Message})
+}
+
+// observe tells the run's observer about ev, if there is one.
+func (r *run) observe(ev Event) {
+	if r.observer != nil {
+		ev.Elapsed = time.Since(r.start)
+		r.observer(ev)
+	}
 }
 
 func (r *run) onCall(id int32, payload []byte) int32 {
@@ -213,8 +225,22 @@ func (r *run) startCall(pc *pendingCall) {
 	dispatch(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
 }
 
-func callHost(ctx context.Context, host Host, pc *pendingCall, maxValue int) (c completion) {
+func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue int) (c completion) {
 	c.call = pc
+	if r != nil && r.observer != nil {
+		r.observe(Event{Kind: EventCallStart, CallID: pc.id, Tool: pc.tool})
+		defer func() {
+			ev := Event{Kind: EventCallEnd, CallID: pc.id, Tool: pc.tool, OK: c.ok}
+			if !c.ok {
+				var e struct {
+					Code string `json:"code"`
+				}
+				_ = json.Unmarshal(c.value, &e)
+				ev.Code = e.Code
+			}
+			r.observe(ev)
+		}()
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			c.ok, c.value = false, errorJSON(CodeToolError, fmt.Sprintf("the tool panicked: %v", p))

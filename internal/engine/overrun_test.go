@@ -22,13 +22,18 @@ var overrunCases = map[string]string{
 }
 
 // TestOverrunAfterDeadline measures how long the guest keeps running after
-// Run has returned TIMEOUT. It fails only if the guest never stops.
+// Run has returned TIMEOUT. It fails only if the guest never stops (before
+// the test binary's deadline). The figures are logged, never asserted.
 func TestOverrunAfterDeadline(t *testing.T) {
 	e, err := Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var worst time.Duration
+	giveUp := make(<-chan time.Time) // never, without a test deadline
+	if d, ok := t.Deadline(); ok {
+		giveUp = time.After(time.Until(d) - 30*time.Second)
+	}
 	for name, src := range overrunCases {
 		p, err := tsx.Transform(src, tsx.JS)
 		if err != nil {
@@ -43,10 +48,13 @@ func TestOverrunAfterDeadline(t *testing.T) {
 			if res.Err == nil || res.Err.Code != CodeTimeout {
 				t.Fatalf("%s: %+v", name, res.Err)
 			}
+			// "never" is the test binary's own deadline: how long a
+			// builtin runs on depends on the machine's load, so no fixed
+			// bound is assumed here
 			select {
 			case d := <-exited:
 				overruns = append(overruns, d)
-			case <-time.After(30 * time.Second):
+			case <-giveUp:
 				t.Fatalf("%s: the guest never stopped", name)
 			}
 		}

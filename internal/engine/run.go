@@ -77,6 +77,7 @@ type run struct {
 	host     Host
 	now      func() time.Time
 	start    time.Time
+	observer func(Event) // Request.Observe
 	deadline time.Time
 	hold     clockHold
 	hardMem  uint32
@@ -125,14 +126,15 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 		now = time.Now
 	}
 	r := &run{
-		limits:  lim,
-		host:    req.Host,
-		now:     now,
-		stopCh:  make(chan struct{}),
-		done:    make(chan struct{}),
-		pending: map[int]*pendingCall{},
-		results: make(chan completion, 16),
-		replay:  req.Replay,
+		limits:   lim,
+		host:     req.Host,
+		now:      now,
+		stopCh:   make(chan struct{}),
+		done:     make(chan struct{}),
+		pending:  map[int]*pendingCall{},
+		results:  make(chan completion, 16),
+		replay:   req.Replay,
+		observer: req.Observe,
 	}
 	r.start = time.Now()
 	r.deadline = r.start.Add(lim.Timeout)

@@ -85,10 +85,37 @@ type Request struct {
 	Replay *Journal
 	// Now reads the clock; nil means time.Now.
 	Now func() time.Time
+	// Observe, if set, is told what the run does as it happens: each
+	// console line kept (not the ones over MaxLog), and each tool call as
+	// it starts and as it settles. It is called from the run's goroutines,
+	// possibly at once from several, and must not block.
+	Observe func(Event)
 	// Exited, if set, is called when the guest has left wasm for good, with
 	// how long after the deadline that was (0 if before): the CPU work a
 	// run still did after its caller got TIMEOUT.
 	Exited func(overrun time.Duration)
+}
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// Event kinds.
+const (
+	EventLog       EventKind = iota + 1 // a console line: Level, Message
+	EventCallStart                      // a tool call starts on the host: CallID, Tool
+	EventCallEnd                        // a tool call settled: CallID, Tool, OK, Code
+)
+
+// Event is one thing a run did, for Request.Observe.
+type Event struct {
+	Kind    EventKind
+	Level   string // EventLog
+	Message string // EventLog
+	CallID  int    // calls
+	Tool    string // calls
+	OK      bool   // EventCallEnd: the call succeeded
+	Code    string // EventCallEnd: the error code of a failed call
+	Elapsed time.Duration
 }
 
 // Log is one console line.

@@ -34,7 +34,7 @@ func worker(j callJob) {
 	idle := time.NewTimer(workerIdle)
 	defer idle.Stop()
 	for {
-		j.r.deliver(callHost(j.ctx, j.host, j.pc, j.maxValue))
+		j.r.deliver(callHost(j.ctx, j.r, j.host, j.pc, j.maxValue))
 		j = callJob{}
 		if !idle.Stop() {
 			select {

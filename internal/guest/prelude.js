@@ -656,11 +656,143 @@
     hidden(G, 'fs', fs);
   }
   function installBuiltins(b) {
-    if (!b) return;
+    b = b || {};
     if (b.sh) installSh();
     if (b.fetch) installFetch();
     if (b.fs) installFS();
+    if (!b.sh && !('sh' in G)) hidden(G, 'sh', missing.builtinOff('sh', 'modebox.json "shell": {"enabled": true} (EngineConfig.Shell in the library)'));
+    if (!b.fetch && !('fetch' in G)) hidden(G, 'fetch', missing.builtinOff('fetch', 'modebox.json "fetch": {"enabled": true, "allow": [...]} (EngineConfig.Fetch in the library)'));
+    if (!b.fs && !('fs' in G)) hidden(G, 'fs', missing.builtinOff('fs', 'modebox.json "fs": {"mounts": [...]} (EngineConfig.FS in the library)'));
   }
+
+  // ---- calls to what does not exist: TOOL_NOT_FOUND, with suggestions ----
+  // tools and each namespace are Proxies whose missing names are functions
+  // that reject with TOOL_NOT_FOUND naming the call and the closest names
+  // (getSum, get-sum and get_sum count as the same words); sh, fetch and fs
+  // when off reject the same way, naming the configuration that turns them
+  // on. Nothing here reaches the host. Only primordials captured here are
+  // used, and no array iterators: the program may have replaced them.
+  const missing = (() => {
+    const ProxyCtor = Proxy;
+    const reflectGet = Reflect.get;
+    const lower = String.prototype.toLowerCase;
+    const sortArr = Array.prototype.sort;
+    const mathMin = Math.min;
+    const mathMax = Math.max;
+    const reTest = RegExp.prototype.test;
+    const identRE = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+    const seps = { '-': true, '_': true, ' ': true, '.': true };
+    const plus = (path, k) => {
+      const out = [];
+      for (let i = 0; i < path.length; i++) out[i] = path[i];
+      out[path.length] = k;
+      return out;
+    };
+    // words drops case and the separators of camelCase, kebab-case and
+    // snake_case spellings
+    const words = (s) => {
+      const l = apply(lower, s, []);
+      let out = '';
+      for (let i = 0; i < l.length; i++) if (seps[l[i]] !== true) out += l[i];
+      return out;
+    };
+    function distance(a, b) {
+      if (a.length > 64 || b.length > 64) return 99;
+      let prev = [];
+      for (let j = 0; j <= b.length; j++) prev[j] = j;
+      for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+          cur[j] = mathMin(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        prev = cur;
+      }
+      return prev[b.length];
+    }
+    // closest is the names in have closest to name, best first, at most 3
+    function closest(name, have) {
+      const w = words(name);
+      const scored = [];
+      for (let i = 0; i < have.length; i++) {
+        const d = distance(w, words(have[i]));
+        if (d <= mathMax(2, w.length / 3 | 0)) apply(arrayPush, scored, [[d, have[i]]]);
+      }
+      apply(sortArr, scored, [(x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1)]);
+      const out = [];
+      for (let i = 0; i < scored.length && i < 3; i++) apply(arrayPush, out, [scored[i][1]]);
+      return out;
+    }
+    function notFound(label, message) {
+      const err = new ToolError(message, 'TOOL_NOT_FOUND', label);
+      apply(weakMapSet, hostErrorCodes, [err, 'TOOL_NOT_FOUND']);
+      return err;
+    }
+    const show = (path) => {
+      let s = 'tools';
+      for (let i = 0; i < path.length; i++) {
+        const p = path[i];
+        s += apply(reTest, identRE, [p]) ? '.' + p : '[' + jsonStringify(p) + ']';
+      }
+      return s;
+    };
+    const special = (k) => typeof k !== 'string' || k === 'then' || k === 'toJSON';
+    // rejecter is what a missing name at path is: calling it rejects, and
+    // its properties are missing names below it.
+    function rejecter(path, why) {
+      const fn = function () {
+        return PromiseCtor.reject(notFound(apply(arrayJoin, path, ['.']), why()));
+      };
+      return new ProxyCtor(fn, {
+        get(t, k) {
+          if (special(k)) return reflectGet(t, k);
+          return rejecter(plus(path, k), () => show(path) + ' is not a tool namespace, so ' + show(plus(path, k)) + ' is not a tool either. ' + why());
+        },
+      });
+    }
+    // wrap makes node (the object at path under tools) answer missing
+    // names, and its namespaces too.
+    function wrap(node, path) {
+      const keys = objectKeys(node);
+      for (let i = 0; i < keys.length; i++) {
+        const v = node[keys[i]];
+        if (v !== null && typeof v === 'object') node[keys[i]] = wrap(v, plus(path, keys[i]));
+      }
+      return new ProxyCtor(node, {
+        get(t, k, r) {
+          if (special(k) || k in t) return reflectGet(t, k, r);
+          const at = plus(path, k);
+          return rejecter(at, () => {
+            const names = objectKeys(t);
+            const near = closest(k, names);
+            const msg = show(at) + ' is not a tool';
+            if (near.length > 0) {
+              const shown = [];
+              for (let i = 0; i < near.length; i++) apply(arrayPush, shown, [show(plus(path, near[i]))]);
+              return msg + '; did you mean ' + apply(arrayJoin, shown, [' or ']) + '?';
+            }
+            if (names.length === 0) return msg + (path.length === 0 ? ': the toolbox has no tools' : '');
+            const some = [];
+            for (let i = 0; i < names.length && i < 8; i++) apply(arrayPush, some, [names[i]]);
+            return msg + '; ' + show(path) + ' has ' + apply(arrayJoin, some, [', ']) + (names.length > 8 ? ', …' : '') +
+              ' (tools.search("words") finds tools by what they do)';
+          });
+        },
+      });
+    }
+    // builtinOff is the stand-in for a built-in the configuration left off.
+    function builtinOff(name, key) {
+      const why = () => name + ' is not enabled: ' + key + ' turns it on';
+      const fn = function () { return PromiseCtor.reject(notFound(name, why())); };
+      if (name !== 'fs') return fn;
+      return new ProxyCtor(O.create(null), {
+        get(t, k) {
+          if (special(k)) return undefined;
+          return function () { return PromiseCtor.reject(notFound('fs.' + k, why())); };
+        },
+      });
+    }
+    return { wrap, builtinOff };
+  })();
 
   // ---- the program ----
   function installTools(setup) {
@@ -686,7 +818,8 @@
         return call('$search', { query: StringCtor(query), limit: options && options.limit, full: !!(options && options.full) });
       });
     }
-    hidden(G, 'tools', tools);
+    const wrapped = missing.wrap(tools, []);
+    hidden(G, 'tools', wrapped);
     for (const ns of setup.globals || []) {
       if (own(tools, ns) && !(ns in G)) hidden(G, ns, tools[ns]);
     }

@@ -52,7 +52,9 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		}
 		return nil, err
 	}
-	res, err := c.session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: arguments})
+	params := &mcp.CallToolParams{Name: tool, Arguments: arguments}
+	defer s.watchProgress(ctx, params)() // progress.go
+	res, err := c.session.CallTool(cctx, params)
 	if err != nil {
 		if cctx.Err() != nil {
 			return nil, ended()

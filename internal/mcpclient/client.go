@@ -15,6 +15,8 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 	opts := &mcp.ClientOptions{
 		Capabilities:           &mcp.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { s.toolsChanged() },
+		// progress of calls made under WithProgress (progress.go)
+		ProgressNotificationHandler: s.progress,
 	}
 	if s.m.elicitor != nil {
 		opts.ElicitationHandler = s.elicit

@@ -7,10 +7,23 @@ import (
 	"strings"
 )
 
-// Entry is one allowlist entry: a host (a name, an IP literal, or
-// "*.suffix" for any subdomain of suffix at any depth, not suffix itself)
-// and an explicit port.
+// Entry is one allowlist entry: an optional scheme, a host (a name, an IP
+// literal, or "*.suffix" for any subdomain of suffix at any depth, not
+// suffix itself), a port, and an optional "private" mark.
+//
+// The one rule for non-public addresses (loopback, private, link-local,
+// metadata, ...), shared by fetch() and the shell's proxy: an IP-literal
+// entry reaches exactly that IP, whatever its class; a name entry reaches
+// only public addresses, unless it is marked private ("db.internal:5432
+// private", for an internal service); a wildcard entry only public ones,
+// always. See [Entry.OpensPrivate].
 type Entry struct {
+	// Scheme is "http" or "https" when the entry was written with one
+	// ("https://api.example.com:443"), "" otherwise. fetch() sends the
+	// entry's injected headers over https only, unless Scheme is "http";
+	// an entry with a scheme matches requests of that scheme only. The
+	// shell's proxy cannot see schemes and ignores it.
+	Scheme string
 	// Host is the ASCII host name, IP literal, or "*.suffix".
 	Host string
 	// Port is the entry's port.
@@ -19,18 +32,101 @@ type Entry struct {
 	Wildcard bool
 	// IP is the address when Host is an IP literal.
 	IP netip.Addr
+	// Private is true for a name entry written with the " private" mark:
+	// it may reach non-public addresses the name resolves to.
+	Private bool
 }
 
-// String is the entry as written in configuration.
-func (e Entry) String() string { return joinHostPort(e.Host, e.Port) }
+// PrivateMark is the suffix that lets a name entry reach non-public
+// addresses.
+const PrivateMark = " private"
+
+// String is the entry as written in configuration, normalised: the
+// scheme (if any), host:port with the port always written, and the
+// private mark.
+func (e Entry) String() string {
+	s := joinHostPort(e.Host, e.Port)
+	if e.Scheme != "" {
+		s = e.Scheme + "://" + s
+	}
+	if e.Private {
+		s += PrivateMark
+	}
+	return s
+}
 
 // Exact reports whether the entry names one host (or IP), not a pattern.
 func (e Entry) Exact() bool { return !e.Wildcard }
 
-// ParseEntry parses "host:port", "[v6]:port" or "*.example.com:port".
-// The port is required; host names are converted with IDNA and may not end
-// in a dot; numeric hosts must be canonical.
+// OpensPrivate reports whether dials through e may reach non-public
+// addresses: an IP-literal entry (the target is then exactly that IP) or
+// a name entry marked private. A plain name entry and a wildcard never do,
+// so a name whose DNS answer is (or rebinds to) loopback or a private
+// address is refused.
+func (e Entry) OpensPrivate() bool {
+	return !e.Wildcard && (e.IP.IsValid() || e.Private)
+}
+
+// ParseEntry parses an allowlist entry: "host:port", "[v6]:port" or
+// "*.example.com:port", optionally with a scheme ("https://host:port";
+// with a scheme the port may be left out and is then the scheme's
+// default) and optionally followed by " private" (a name entry that may
+// reach non-public addresses). The port is required without a scheme;
+// host names are converted with IDNA and may not end in a dot; numeric
+// hosts must be canonical.
 func ParseEntry(s string) (Entry, error) {
+	rest, private := strings.CutSuffix(s, PrivateMark)
+	scheme := ""
+	for _, sc := range []string{"https", "http"} {
+		if r, ok := strings.CutPrefix(rest, sc+"://"); ok {
+			scheme, rest = sc, r
+			break
+		}
+	}
+	if strings.Contains(rest, "://") {
+		return Entry{}, fmt.Errorf("%q: the scheme may be http:// or https:// only", s)
+	}
+	if scheme != "" {
+		if strings.ContainsAny(rest, "/?#@") {
+			return Entry{}, fmt.Errorf("%q: an entry is scheme://host[:port], without a path, query or user", s)
+		}
+		if !hasPort(rest) {
+			port := "443"
+			if scheme == "http" {
+				port = "80"
+			}
+			rest += ":" + port
+		}
+	}
+	e, err := ParseHostPort(rest)
+	if err != nil {
+		if rest != s {
+			return Entry{}, fmt.Errorf("%q: %w", s, err)
+		}
+		return Entry{}, err
+	}
+	e.Scheme = scheme
+	if private {
+		if e.Wildcard {
+			return Entry{}, fmt.Errorf("%q: a wildcard entry never reaches non-public addresses; list the host exactly (%q)", s, "host.example:"+strconv.Itoa(e.Port)+PrivateMark)
+		}
+		e.Private = !e.IP.IsValid() // an IP entry reaches its IP anyway
+	}
+	return e, nil
+}
+
+// hasPort reports whether a host or host:port (or [v6] / [v6]:port) ends
+// in a port.
+func hasPort(s string) bool {
+	if strings.HasPrefix(s, "[") {
+		return !strings.HasSuffix(s, "]")
+	}
+	return strings.Contains(s, ":")
+}
+
+// ParseHostPort parses "host:port", "[v6]:port" or "*.example.com:port"
+// (no scheme, no mark), as a proxy client names its target.
+func ParseHostPort(s string) (Entry, error) {
 	i := strings.LastIndexByte(s, ':')
 	if i < 0 {
 		return Entry{}, fmt.Errorf("%q has no port: write host:port (for example %q)", s, s+":443")
@@ -95,33 +191,48 @@ func ParseAllowlist(entries []string) (Allowlist, error) {
 	return out, nil
 }
 
-// Match finds the entry for host (ASCII, as CheckURL returns it) and port.
+// Match finds the entry for host (ASCII, as CheckURL returns it) and port,
+// whatever the entries' schemes (the shell's proxy cannot see a scheme).
 // An exact entry wins over a wildcard.
 func (l Allowlist) Match(host string, port int) (Entry, bool) {
+	return l.MatchScheme("", host, port)
+}
+
+// MatchScheme finds the entry for a request of scheme ("http" or
+// "https"; "" for any) to host and port. An entry with a scheme matches
+// that scheme only. An exact entry wins over a wildcard, and among equals
+// an entry that names the scheme wins over one that does not.
+func (l Allowlist) MatchScheme(scheme, host string, port int) (Entry, bool) {
 	host = strings.ToLower(host)
 	if a, err := netip.ParseAddr(host); err == nil {
 		host = a.String()
 	}
-	var wild *Entry
+	best, bestScore := -1, 0
 	for i := range l {
 		e := &l[i]
-		if e.Port != port {
+		if e.Port != port || (scheme != "" && e.Scheme != "" && e.Scheme != scheme) {
 			continue
 		}
-		if !e.Wildcard {
-			if e.Host == host {
-				return *e, true
-			}
+		score := 0
+		switch {
+		case !e.Wildcard && e.Host == host:
+			score = 4
+		case e.Wildcard && strings.HasSuffix(host, e.Host[1:]) && len(host) > len(e.Host)-1:
+			score = 2
+		default:
 			continue
 		}
-		if wild == nil && strings.HasSuffix(host, e.Host[1:]) && len(host) > len(e.Host)-1 {
-			wild = e
+		if scheme != "" && e.Scheme == scheme {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = i, score
 		}
 	}
-	if wild != nil {
-		return *wild, true
+	if best < 0 {
+		return Entry{}, false
 	}
-	return Entry{}, false
+	return l[best], true
 }
 
 // allDigits reports whether s is one or more ASCII digits (strconv.Atoi

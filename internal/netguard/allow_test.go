@@ -35,7 +35,9 @@ func TestParseEntry(t *testing.T) {
 		"[fe80::1%eth0]:80", "[127.0.0.1]:80", "2130706433:80", "0x7f000001:80", "127.1:80", "0177.0.0.1:80",
 		"localhost.:80", "a..b:80", "*:80", "*.:80", "**.example.com:80", "*.*.example.com:80",
 		"*.127.0.0.1:80", "*.0.1:80", "foo.*.com:80", "user@example.com:80", "exa mple.com:80",
-		"１２７.０.０.１:80", "http://example.com:80",
+		"１２７.０.０.１:80", "ftp://example.com:21", "https://example.com/path", "https://user@example.com",
+		"https://example.com:", "*.example.com:443 private", "example.com:443  private", "example.com:443 PRIVATE",
+		"https://example.com:443/", "example.com",
 	}
 	for _, s := range bad {
 		if e, err := ParseEntry(s); err == nil {
@@ -90,5 +92,66 @@ func TestParseEntryRefusesMappedEntries(t *testing.T) {
 	}
 	if _, err := ParseEntry("*.example.com:443"); err != nil {
 		t.Error(err)
+	}
+}
+
+// Schemes and the private mark: what each entry opens, one rule for
+// fetch() and the shell's proxy.
+func TestEntrySchemesAndPrivateMark(t *testing.T) {
+	cases := []struct {
+		in, str string
+		scheme  string
+		private bool // OpensPrivate
+	}{
+		{"api.example.com:443", "api.example.com:443", "", false},
+		{"https://api.example.com", "https://api.example.com:443", "https", false},
+		{"http://api.example.com", "http://api.example.com:80", "http", false},
+		{"https://api.example.com:8443", "https://api.example.com:8443", "https", false},
+		{"db.internal:5432 private", "db.internal:5432 private", "", true},
+		{"http://svc.internal:8080 private", "http://svc.internal:8080 private", "http", true},
+		{"127.0.0.1:8080", "127.0.0.1:8080", "", true},         // an IP entry reaches exactly that IP
+		{"127.0.0.1:8080 private", "127.0.0.1:8080", "", true}, // the mark adds nothing
+		{"https://[::1]", "https://[::1]:443", "https", true},
+		{"*.example.com:443", "*.example.com:443", "", false},
+		{"localhost:8080", "localhost:8080", "", false}, // a name: public addresses only
+	}
+	for _, c := range cases {
+		e, err := ParseEntry(c.in)
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if e.String() != c.str || e.Scheme != c.scheme || e.OpensPrivate() != c.private {
+			t.Errorf("%s: %q scheme %q opensPrivate %v", c.in, e.String(), e.Scheme, e.OpensPrivate())
+		}
+		if again, err := ParseEntry(e.String()); err != nil || again != e {
+			t.Errorf("%s: %q does not parse back: %v", c.in, e.String(), err)
+		}
+	}
+	l, err := ParseAllowlist([]string{"api.example.com:443", "https://api.example.com:443", "http://plain.example.com:8080", "*.example.com:8080"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		scheme, host string
+		port         int
+		want         string
+	}{
+		{"https", "api.example.com", 443, "https://api.example.com:443"}, // the entry naming the scheme wins
+		{"http", "api.example.com", 443, "api.example.com:443"},
+		{"http", "plain.example.com", 8080, "http://plain.example.com:8080"},
+		{"https", "plain.example.com", 8080, "*.example.com:8080"}, // the http entry does not match https
+		{"", "plain.example.com", 8080, "http://plain.example.com:8080"},
+	} {
+		e, ok := l.MatchScheme(c.scheme, c.host, c.port)
+		if !ok || e.String() != c.want {
+			t.Errorf("%s://%s:%d: %v %q, want %q", c.scheme, c.host, c.port, ok, e.String(), c.want)
+		}
+	}
+	// a proxy target is host:port only
+	for _, s := range []string{"db.internal:5432 private", "https://api.example.com:443"} {
+		if _, err := ParseHostPort(s); err == nil {
+			t.Errorf("ParseHostPort accepted %q", s)
+		}
 	}
 }

@@ -109,7 +109,7 @@ func TestCheckAddrAllowance(t *testing.T) {
 		}
 	}
 	err := CheckAddr(netip.MustParseAddr("::ffff:169.254.169.254"), false)
-	if err == nil || err.(*Error).Code != CodeAddress || err.Error() != "169.254.169.254 is a cloud metadata address; it is reachable only through an allowlist entry that names it" {
+	if err == nil || err.(*Error).Code != CodeAddress || err.Error() != "169.254.169.254 is a cloud metadata address; it is reachable only through an allowlist entry that names this IP, or a host entry marked private" {
 		t.Errorf("message: %v", err)
 	}
 }

@@ -45,7 +45,7 @@ func CheckAddr(a netip.Addr, allowPrivate bool) error {
 			return nil
 		}
 	}
-	return &Error{Code: CodeAddress, Reason: fmt.Sprintf("%s is a %s address; it is reachable only through an allowlist entry that names it", Normalize(a), c)}
+	return &Error{Code: CodeAddress, Reason: fmt.Sprintf("%s is a %s address; it is reachable only through an allowlist entry that names this IP, or a host entry marked private", Normalize(a), c)}
 }
 
 // Dialer dials TCP with every address checked: the host is resolved here

@@ -14,10 +14,15 @@
 //   - Dialer resolves names itself and checks every address it is about to
 //     dial, on every attempt (so DNS rebinding and mixed answers are caught
 //     at connect time), and again in the socket's Control hook.
-//   - Allowlist holds "host:port" entries with optional "*." wildcards.
+//   - Allowlist holds "host:port" entries with optional "*." wildcards,
+//     an optional scheme ("https://host:port") and an optional " private"
+//     mark.
 //
 // Non-public addresses are reachable only when the caller says so for
-// that dial (WithPrivate), which fetch() does only for an allowlist entry
-// that names the exact host and port, and the shell proxy only for an
-// entry that names the IP literally.
+// that dial (WithPrivate), which fetch() and the shell proxy do by one
+// rule, Entry.OpensPrivate: an IP-literal entry reaches exactly that IP,
+// a name entry marked " private" may reach what its name resolves to, and
+// any other entry (a plain name, a wildcard) public addresses only; the
+// Dialer checks every address at connect time, so a name that resolves,
+// or rebinds, to loopback is refused.
 package netguard

@@ -26,7 +26,9 @@
 //     the host and checks every address it is about to connect to.
 //     Loopback, private, link-local, metadata and other non-public
 //     addresses are reachable only when the matched entry names that IP
-//     literally; a listed name that resolves to such an address is refused.
+//     literally, or names the host with the " private" mark
+//     (netguard.Entry.OpensPrivate, the rule fetch() uses too); a listed
+//     name that resolves, or rebinds, to such an address is refused.
 //
 // Refusals are explicit: HTTP 400/403/502/503/504 with a short text body
 // and an X-Modebox-Proxy-Error header carrying the Error code, or the

@@ -37,8 +37,10 @@ const overflowTimeout = 2 * time.Second
 // selects its default; with an empty Allow every target is refused.
 type Config struct {
 	// Allow lists the reachable targets as "host:port", "[v6]:port" or
-	// "*.suffix:port" (netguard.ParseEntry). A non-public address is
-	// reachable only through an entry that names it literally.
+	// "*.suffix:port" (netguard.ParseEntry; a scheme, which the proxy
+	// cannot see, is ignored). A non-public address is reachable only
+	// through an entry that names it literally, or a host entry marked
+	// " private" (netguard.Entry.OpensPrivate).
 	Allow []string
 	// Resolver resolves host names on the host; nil means
 	// net.DefaultResolver.

@@ -181,7 +181,7 @@ func parseAuthority(hostport string) (target, *Error) {
 	if strings.HasPrefix(host, "*") {
 		return target{}, &Error{Code: CodeBadHost, Reason: "the target " + printable(hostport) + " is a pattern, not a host"}
 	}
-	e, err := netguard.ParseEntry(hostport)
+	e, err := netguard.ParseHostPort(hostport)
 	if err != nil {
 		return target{}, &Error{Code: CodeBadHost, Reason: "refused target", Err: err}
 	}
@@ -201,9 +201,11 @@ func (s *Server) match(t target) (netguard.Entry, *Error) {
 }
 
 // dial connects to t through netguard.Dialer. Non-public addresses are
-// allowed only when entry names an IP literally (and then t is that IP).
+// allowed only when the entry opens them, by the rule fetch() shares
+// (netguard.Entry.OpensPrivate): the entry names the IP literally (and then
+// t is that IP), or names the host with the " private" mark.
 func (s *Server) dial(t target, entry netguard.Entry) (net.Conn, *Error) {
-	ctx := netguard.WithPrivate(s.ctx, entry.IP.IsValid())
+	ctx := netguard.WithPrivate(s.ctx, entry.OpensPrivate())
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.DialTimeout)
 	defer cancel()
 	c, err := s.dialer.DialContext(ctx, "tcp", t.String())

@@ -31,7 +31,7 @@ var bothIdentities = []string{
 const testUser = "mbxtest"
 
 // ensureTestUser returns the uid and gid of the throwaway user, creating
-// it if needed.
+// it if needed; a user it created is removed when the test ends.
 func ensureTestUser(t *testing.T) (int, int) {
 	t.Helper()
 	u, err := user.Lookup(testUser)
@@ -39,6 +39,9 @@ func ensureTestUser(t *testing.T) (int, int) {
 		out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", testUser).CombinedOutput()
 		if u2, err2 := user.Lookup(testUser); err2 == nil { // another worker may have raced us
 			u = u2
+			if err == nil { // this test made the user: it removes it
+				t.Cleanup(func() { _ = exec.Command("userdel", testUser).Run() })
+			}
 		} else {
 			skipOrFail(t, "cannot create the test user: "+err.Error()+" "+string(out))
 		}

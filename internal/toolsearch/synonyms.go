@@ -12,7 +12,7 @@ var synonymGroups = [][]string{
 	{"write", "save", "put", "store", "persist"},
 	{"list", "ls", "enumerate", "show"},
 	{"delete", "remove", "rm", "erase", "destroy", "del", "drop", "discard", "forget"},
-	{"create", "new", "add", "make", "insert", "schedule"},
+	{"create", "new", "add", "make", "insert", "schedule", "open"},
 	{"search", "find", "query", "lookup", "look", "locate", "grep"},
 	{"update", "edit", "modify", "change", "patch", "alter"},
 	{"move", "rename", "mv", "relocate"},

@@ -55,7 +55,7 @@ func FuzzSchema(f *testing.F) {
 		start := time.Now()
 		decl, err := Declaration(tool)
 		sig := Signature(tool)
-		if d := time.Since(start); d > 5*time.Second {
+		if d := time.Since(start); d > time.Minute { // a hang guard, not a speed test
 			t.Fatalf("rendering took %v", d)
 		}
 		valid := func(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 || json.Valid(b) }

@@ -172,7 +172,10 @@ func TestBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		sig := Signature(tool)
-		if d := time.Since(start); d > 5*time.Second {
+		// A hang guard, not a speed test: exponential rendering would
+		// take hours; the bounded renderer takes milliseconds, so a
+		// minute holds on any loaded machine.
+		if d := time.Since(start); d > time.Minute {
 			t.Errorf("%s: took %v", name, d)
 		}
 		if len(out) > 2_000_000 || len([]rune(sig)) > 250 {

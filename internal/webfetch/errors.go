@@ -22,6 +22,10 @@ const (
 	// that this request may not reach (loopback, private, link-local,
 	// cloud metadata, ...).
 	CodeAddressRefused = "FETCH_ADDRESS_REFUSED"
+	// CodeInsecure: the request is plain http to an allowlist entry that
+	// injects headers; those go over https only, unless the entry is
+	// written with http://.
+	CodeInsecure = "FETCH_INSECURE"
 	// CodeRedirect: a redirect was refused, or there were too many.
 	CodeRedirect = "FETCH_REDIRECT"
 	// CodeTimeout: the request did not finish (headers and body) within

@@ -153,14 +153,26 @@ func TestDNSNames(t *testing.T) {
 	stub.set("mixed2.test", "127.0.0.1,8.8.8.8")
 	stub.set("meta.test", "169.254.169.254")
 	stub.set("nat64.test", "64:ff9b::7f00:1")
-	c := mustNew(t, Config{Allow: []string{"*.test:" + port, "svc.test:" + port}, Resolver: stub})
+	stub.set("plain.test", "127.0.0.1")
+	c := mustNew(t, Config{Allow: []string{"*.test:" + port, "svc.test:" + port + " private", "plain.test:" + port}, Resolver: stub})
 	s := session(t, c)
 	ctx := context.Background()
 	get := func(host string) (*Response, error) {
 		return s.Do(ctx, Request{URL: "http://" + host + ":" + port + "/"}, false)
 	}
 
-	t.Run("exact name entry opens loopback", func(t *testing.T) {
+	t.Run("plain name entry never opens loopback", func(t *testing.T) {
+		before := srv.hits.Load()
+		_, err := get("plain.test")
+		wantCode(t, err, CodeAddressRefused)
+		if !strings.Contains(err.Error(), `"plain.test:`+port+` private"`) {
+			t.Errorf("message should say how to open it: %v", err)
+		}
+		if srv.hits.Load() != before {
+			t.Fatal("the request reached loopback")
+		}
+	})
+	t.Run("name entry marked private opens loopback", func(t *testing.T) {
 		r, err := get("svc.test")
 		if err != nil {
 			t.Fatal(err)
@@ -259,9 +271,10 @@ func TestSecretHeaders(t *testing.T) {
 	})
 	target = other.URL + "/landing"
 	env := map[string]string{"TOKEN": "Bearer " + secret}
+	// the servers are plain http: the entry with headers says so
 	c := mustNew(t, Config{
-		Allow: []string{srv.entry(), other.entry()},
-		Headers: map[string]map[string]string{srv.entry(): {
+		Allow: []string{"http://" + srv.entry(), other.entry()},
+		Headers: map[string]map[string]string{"http://" + srv.entry(): {
 			"authorization": "env:TOKEN",
 			"X-Api-Key":     "literal-key-123",
 			"X-Plain":       "plain",
@@ -318,7 +331,7 @@ func TestSecretHeaders(t *testing.T) {
 		conn, _, _ := hj.Hijack()
 		conn.Close()
 	})
-	c2 := mustNew(t, Config{Allow: []string{dead.entry()}, Headers: map[string]map[string]string{dead.entry(): {"Authorization": "env:TOKEN"}},
+	c2 := mustNew(t, Config{Allow: []string{"http://" + dead.entry()}, Headers: map[string]map[string]string{"http://" + dead.entry(): {"Authorization": "env:TOKEN"}},
 		Getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 	_, err = session(t, c2).Do(ctx, Request{URL: dead.URL}, false)
 	wantCode(t, err, CodeFailed)
@@ -343,7 +356,7 @@ func TestProxyEnvironmentIgnored(t *testing.T) {
 	if err != nil || pu == nil {
 		t.Fatalf("the environment does not name a proxy for %s: %v %v", host, pu, err)
 	}
-	c := mustNew(t, Config{Allow: []string{host}, Resolver: stub})
+	c := mustNew(t, Config{Allow: []string{host + " private"}, Resolver: stub})
 	if _, err := session(t, c).Do(context.Background(), Request{URL: "http://" + host + "/"}, false); err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func (c *Client) Check(r Request) (Check, error) {
 		return Check{}, err
 	}
 	t := chk.Target
-	if t.IP.IsValid() && !(chk.Listed && chk.Entry.Exact()) {
+	if t.IP.IsValid() && !(chk.Listed && chk.Entry.OpensPrivate()) {
 		if err := netguard.CheckAddr(t.IP, false); err != nil {
 			return Check{}, c.addressError(t, chk.Entry, chk.Listed, err)
 		}
@@ -76,8 +76,22 @@ func (c *Client) check(r Request) (Check, string, error) {
 	if err != nil {
 		return Check{}, "", fromGuard(err)
 	}
-	e, listed := c.allow.Match(t.Host, t.Port)
+	e, listed := c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
+	if err := c.checkSecure(t, e, listed); err != nil {
+		return Check{}, "", err
+	}
 	return Check{Target: t, Listed: listed, Entry: e, Summary: summary(method, t, r, e, listed)}, method, nil
+}
+
+// checkSecure refuses a request that would send an entry's injected
+// headers (its secrets) without TLS: they go over https only, unless the
+// entry itself says http://.
+func (c *Client) checkSecure(t netguard.Target, e netguard.Entry, listed bool) error {
+	if !listed || len(c.inject[e.String()]) == 0 || t.URL.Scheme == "https" || e.Scheme == "http" {
+		return nil
+	}
+	return newError(CodeInsecure, nil, "%s is plain http, and the allowlist entry %s injects headers, which are sent over https only; "+
+		"use an https:// URL, or write the entry as %q if the service really is plain http", t.HostPort(), e, "http://"+e.String())
 }
 
 func summary(method string, t netguard.Target, r Request, e netguard.Entry, listed bool) string {
@@ -190,6 +204,9 @@ func (c *Client) addressError(t netguard.Target, e netguard.Entry, listed bool, 
 	switch {
 	case listed && e.Wildcard:
 		how = fmt.Sprintf("the wildcard entry %s never opens non-public addresses; to allow it, list %q exactly", e, t.HostPort())
+	case listed && !e.IP.IsValid():
+		how = fmt.Sprintf("the entry %s names a host, and a host entry reaches public addresses only (whatever its DNS answers); "+
+			"for an internal service, mark it %q, or list the IP itself", e, e.String()+netguard.PrivateMark)
 	case listed:
 		how = "the entry does not open this address class"
 	default:

@@ -55,6 +55,11 @@ func (s *Session) Close() {
 	})
 }
 
+// CountReplayed counts a request a resumed run replays from its journal
+// (it ran before the pause and is not sent again), so MaxRequests bounds
+// the whole run, not each part of it between pauses.
+func (s *Session) CountReplayed() { s.count.Add(1) }
+
 // Requests returns how many Do calls the session has counted.
 func (s *Session) Requests() int { return int(s.count.Load()) }
 
@@ -70,8 +75,9 @@ type hop struct {
 }
 
 // Do runs r. Listed hosts are fetched directly; an unlisted host only when
-// approved. Non-public addresses are reachable only through an exact
-// entry, whatever approved says. Redirects are followed by Do itself,
+// approved. Non-public addresses are reachable only through an entry that
+// opens them (netguard.Entry.OpensPrivate: the IP itself, or a name marked
+// private), whatever approved says. Redirects are followed by Do itself,
 // each hop checked again (see the package documentation).
 func (s *Session) Do(ctx context.Context, r Request, approved bool) (*Response, error) {
 	if s.closed.Load() {
@@ -115,12 +121,15 @@ func (s *Session) Do(ctx context.Context, r Request, approved bool) (*Response, 
 // next hop when the response is a redirect that passed every check.
 func (s *Session) roundTrip(ctx context.Context, h *hop, approved bool, first netguard.Target) (*Response, *hop, error) {
 	t := h.target
-	e, listed := s.c.allow.Match(t.Host, t.Port)
+	e, listed := s.c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
 	if !listed && !(approved && sameHostPort(t, first)) {
 		// only reachable for a redirect: the first hop was checked in Do
 		return nil, nil, newError(CodeRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (an approval covers only %s)", t.HostPort(), first.HostPort())
 	}
-	private := listed && e.Exact()
+	if err := s.c.checkSecure(t, e, listed); err != nil {
+		return nil, nil, err
+	}
+	private := listed && e.OpensPrivate()
 	if t.IP.IsValid() && !private {
 		if err := netguard.CheckAddr(t.IP, false); err != nil {
 			return nil, nil, s.c.addressError(t, e, listed, err)
@@ -196,11 +205,15 @@ func (c *Client) nextHop(h *hop, loc string, status int, approved bool, first ne
 	if h.target.URL.Scheme == "https" && t.URL.Scheme == "http" {
 		return nil, newError(CodeRedirect, nil, "redirect from https to http (%s) refused", t.HostPort())
 	}
-	e, listed := c.allow.Match(t.Host, t.Port)
+	e, listed := c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
 	if !listed && !(approved && sameHostPort(t, first)) {
 		return nil, newError(CodeRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (an approval covers only %s)", t.HostPort(), first.HostPort())
 	}
-	if t.IP.IsValid() && !(listed && e.Exact()) {
+	if err := c.checkSecure(t, e, listed); err != nil {
+		ie := err.(*Error)
+		return nil, newError(CodeInsecure, nil, "redirect refused: %s", ie.Message)
+	}
+	if t.IP.IsValid() && !(listed && e.OpensPrivate()) {
 		if err := netguard.CheckAddr(t.IP, false); err != nil {
 			ae := c.addressError(t, e, listed, err).(*Error)
 			return nil, newError(CodeRedirect, err, "redirect refused: %s", ae.Message)
@@ -241,7 +254,7 @@ func (c *Client) wrapNetError(ctx context.Context, err error, t netguard.Target)
 	var ge *netguard.Error
 	if errors.As(err, &ge) {
 		if ge.Code == netguard.CodeAddress {
-			e, listed := c.allow.Match(t.Host, t.Port)
+			e, listed := c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
 			return c.addressError(t, e, listed, ge)
 		}
 		return fromGuard(ge)

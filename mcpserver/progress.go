@@ -1,0 +1,175 @@
+//lint:file-ignore SA1019 console lines go out as MCP log notifications, which clients up to 2025-11-25 read; the feature is deprecated from 2026-07-28 but still served
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modebox/modebox"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// progressQueue bounds the notifications waiting to be sent for one run;
+// past it, further ones are dropped.
+const progressQueue = 256
+
+// heartbeat is how often a run that reports nothing else sends its
+// elapsed time as progress.
+const heartbeat = 5 * time.Second
+
+// logLevels maps console levels to MCP logging levels.
+var logLevels = map[string]mcp.LoggingLevel{
+	"log": "info", "info": "info", "warn": "warning", "error": "error", "debug": "debug",
+}
+
+// reporter sends what a run does to the MCP client that asked for it:
+// notifications/progress when the request carries a progress token (each
+// tool call starting and settling, the progress downstream servers report
+// on their calls, and the run's elapsed time), and each
+// console line as a notifications/message log (the SDK sends those only
+// once the client has set a logging level, at or above it).
+type reporter struct {
+	session *mcp.ServerSession
+	token   any
+	start   time.Time
+
+	mu       sync.Mutex
+	queue    []func(context.Context)
+	dropped  int
+	progress float64
+	wake     chan struct{}
+	done     chan struct{}
+	finished chan struct{}
+}
+
+// withProgress returns ctx with an observer for the run the request
+// starts, and a function that, when the run is over, sends what is still
+// queued and returns (so that every notification precedes the result).
+func withProgress(ctx context.Context, req *mcp.CallToolRequest) (context.Context, func()) {
+	if req == nil || req.Session == nil {
+		return ctx, func() {}
+	}
+	r := &reporter{
+		session: req.Session, token: req.Params.GetProgressToken(), start: time.Now(),
+		wake: make(chan struct{}, 1), done: make(chan struct{}), finished: make(chan struct{}),
+	}
+	go r.send(ctx)
+	stop := func() {
+		close(r.done)
+		<-r.finished
+	}
+	return modebox.WithObserver(ctx, r.observe), stop
+}
+
+// observe is the run's observer: it queues and never blocks.
+func (r *reporter) observe(ev modebox.Event) {
+	var n func(context.Context)
+	switch ev.Kind {
+	case modebox.EventLog:
+		level := logLevels[ev.Level]
+		if level == "" {
+			level = "info"
+		}
+		msg := ev.Message
+		n = func(ctx context.Context) {
+			_ = r.session.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "modebox.run", Data: msg})
+		}
+	case modebox.EventCallStart:
+		n = r.progressNote(fmt.Sprintf("call #%d tools.%s started (%s)", ev.CallID, ev.Tool, round(ev.Elapsed)))
+	case modebox.EventCallEnd:
+		outcome := "done"
+		if !ev.OK {
+			outcome = "failed: " + ev.Code
+		}
+		n = r.progressNote(fmt.Sprintf("call #%d tools.%s %s (%s)", ev.CallID, ev.Tool, outcome, round(ev.Elapsed)))
+	case modebox.EventToolProgress:
+		n = r.progressNote("tools." + ev.Tool + ": " + progressText(ev) + " (" + round(time.Since(r.start)) + ")")
+	}
+	if n == nil {
+		return
+	}
+	r.mu.Lock()
+	if len(r.queue) >= progressQueue {
+		r.dropped++
+		r.mu.Unlock()
+		return
+	}
+	r.queue = append(r.queue, n)
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// progressNote is a progress notification with message, or nil when the
+// client sent no progress token.
+func (r *reporter) progressNote(message string) func(context.Context) {
+	if r.token == nil {
+		return nil
+	}
+	return func(ctx context.Context) {
+		r.mu.Lock()
+		r.progress++
+		p := r.progress
+		r.mu.Unlock()
+		_ = r.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: r.token, Progress: p, Message: message})
+	}
+}
+
+// send delivers the queue in order until the run is over and the queue is
+// empty; while the run goes on quietly it sends a heartbeat.
+func (r *reporter) send(ctx context.Context) {
+	defer close(r.finished)
+	tick := time.NewTicker(heartbeat)
+	defer tick.Stop()
+	for {
+		r.mu.Lock()
+		q := r.queue
+		r.queue = nil
+		r.mu.Unlock()
+		for _, n := range q {
+			n(ctx)
+		}
+		if len(q) > 0 {
+			continue
+		}
+		select {
+		case <-r.wake:
+		case <-tick.C:
+			if n := r.progressNote("running (" + round(time.Since(r.start)) + ")"); n != nil {
+				n(ctx)
+			}
+		case <-r.done:
+			r.mu.Lock()
+			empty := len(r.queue) == 0
+			r.mu.Unlock()
+			if empty {
+				return
+			}
+		}
+	}
+}
+
+// round formats an elapsed time for a message.
+func round(d time.Duration) string {
+	if d < time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+// progressText is a tool's progress as text: "3/10", "3", and its message.
+func progressText(ev modebox.Event) string {
+	t := strconv.FormatFloat(ev.Progress, 'f', -1, 64)
+	if ev.Total > 0 {
+		t += "/" + strconv.FormatFloat(ev.Total, 'f', -1, 64)
+	}
+	if ev.Message != "" {
+		t += " " + ev.Message
+	}
+	return t
+}
