@@ -273,15 +273,9 @@ func cliContinuationsPG(ctx context.Context, cfg *config.Config) (*modebox.Conti
 	return &modebox.Continuations{Keys: keys, Store: store}, pg, closeFn, nil
 }
 
-// engineWithContinuations is engineFor with continuations always on.
-func engineWithContinuations(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), error) {
-	eng, stop, _, err := engineShared(ctx, cfg, s)
-	return eng, stop, err
-}
-
-// engineShared is engineWithContinuations that also returns the MCP
-// server's shared retry cache when the token store is PostgreSQL (else
-// nil).
+// engineShared is engineFor with continuations always on; it also
+// returns the MCP server's shared retry cache when the token store is
+// PostgreSQL (else nil).
 func engineShared(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), *mcpserver.Shared, error) {
 	c, pg, closeC, err := cliContinuationsPG(ctx, cfg)
 	if err != nil {
