@@ -238,7 +238,7 @@ func TestSharedCachePostgres(t *testing.T) {
 			t.Fatal(err)
 		}
 		engines, recs = append(engines, eng), append(recs, rec)
-		servers = append(servers, New(eng, Options{ApproveTool: true, Shared: &Shared{Store: pg, Keys: [][]byte{key}, Lease: 3 * time.Second}}))
+		servers = append(servers, New(eng, Options{ApproveTool: true, Shared: &Shared{Store: pg, Keys: [][]byte{key}}}))
 	}
 	pause := func(code string) string {
 		t.Helper()

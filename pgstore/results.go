@@ -45,9 +45,11 @@ func (s *Store) Begin(ctx context.Context, key []byte, lease, keep time.Duration
 	return false, nil, nil
 }
 
-// Renew extends this process's lease on a running entry.
+// Renew extends this process's lease on a running entry (and its expiry,
+// so that a long resume's entry is not collected while it runs).
 func (s *Store) Renew(ctx context.Context, key []byte, lease time.Duration) error {
-	_, err := s.pool.Exec(ctx, `UPDATE modebox_results SET lease_until = now() + $3::interval
+	_, err := s.pool.Exec(ctx, `UPDATE modebox_results SET lease_until = now() + $3::interval,
+			expires_at = greatest(expires_at, now() + $3::interval)
 		WHERE key = $1 AND owner = $2 AND value IS NULL`, key, s.owner, lease)
 	if err != nil {
 		return unavailable("renewing the retry-cache lease", err)
