@@ -34,7 +34,11 @@ type Continuations struct {
 // TokenStore records which tokens were used. Claim must succeed for
 // exactly one of any number of concurrent claims of an id, and fail with
 // an error for which IsTokenError(err, CodeTokenUsed) holds afterwards
-// (return TokenUsedError(id)).
+// (return TokenUsedError(id)). Any other error refuses the resume with
+// CodeTokenStoreUnavailable. A store shared by several processes may also
+// have the method ClaimKeyed(id, keyID string, expires time.Time) error,
+// which Resume then calls instead, with the id of the key that sealed the
+// token (package pgstore's store does, for modebox doctor).
 type TokenStore interface {
 	Claim(id string, expires time.Time) error
 }
@@ -51,6 +55,10 @@ const (
 	CodeTokenLifetime    = seal.CodeTokenLifetime
 	CodeTokenBinding     = seal.CodeTokenBinding
 	CodeTokenUsed        = seal.CodeTokenUsed
+	// CodeTokenStoreUnavailable: the TokenStore failed (a database
+	// unreachable, a write refused), so the resume was refused: it fails
+	// closed, and the token may not resume later either.
+	CodeTokenStoreUnavailable = seal.CodeTokenStoreUnavailable
 )
 
 // TokenError is why a token did not resume; Code is one of the CodeToken

@@ -12,6 +12,8 @@ import (
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/config"
 	"github.com/modebox/modebox/internal/prompt"
+	"github.com/modebox/modebox/mcpserver"
+	"github.com/modebox/modebox/pgstore"
 )
 
 // loadConfig finds and loads modebox.json: --config, then $MODEBOX_CONFIG,
@@ -58,23 +60,30 @@ func engineConfig(cfg *config.Config) modebox.EngineConfig {
 // engineFor builds the engine a command uses from its configuration and
 // starts the configured MCP servers; stop ends them.
 func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox.Engine, stop func(), err error) {
+	return engineWith(ctx, cfg, s, nil, func() {})
+}
+
+// engineWith is engineFor with continuations c when c is not nil
+// (closeC releases their store when the engine stops).
+func engineWith(ctx context.Context, cfg *config.Config, s Streams, c *modebox.Continuations, closeC func()) (eng *modebox.Engine, stop func(), err error) {
 	ec := engineConfig(cfg)
+	if c == nil && needsContinuations(cfg) {
+		c, closeC, err = cliContinuations(ctx, cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
 	tools, stop, err := downstream(ctx, cfg, s)
 	if err != nil {
+		closeC()
 		return nil, nil, err
 	}
 	ec.Tools = tools
-	if needsContinuations(cfg) {
-		c, err := cliContinuations()
-		if err != nil {
-			stop()
-			return nil, nil, err
-		}
-		ec.Continuations = c
-	}
+	ec.Continuations = c
 	eng, err = modebox.New(ec)
 	if err != nil {
 		stop()
+		closeC()
 		return nil, nil, err
 	}
 	for _, w := range eng.Warnings() { // tool names come from servers
@@ -84,6 +93,7 @@ func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox
 	stopAll := func() {
 		_ = e.Close()
 		stopServers()
+		closeC()
 	}
 	return eng, stopAll, nil
 }
@@ -271,36 +281,41 @@ func needsContinuations(cfg *config.Config) bool {
 }
 
 // cliContinuations are the CLI's: the key from $MODEBOX_SECRET or
-// ~/.config/modebox/secret, and used tokens recorded on disk so that a
-// token resumes once across processes.
-func cliContinuations() (*modebox.Continuations, error) {
-	keys, err := modebox.LoadKeys()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errKey, err)
-	}
-	store, err := modebox.DefaultTokenStore()
-	if err != nil {
-		return nil, err
-	}
-	return &modebox.Continuations{Keys: keys, Store: store}, nil
+// ~/.config/modebox/secret, and used tokens recorded in the token store
+// ($MODEBOX_TOKEN_STORE, "tokenStore", else on disk) so that a token
+// resumes once across processes. closeFn releases the store.
+func cliContinuations(ctx context.Context, cfg *config.Config) (c *modebox.Continuations, closeFn func(), err error) {
+	c, _, closeFn, err = cliContinuationsPG(ctx, cfg)
+	return c, closeFn, err
 }
 
-// engineWithContinuations is engineFor with continuations always on.
-func engineWithContinuations(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), error) {
-	c, err := cliContinuations()
+// cliContinuationsPG is cliContinuations that also returns the
+// PostgreSQL store, when that is the token store.
+func cliContinuationsPG(ctx context.Context, cfg *config.Config) (*modebox.Continuations, *pgstore.Store, func(), error) {
+	keys, err := modebox.LoadKeys()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, fmt.Errorf("%w: %w", errKey, err)
 	}
-	eng, stop, err := engineFor(ctx, cfg, s)
+	store, pg, closeFn, err := openStore(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	eng, err = eng.WithContinuations(c)
+	return &modebox.Continuations{Keys: keys, Store: store}, pg, closeFn, nil
+}
+
+// engineShared is engineFor with continuations always on; it also
+// returns the MCP server's shared retry cache when the token store is
+// PostgreSQL (else nil).
+func engineShared(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), *mcpserver.Shared, error) {
+	c, pg, closeC, err := cliContinuationsPG(ctx, cfg)
 	if err != nil {
-		stop()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return eng, stop, nil
+	eng, stop, err := engineWith(ctx, cfg, s, c, closeC)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return eng, stop, sharedCache(pg, c), nil
 }
 
 // openEngine loads the configuration named by g (recording the file used
@@ -325,9 +340,17 @@ func warnConfig(cfg *config.Config, s Streams) {
 
 // openEngineFor is openEngine for a loaded configuration.
 func openEngineFor(ctx context.Context, cfg *config.Config, cont bool, s Streams) (eng *modebox.Engine, stop func(), err error) {
+	eng, stop, _, err = openEngineShared(ctx, cfg, cont, s)
+	return eng, stop, err
+}
+
+// openEngineShared is openEngineFor that also returns the MCP server's
+// shared retry cache when continuations are on and the token store is
+// PostgreSQL (else nil).
+func openEngineShared(ctx context.Context, cfg *config.Config, cont bool, s Streams) (eng *modebox.Engine, stop func(), shared *mcpserver.Shared, err error) {
 	warnConfig(cfg, s)
 	if cont {
-		eng, stop, err = engineWithContinuations(ctx, cfg, s)
+		eng, stop, shared, err = engineShared(ctx, cfg, s)
 	} else {
 		eng, stop, err = engineFor(ctx, cfg, s)
 	}
@@ -336,13 +359,13 @@ func openEngineFor(ctx context.Context, cfg *config.Config, cont bool, s Streams
 		var te *modebox.TokenError
 		switch {
 		case errors.As(err, &te):
-			return nil, nil, &exitError{code: ExitToken, err: err}
-		case errors.As(err, &ce), errors.Is(err, errKey):
-			return nil, nil, configError(err)
+			return nil, nil, nil, &exitError{code: ExitToken, err: err}
+		case errors.As(err, &ce), errors.Is(err, errKey), errors.Is(err, errStore):
+			return nil, nil, nil, configError(err)
 		}
-		return nil, nil, failure(err)
+		return nil, nil, nil, failure(err)
 	}
-	return eng, stop, nil
+	return eng, stop, shared, nil
 }
 
 // engineCheck reports configuration values the engine cannot work with,

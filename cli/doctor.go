@@ -45,7 +45,8 @@ func newDoctorCmd(s Streams, g *globals) *cobra.Command {
 					defer os.Unsetenv("MODEBOX_CACHE_DIR")
 				}
 			}
-			checks := []check{checkEngine(), checkConfig(g.config), checkKey(), checkStore()}
+			checks := []check{checkEngine(), checkConfig(g.config), checkKey()}
+			checks = append(checks, checkTokenStore(g.config)...)
 			checks = append(checks, checkSandbox(g.config)...)
 			checks = append(checks, checkFS())
 			failed := false
@@ -134,10 +135,14 @@ func checkKey() check {
 	return check{Name: "token key", OK: true, Detail: path}
 }
 
-func checkStore() check {
-	st, err := seal.DefaultStore()
-	if err != nil {
-		return check{Name: "used tokens", Detail: err.Error()}
+// checkDirStore checks the directory store at dir, or the default one.
+func checkDirStore(dir string) check {
+	st := &seal.DirStore{Dir: dir}
+	if dir == "" {
+		var err error
+		if st, err = seal.DefaultStore(); err != nil {
+			return check{Name: "used tokens", Detail: err.Error()}
+		}
 	}
 	// Look, never create: the store's directory, or the nearest existing
 	// parent that Claim would create it in, must be a writable directory.

@@ -75,12 +75,12 @@ func serveMCP(g *globals, fl mcpFlags, s Streams) error {
 	}
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	eng, stop, err := openEngineFor(ctx, cfg, true, s)
+	eng, stop, shared, err := openEngineShared(ctx, cfg, true, s)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	srv := mcpserver.New(eng, mcpserver.Options{ApproveTool: sec.ApproveTool})
+	srv := mcpserver.New(eng, mcpserver.Options{ApproveTool: sec.ApproveTool, Shared: shared})
 	if fl.addr == "" {
 		if err := srv.ServeStdio(ctx, s.Stdin, s.Stdout); err != nil && !errors.Is(err, context.Canceled) {
 			return failure(err)

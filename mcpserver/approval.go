@@ -254,7 +254,7 @@ func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runI
 	if res, err, ok := s.resumes.wait(ctx, state); ok {
 		return s.resumedResult(res, err, routeInput, in)
 	}
-	a := s.asks.get(state)
+	a := s.asks.get(ctx, state)
 	if a != nil && a.args != argsDigest(in) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState belongs to another run call (other code or lang)"}
 	}

@@ -25,9 +25,10 @@ const (
 // first result for resumeKeep. Tokens are keyed by digest: the cache holds
 // no credential.
 type resumeCache struct {
-	keep time.Duration
-	mu   sync.Mutex
-	m    map[[32]byte]*resumeEntry
+	keep   time.Duration
+	shared *shared // nil: this process only
+	mu     sync.Mutex
+	m      map[[32]byte]*resumeEntry
 }
 
 type resumeEntry struct {
@@ -58,13 +59,20 @@ func (c *resumeCache) do(ctx context.Context, token string, fn func(context.Cont
 	c.m[k] = e
 	c.mu.Unlock()
 
-	res, err := fn(context.WithoutCancel(ctx))
+	var res *modebox.Result
+	var err error
+	if c.shared != nil {
+		res, err = c.shared.do(ctx, k, fn)
+	} else {
+		res, err = fn(context.WithoutCancel(ctx))
+	}
 
 	c.mu.Lock()
 	e.res, e.err, e.at = res, err, time.Now()
 	var te *modebox.TokenError
-	if errors.As(err, &te) && te.Code != modebox.CodeTokenUsed {
-		delete(c.m, k)
+	if errors.As(err, &te) && te.Code != modebox.CodeTokenUsed ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		delete(c.m, k) // nothing ran: a retry tries again
 	}
 	close(e.done)
 	c.mu.Unlock()
@@ -128,9 +136,10 @@ type ask struct {
 
 // askStore keeps asks by token digest.
 type askStore struct {
-	keep time.Duration
-	mu   sync.Mutex
-	m    map[[32]byte]*ask
+	keep   time.Duration
+	shared *shared // nil: this process only
+	mu     sync.Mutex
+	m      map[[32]byte]*ask
 }
 
 func newAskStore(keep time.Duration) *askStore {
@@ -138,6 +147,14 @@ func newAskStore(keep time.Duration) *askStore {
 }
 
 func (s *askStore) put(token string, a *ask) {
+	k := sha256.Sum256([]byte(token))
+	s.putLocal(k, a)
+	if s.shared != nil {
+		s.shared.putAsk(k, a, s.keep)
+	}
+}
+
+func (s *askStore) putLocal(k [32]byte, a *ask) {
 	now := time.Now()
 	a.at = now
 	s.mu.Lock()
@@ -156,21 +173,29 @@ func (s *askStore) put(token string, a *ask) {
 	if len(s.m) >= maxEntries {
 		delete(s.m, oldest)
 	}
-	s.m[sha256.Sum256([]byte(token))] = a
+	s.m[k] = a
 }
 
-func (s *askStore) get(token string) *ask {
+func (s *askStore) get(ctx context.Context, token string) *ask {
+	k := sha256.Sum256([]byte(token))
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	a := s.m[sha256.Sum256([]byte(token))]
-	if a == nil || time.Since(a.at) > s.keep {
-		return nil
+	a := s.m[k]
+	s.mu.Unlock()
+	if a != nil && time.Since(a.at) <= s.keep {
+		return a
 	}
-	return a
+	if s.shared != nil {
+		return s.shared.getAsk(ctx, k)
+	}
+	return nil
 }
 
 func (s *askStore) drop(token string) {
+	k := sha256.Sum256([]byte(token))
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.m, sha256.Sum256([]byte(token)))
+	delete(s.m, k)
+	s.mu.Unlock()
+	if s.shared != nil {
+		s.shared.dropAsk(k)
+	}
 }

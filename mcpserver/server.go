@@ -20,6 +20,11 @@
 // HTTP handler routes requests of protocol 2026-07-28 and later to a
 // stateless handler and older ones to a stateful one, so that both
 // generations can be asked for approval on one endpoint.
+//
+// A retried resume gets the first resume's result for ten minutes. With
+// Options.Shared that retry cache lives in a store every replica reaches
+// (package pgstore's PostgreSQL store), so the retry may reach any replica
+// of a deployment behind a load balancer (docs/scaling.md).
 package mcpserver
 
 import (
@@ -49,6 +54,11 @@ type Options struct {
 	// (default 24,000); longer text is cut with a note. structuredContent
 	// is never cut.
 	MaxResultText int
+	// Shared puts the retry cache in a store every replica reaches (such
+	// as package pgstore's), so that a retried resume gets the first
+	// result on any replica. nil: the cache is this process's own. New
+	// panics if Shared has a Store but no valid Keys.
+	Shared *Shared
 }
 
 // Server is modebox as an MCP server. It is safe for concurrent use; one
@@ -80,6 +90,9 @@ func New(eng *modebox.Engine, opts Options) *Server {
 		opts:    opts,
 		resumes: newResumeCache(resumeKeep),
 		asks:    newAskStore(askKeep),
+	}
+	if sh := newShared(opts.Shared); sh != nil {
+		s.resumes.shared, s.asks.shared = sh, sh
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "modebox", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,

@@ -41,6 +41,10 @@ if [ "${MODEBOX_TEST_NO_INSTALL:-}" = "" ]; then
 	[ -x /usr/bin/python3 ] || pkgs="$pkgs python3"
 	need node nodejs
 	need npm npm
+	# PostgreSQL and HAProxy: pgstore and internal/scaletest start their own
+	# throwaway cluster and load balancer on loopback
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || pkgs="$pkgs postgresql"
+	command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || pkgs="$pkgs haproxy"
 	if [ -n "$pkgs" ]; then
 		sudo=""
 		if [ "$(id -u)" != 0 ]; then

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +13,7 @@ import (
 
 // Keys allowed at each level, in the order they are documented.
 var (
-	topKeys    = []string{"$schema", "limits", "tools", "flows", "mcpServers", "shell", "fetch", "fs", "mcp"}
+	topKeys    = []string{"$schema", "limits", "tools", "flows", "mcpServers", "shell", "fetch", "fs", "mcp", "tokenStore"}
 	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxRuns", "maxQueued", "queueTimeout", "approvalTimeout"}
 	ruleKeys   = []string{"policy"}
 	flowKeys   = []string{"sources", "sinks"}
@@ -169,6 +171,15 @@ func (c *checker) check(root *node) (*Config, *Error) {
 				cfg.MCPServers[m.key] = s
 				return err
 			})
+		case "tokenStore":
+			if v.kind != kindString {
+				return c.wrongType(v, p, "a string: a postgres:// URL, or the absolute path of a directory")
+			}
+			if msg, hint := TokenStoreProblem(v.str, true); msg != "" {
+				return c.fail(v.off, p, msg, hint)
+			}
+			cfg.TokenStore = v.str
+			return nil
 		default: // shell, fetch, fs, mcp
 			if v.kind != kindObject {
 				return c.wrongType(v, p, "an object")
@@ -541,4 +552,53 @@ func urlProblem(s string) string {
 		return bad
 	}
 	return ""
+}
+
+// TokenStoreProblem says what is wrong with a token store setting (the
+// "tokenStore" key, or $MODEBOX_TOKEN_STORE when inFile is false), and a
+// hint, or "" when it is fine: a postgres:// or postgresql:// URL with a
+// host or a database, or the absolute path of a directory. In a file the
+// URL may not hold a password (the file is often shared or committed):
+// the password comes from $PGPASSWORD or a password file then.
+func TokenStoreProblem(s string, inFile bool) (msg, hint string) {
+	if strings.HasPrefix(s, "/") {
+		return "", ""
+	}
+	scheme, _, ok := strings.Cut(s, "://")
+	if !ok || (scheme != "postgres" && scheme != "postgresql") {
+		// Only the scheme is shown: the rest may hold a password.
+		got := "a relative path"
+		if ok {
+			got = "a " + strconv.Quote(truncate(scheme, 20)) + " URL"
+		}
+		return "expected a postgres:// URL or the absolute path of a directory, got " + got,
+			`like "postgres://modebox@db.example.com/modebox" or "/var/lib/modebox/used-tokens"`
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which may hold a password
+		}
+		return "invalid URL: " + err.Error(), ""
+	}
+	if _, has := u.User.Password(); has && inFile {
+		return "the URL holds a password; keep it out of modebox.json",
+			"set it in $PGPASSWORD or ~/.pgpass, or put the whole URL in $MODEBOX_TOKEN_STORE"
+	}
+	if inFile && !tokenStoreURL.MatchString(s) {
+		return "the URL's user name may not contain '@' or ':'", ""
+	}
+	return "", ""
+}
+
+// tokenStoreURL is the schema's pattern of "tokenStore": a path, or a
+// postgres URL without a password.
+var tokenStoreURL = regexp.MustCompile(`^(/[\s\S]*|postgres(ql)?://([^/?#:@]*@)?[^/?#@]*([/?#][\s\S]*)?)$`)
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

@@ -54,6 +54,11 @@ type Config struct {
 	ShellTool *Shell
 	FetchTool *Fetch
 	FSTool    *FS
+	// TokenStore is "tokenStore": where used continuation tokens (and the
+	// MCP server's retry cache) are recorded, a postgres:// URL shared by
+	// replicas or a directory path; empty means the default directory.
+	// $MODEBOX_TOKEN_STORE overrides it.
+	TokenStore string
 	// Warnings are values that parse but are likely mistakes, such as a
 	// run timeout written as a bare number below 1000 (milliseconds), each
 	// a message that starts with the value's JSON Pointer.

@@ -127,6 +127,9 @@ func encodeConfig(c *Config) []byte {
 		"timeout": ns(l.Timeout), "memory": l.Memory, "fuel": l.Fuel, "maxCalls": l.MaxCalls,
 		"maxConcurrency": l.MaxConcurrency, "maxValue": l.MaxValue, "maxLog": l.MaxLog,
 	}
+	if c.TokenStore != "" {
+		doc["tokenStore"] = c.TokenStore
+	}
 	if c.Tools != nil {
 		tools := map[string]any{}
 		for k, r := range c.Tools {

@@ -162,6 +162,13 @@ type errorCase struct {
 // errorCases has one error of each kind. The schema test checks that the
 // JSON Schema rejects them too.
 var errorCases = []errorCase{
+	// tokenStore.
+	{"token store scheme", `{"tokenStore": "mysql://db/x"}`,
+		`modebox.json: /tokenStore: expected a postgres:// URL or the absolute path of a directory, got a "mysql" URL (like "postgres://modebox@db.example.com/modebox" or "/var/lib/modebox/used-tokens")`, 1, 16},
+	{"token store password", `{"tokenStore": "postgres://modebox:hunter2@db/x"}`,
+		`modebox.json: /tokenStore: the URL holds a password; keep it out of modebox.json (set it in $PGPASSWORD or ~/.pgpass, or put the whole URL in $MODEBOX_TOKEN_STORE)`, 1, 16},
+	{"token store type", `{"tokenStore": {"url": "postgres://db/x"}}`,
+		`modebox.json: /tokenStore: expected a string: a postgres:// URL, or the absolute path of a directory, got an object`, 1, 16},
 	// Syntax.
 	{"trailing comma", "{\n  \"limits\": {\n    \"timeout\": \"1s\",\n  }\n}",
 		`modebox.json:4:3: invalid JSON: unexpected '}' after ',' (trailing commas are not allowed in JSON)`, 4, 3},

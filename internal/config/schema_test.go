@@ -46,6 +46,9 @@ var goodDocs = []string{
 	`{"mcpServers": {"a": {"url": "https://x", "type": "http"}, "b": {"url": "https://y", "type": "streamable-http"}}}`,
 	`{"mcpServers": {"shell": {"command": "x"}, "fs_mcp": {"command": "y"}, "0": {"command": "z"}}}`,
 	`{"shell": {"enabled": false}, "fetch": {}, "fs": {"deny": ["x"]}, "mcp": {"y": "z"}}`,
+	`{"tokenStore": "postgres://modebox@db.example.com:5432/modebox?sslmode=verify-full"}`,
+	`{"tokenStore": "postgresql:///modebox"}`,
+	`{"tokenStore": "/var/lib/modebox/used-tokens"}`,
 }
 
 // moreBadDocs are rejected by both, beyond errorCases.

@@ -34,6 +34,12 @@ const (
 	CodeTokenBinding = "TOKEN_BINDING"
 	// CodeTokenUsed: the token was already redeemed once.
 	CodeTokenUsed = "TOKEN_USED"
+	// CodeTokenStoreUnavailable: the used-token record could not be
+	// written or read (a database connection lost, a disk that refuses the
+	// write), so the token was not resumed. It fails closed: the claim
+	// may or may not have been recorded, so the token may not resume
+	// later either.
+	CodeTokenStoreUnavailable = "TOKEN_STORE_UNAVAILABLE"
 )
 
 // Error is the error returned for a token that cannot be sealed, opened

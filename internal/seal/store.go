@@ -22,6 +22,15 @@ type Store interface {
 	Claim(id string, expires time.Time) error
 }
 
+// KeyedStore is a [Store] that also records which key sealed each token
+// it claims, so that replicas sharing the store can check that they hold
+// the same keys. [Keyring.OpenOnce] calls ClaimKeyed instead of Claim
+// when the store has it; ClaimKeyed has Claim's contract.
+type KeyedStore interface {
+	Store
+	ClaimKeyed(id, keyID string, expires time.Time) error
+}
+
 // used is the error of a second claim.
 func used(id string) *Error {
 	return fail(CodeTokenUsed, "token "+id+" was already used; each token resumes a run once")

@@ -63,6 +63,9 @@ type Payload struct {
 	// Body is the caller's data, opaque to this package, at most
 	// [MaxBodySize] bytes. It is compressed, then encrypted.
 	Body []byte
+	// KeyID is the id of the key that sealed the token; Open sets it and
+	// Seal ignores it (the active key seals).
+	KeyID string
 }
 
 // NewID returns a fresh random token id: 128 bits in lowercase hex.
@@ -212,6 +215,7 @@ func (k *Keyring) Open(token string, b Binding, now time.Time) (*Payload, error)
 		IssuedAt:  time.Unix(issued, 0).UTC(),
 		ExpiresAt: time.Unix(expires, 0).UTC(),
 		Binding:   b,
+		KeyID:     key.ID,
 	}
 	if p.IssuedAt.After(now.Add(ClockSkew)) {
 		return nil, fail(CodeTokenNotYetValid, fmt.Sprintf("token is issued at %s, in the future; is the clock right?",
@@ -228,14 +232,26 @@ func (k *Keyring) Open(token string, b Binding, now time.Time) (*Payload, error)
 
 // OpenOnce opens a token as [Keyring.Open] does and then claims its id in
 // s, so that it opens only once: a second OpenOnce of the same token fails
-// with TOKEN_USED. Only a token that opens is claimed.
+// with TOKEN_USED. Only a token that opens is claimed. A [KeyedStore] is
+// told the id of the key that sealed the token too. A claim that fails
+// otherwise than with an *Error (the store is unreachable, a write
+// failed) fails with TOKEN_STORE_UNAVAILABLE, wrapping the store's error.
 func (k *Keyring) OpenOnce(token string, b Binding, now time.Time, s Store) (*Payload, error) {
 	p, err := k.Open(token, b, now)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Claim(p.ID, p.ExpiresAt); err != nil {
-		return nil, err
+	if ks, ok := s.(KeyedStore); ok {
+		err = ks.ClaimKeyed(p.ID, p.KeyID, p.ExpiresAt)
+	} else {
+		err = s.Claim(p.ID, p.ExpiresAt)
+	}
+	if err != nil {
+		var se *Error
+		if errors.As(err, &se) {
+			return nil, err
+		}
+		return nil, &Error{Code: CodeTokenStoreUnavailable, Msg: "the used-token record could not be written, so the token was not resumed", Err: err}
 	}
 	return p, nil
 }
