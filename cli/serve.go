@@ -7,10 +7,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -44,6 +47,13 @@ func parseMCPSection(raw json.RawMessage) (mcpSection, error) {
 }
 
 func mcpCmd(args []string, s Streams) int {
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	return mcpCmdContext(ctx, args, s)
+}
+
+// mcpCmdContext is modebox mcp, serving until ctx is done.
+func mcpCmdContext(ctx context.Context, args []string, s Streams) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(s.Stderr)
 	fs.Usage = func() {
@@ -52,9 +62,13 @@ func mcpCmd(args []string, s Streams) int {
 	}
 	cfgPath := configFlag(fs)
 	addr := fs.String("http", "", "serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8080 or :8080, which binds 127.0.0.1)")
-	bearer := fs.String("token", os.Getenv("MODEBOX_MCP_TOKEN"), "require this bearer token over HTTP (default $MODEBOX_MCP_TOKEN)")
-	var allowHosts listFlag
-	fs.Var(&allowHosts, "allow-host", "also accept this Host/Origin over HTTP besides loopback (repeatable)")
+	bearer := fs.String("token", os.Getenv("MODEBOX_MCP_TOKEN"), "the bearer token HTTP clients must send (default $MODEBOX_MCP_TOKEN; without either, a random one is generated and printed)")
+	noAuth := fs.Bool("no-auth", false, "serve HTTP without authentication: anyone who can reach the port can run programs")
+	var allowHosts, allowOrigins listFlag
+	fs.Var(&allowHosts, "allow-host", "also accept this Host over HTTP besides loopback (repeatable)")
+	fs.Var(&allowOrigins, "allow-origin", "also accept requests from this browser origin, e.g. https://app.example.com (repeatable; the server's own origin is always accepted)")
+	maxSessions := fs.Int("max-sessions", mcpserver.DefaultMaxSessions, "most HTTP sessions (protocol 2025-11-25 and older) open at once")
+	sessionIdle := fs.Duration("session-idle", mcpserver.DefaultSessionIdle, "close an HTTP session idle this long")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return ExitOK
@@ -75,8 +89,6 @@ func mcpCmd(args []string, s Streams) int {
 		fmt.Fprintf(s.Stderr, "%s: %v\n", cfg.File, err)
 		return ExitUsage
 	}
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
 	eng, stop, err := engineWithContinuations(ctx, cfg, s)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
@@ -91,23 +103,37 @@ func mcpCmd(args []string, s Streams) int {
 		}
 		return ExitOK
 	}
-	return serveHTTP(ctx, srv, *addr, allowHosts, *bearer, s)
+	if *noAuth && *bearer != "" {
+		fmt.Fprintln(s.Stderr, "modebox mcp: --no-auth and a token (--token or $MODEBOX_MCP_TOKEN) contradict each other")
+		return ExitUsage
+	}
+	ho := mcpserver.HTTPOptions{
+		Bearer: *bearer, NoAuth: *noAuth, AllowedHosts: allowHosts, AllowedOrigins: allowOrigins,
+		MaxSessions: *maxSessions, SessionIdle: *sessionIdle,
+	}
+	generated := false
+	if ho.Bearer == "" && !ho.NoAuth {
+		ho.Bearer, generated = mcpserver.GenerateToken(), true
+	}
+	return serveHTTP(ctx, srv, *addr, ho, generated, s)
 }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, allow []string, bearer string, s Streams) int {
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, ho mcpserver.HTTPOptions, generated bool, s Streams) int {
 	if strings.HasPrefix(addr, ":") {
 		addr = "127.0.0.1" + addr
+	}
+	h, err := srv.HTTPHandler(ho)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
+		return ExitUsage
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
 		return ExitUsage
 	}
-	hs := &http.Server{Handler: srv.Handler(allow, bearer), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(s.Stderr, "modebox mcp: serving http://%s/ (Streamable HTTP)\n", ln.Addr())
-	if bearer == "" && !isLoopback(ln.Addr()) {
-		fmt.Fprintln(s.Stderr, "modebox mcp: warning: listening beyond loopback without --token")
-	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	printHTTPUsage(s.Stderr, ln.Addr(), ho, generated)
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -121,9 +147,29 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, allow []
 	return ExitOK
 }
 
-func isLoopback(a net.Addr) bool {
-	if t, ok := a.(*net.TCPAddr); ok {
-		return t.IP.IsLoopback()
+// printHTTPUsage tells the user where the endpoint is and how to
+// authenticate, with a client configuration to paste.
+func printHTTPUsage(w io.Writer, a net.Addr, ho mcpserver.HTTPOptions, generated bool) {
+	base := "http://" + a.String()
+	if t, ok := a.(*net.TCPAddr); ok && t.IP.IsUnspecified() {
+		base = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(t.Port)) // the unspecified address is no Host a client can use
 	}
-	return false
+	endpoint := base + mcpserver.DefaultPath
+	fmt.Fprintf(w, "modebox mcp: serving Streamable HTTP at %s\n", endpoint)
+	if ho.NoAuth {
+		fmt.Fprintln(w, "modebox mcp: warning: --no-auth: no authentication; anyone who can reach this port can run programs")
+		fmt.Fprintf(w, "modebox mcp: runs page: %s/runs\n", base)
+		return
+	}
+	if generated {
+		fmt.Fprintln(w, "modebox mcp: a token was generated for this process (set --token or $MODEBOX_MCP_TOKEN to choose one); clients send it in every request:")
+	} else {
+		fmt.Fprintln(w, "modebox mcp: clients send the token in every request:")
+	}
+	fmt.Fprintf(w, "    Authorization: Bearer %s\n", ho.Bearer)
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"modebox": map[string]any{
+		"type": "http", "url": endpoint, "headers": map[string]string{"Authorization": "Bearer " + ho.Bearer},
+	}}})
+	fmt.Fprintf(w, "modebox mcp: client configuration:\n    %s\n", cfg)
+	fmt.Fprintf(w, "modebox mcp: runs page (signs the browser in): %s/runs?token=%s\n", base, url.QueryEscape(ho.Bearer))
 }

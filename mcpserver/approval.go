@@ -234,11 +234,14 @@ func argsDigest(in runInput) [32]byte {
 // first resume's result.
 func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, error) {
 	state := req.Params.RequestState
+	a, err := s.issuedState(req, state)
+	if err != nil {
+		return nil, err
+	}
 	if res, err, ok := s.resumes.wait(ctx, state); ok {
 		return s.resumedResult(res, err, routeInput, in)
 	}
-	a := s.asks.get(state)
-	if a != nil && a.args != argsDigest(in) {
+	if a.args != argsDigest(in) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState belongs to another run call (other code or lang)"}
 	}
 	byID := map[int]modebox.Decision{}
@@ -252,19 +255,14 @@ func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runI
 			byID[id] = d
 		}
 	}
-	if a != nil {
-		for _, p := range a.calls {
-			if _, ok := byID[p.ID]; !ok {
-				return askInput(state, a), nil
-			}
+	for _, p := range a.calls {
+		if _, ok := byID[p.ID]; !ok {
+			return askInput(state, a), nil
 		}
 	}
 	res, err := s.resumes.do(ctx, state, func(ctx context.Context) (*modebox.Result, error) {
 		return s.eng.Resume(ctx, state, modebox.Decisions{ByID: byID, Default: modebox.Deny})
 	})
-	if err == nil {
-		s.asks.drop(state)
-	}
 	return s.resumedResult(res, err, routeInput, in)
 }
 

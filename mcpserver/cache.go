@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/modebox/modebox"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const (
@@ -169,8 +172,26 @@ func (s *askStore) get(token string) *ask {
 	return a
 }
 
-func (s *askStore) drop(token string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.m, sha256.Sum256([]byte(token)))
+// issuedState returns what this server asked for with requestState
+// state. A requestState is accepted only on the protocol generation
+// that has input requests (2026-07-28 and later), and only when this
+// server issued it with an input_required result: a continuation token
+// from anywhere else (a paused run's result the model saw, the CLI) does
+// not turn into answers here. The entry is kept after the resume, so a
+// retried resume gets the first resume's result.
+func (s *Server) issuedState(req *mcp.CallToolRequest, state string) (*ask, error) {
+	v := req.ProtocolVersion()
+	if e := req.GetExtra(); e != nil && e.Header != nil && e.Header.Get("Mcp-Protocol-Version") < v {
+		v = e.Header.Get("Mcp-Protocol-Version") // over HTTP the header names the generation too
+	}
+	if v < version20260728 {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("requestState is part of protocol %s and later; this request is protocol %s", version20260728, v)}
+	}
+	a := s.asks.get(state)
+	if a == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: "requestState was not issued by this server in an input_required result (or it has expired)"}
+	}
+	return a, nil
 }
