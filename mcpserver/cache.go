@@ -127,6 +127,11 @@ type ask struct {
 	calls []modebox.PendingCall
 	args  [32]byte
 	at    time.Time
+	// page is the pause's approval page, with the base URL of its link,
+	// when the client was sent one; forms is whether it takes forms too.
+	page  *approvalPage
+	base  string
+	forms bool
 }
 
 // askStore keeps asks by token digest.

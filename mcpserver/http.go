@@ -190,6 +190,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusUnauthorized, CodeUnauthorized, "a bearer token is required (Authorization: Bearer <token>)")
 		return
 	}
+	setPageBase(r)
 	if r.Header.Get("Mcp-Protocol-Version") >= version20260728 {
 		h.stateless.ServeHTTP(w, r)
 		return

@@ -59,6 +59,8 @@ type Server struct {
 	srv     *mcp.Server
 	resumes *resumeCache
 	asks    *askStore
+	pages   *pageStore // approval pages (served over HTTP)
+	runs    *runLog    // the runs page's record
 }
 
 // New returns a server for eng. An engine without continuations gets a
@@ -80,6 +82,8 @@ func New(eng *modebox.Engine, opts Options) *Server {
 		opts:    opts,
 		resumes: newResumeCache(resumeKeep),
 		asks:    newAskStore(askKeep),
+		pages:   newPageStore(),
+		runs:    newRunLog(runsKept),
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "modebox", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
