@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -83,11 +84,13 @@ func decide(t *testing.T, ctx context.Context, button string) string {
 }
 
 // waitFor evaluates expr until it is true, across navigations (an
-// evaluation during one fails and is retried), for up to a minute.
+// evaluation during one fails and is retried), for up to 30 seconds, so
+// that a page that never shows what the test waits for fails the test
+// instead of hanging it.
 func waitFor(t *testing.T, ctx context.Context, expr string) {
 	t.Helper()
 	var last error
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
 		if err == nil && ok {
 			return
@@ -102,6 +105,7 @@ func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 // pageText is the text of the first element matching css.
 func pageText(t *testing.T, ctx context.Context, css string) string {
 	t.Helper()
+	waitFor(t, ctx, `document.readyState === "complete" && document.querySelector(`+strconvQuote(css)+`) !== null`)
 	return get(t, ctx, chromedp.Text(chromedp.CSS(css)))
 }
 
@@ -129,10 +133,16 @@ func urlClient(t *testing.T, endpoint string, links chan<- string, completed cha
 // runAsync runs code on cs and delivers the output.
 func runAsync(t *testing.T, cs *mcp.ClientSession, code string) <-chan output {
 	ch := make(chan output, 1)
+	// A test that fails before deciding cancels the call, so the run
+	// stops waiting and the cleanups do not hang.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	go func() {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"code": code}})
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"code": code}})
 		if err != nil {
-			t.Errorf("run: %v", err)
+			if ctx.Err() == nil {
+				t.Errorf("run: %v", err)
+			}
 			ch <- output{}
 			return
 		}
@@ -330,4 +340,103 @@ func httptestPage(t *testing.T, html string) string {
 	}))
 	t.Cleanup(ts.Close)
 	return ts.URL + "/"
+}
+
+// A 2026-07-28 client that shows links but not forms: the input request
+// carries the approval page; the person decides in the browser and the
+// retry resumes the run with that decision.
+func TestBrowserInputRequestLink(t *testing.T) {
+	bctx := browser(t)
+	eng, rec := newEngine(t)
+	_, endpoint := serveHTTP(t, New(eng, Options{}), HTTPOptions{Bearer: "tok"})
+	for _, c := range []struct {
+		name  string
+		caps  *mcp.ElicitationCapabilities
+		forms bool
+	}{
+		{"url only", &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}, false},
+		{"form and url", &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}, Form: &mcp.FormElicitationCapabilities{}}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: c.caps}, MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
+			opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "decline"}, nil
+			}
+			cs := connectHTTP(t, endpoint, "tok", opts, newVersion)
+			ctx := context.Background()
+			path := "/mrtr-" + strings.ReplaceAll(c.name, " ", "-")
+			args := map[string]any{"code": `return (await files.delete({path: "` + path + `"})).deleted`}
+			first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: args})
+			if err != nil || !first.NeedsInput() {
+				t.Fatalf("first call: %v %+v", err, first)
+			}
+			page, ok := first.InputRequests[pageInputKey].(*mcp.ElicitParams)
+			if !ok || page.Mode != "url" || page.URL == "" || page.ElicitationID == "" {
+				t.Fatalf("input requests %+v", first.InputRequests)
+			}
+			form, hasForm := first.InputRequests["call-1"].(*mcp.ElicitParams)
+			if hasForm != c.forms {
+				t.Fatalf("form request present %v, want %v", hasForm, c.forms)
+			}
+			if hasForm && !strings.Contains(form.Message, page.URL) {
+				t.Errorf("the form does not give the link: %q", form.Message)
+			}
+			do(t, bctx, chromedp.Navigate(page.URL))
+			if args := pageText(t, bctx, "pre.args"); !strings.Contains(args, path) {
+				t.Fatalf("page shows %q", args)
+			}
+			if msg := decide(t, bctx, "#approve"); !strings.Contains(msg, "Approved once") {
+				t.Errorf("after approve: %q", msg)
+			}
+			if contains(rec.list(), path) {
+				t.Fatal("the tool ran before the retry")
+			}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: args, RequestState: first.RequestState,
+				InputResponses: mcp.InputResponseMap{pageInputKey: &mcp.ElicitResult{Action: "accept"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantResult(t, structured(t, res), `"`+path+`"`)
+			if !contains(rec.list(), path) {
+				t.Errorf("deleted %v", rec.list())
+			}
+		})
+	}
+}
+
+// Answering the form of a 2026-07-28 input request closes the pause's
+// approval page, and its link says so.
+func TestInputRequestFormClosesPage(t *testing.T) {
+	eng, rec := newEngine(t)
+	_, endpoint := serveHTTP(t, New(eng, Options{}), HTTPOptions{Bearer: "tok"})
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+		URL: &mcp.URLElicitationCapabilities{}, Form: &mcp.FormElicitationCapabilities{}}}, MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
+	opts.ElicitationHandler = func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	cs := connectHTTP(t, endpoint, "tok", opts, newVersion)
+	args := map[string]any{"code": `return (await files.delete({path: "/form"})).deleted`}
+	first, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: args})
+	if err != nil || !first.NeedsInput() {
+		t.Fatalf("first call: %v %+v", err, first)
+	}
+	link := first.InputRequests[pageInputKey].(*mcp.ElicitParams).URL
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: args, RequestState: first.RequestState,
+		InputResponses: mcp.InputResponseMap{"call-1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "approve"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantResult(t, structured(t, res), `"/form"`)
+	if got := rec.list(); len(got) != 1 {
+		t.Errorf("deleted %v", got)
+	}
+	page, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	if page.StatusCode != http.StatusGone || !strings.Contains(string(body), "answered in the MCP client") {
+		t.Errorf("the link after a form answer: %d %s", page.StatusCode, body)
+	}
 }
