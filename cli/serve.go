@@ -57,7 +57,7 @@ func mcpCmdContext(ctx context.Context, args []string, s Streams) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(s.Stderr)
 	fs.Usage = func() {
-		fmt.Fprint(s.Stderr, "Usage: modebox mcp [flags]\n\nServes modebox as an MCP server: over stdio by default, or Streamable HTTP\nwith --http ADDR (loopback unless ADDR names another interface).\n\nFlags:\n")
+		fmt.Fprint(s.Stderr, "Usage: modebox mcp [flags]\n\nServes modebox as an MCP server: over stdio by default, or Streamable HTTP\nat http://ADDR/mcp with --http ADDR (loopback unless ADDR names another\ninterface). Over HTTP every request needs a bearer token: --token, or one\ngenerated and printed at start (--no-auth serves without one).\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	cfgPath := configFlag(fs)

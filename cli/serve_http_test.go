@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,6 +158,31 @@ func TestMCPHTTPPrintsHowToConnect(t *testing.T) {
 	}
 	if code := rawPost(t, p.endpoint, http.Header{name: {value}, "Origin": {"http://localhost:3000"}}); code != http.StatusForbidden {
 		t.Errorf("a loopback origin on another port: %d, want 403", code)
+	}
+
+	// The printed runs page link signs a browser in (a cookie) and
+	// drops the token from the address; without it the page is 401.
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar}
+	res, err := browser.Get(p.runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "modebox runs") || strings.Contains(res.Request.URL.String(), "token") {
+		t.Errorf("runs link %s: %d at %s", p.runs, res.StatusCode, res.Request.URL)
+	}
+	if !strings.Contains(string(body), "<td>run</td>") {
+		t.Errorf("the runs page does not list the runs:\n%s", body)
+	}
+	res, err = http.Get(root + "/runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUnauthorized {
+		t.Errorf("runs page without the token: %d", res.StatusCode)
 	}
 }
 
