@@ -187,6 +187,7 @@ func TestBrowserApproval(t *testing.T) {
 	if len(rec.list()) != 0 {
 		t.Fatal("the tool ran before the decision")
 	}
+	csrf := get(t, bctx, chromedp.Evaluate[string](`document.querySelector("input[name=csrf]").value`))
 	msg := decide(t, bctx, "#approve")
 	if !strings.Contains(msg, "Approved once") {
 		t.Errorf("after approve: %q", msg)
@@ -202,6 +203,35 @@ func TestBrowserApproval(t *testing.T) {
 	if msg = pageText(t, bctx, "#message"); !strings.Contains(msg, "already used") {
 		t.Errorf("reused link: %q", msg)
 	}
+	// Replaying the decision with the page's own token and cookie.
+	replay, _ := http.NewRequest(http.MethodPost, link, strings.NewReader(url.Values{"decision": {"deny"}, "csrf": {csrf}}.Encode()))
+	replay.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	replay.AddCookie(&http.Cookie{Name: csrfCookie, Value: csrf})
+	res, err := http.DefaultClient.Do(replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusGone || !strings.Contains(string(body), "already used") {
+		t.Errorf("replayed decision: %d %s", res.StatusCode, body)
+	}
+
+	// Approve for the rest of the run: the second call of the tool is
+	// not asked about.
+	done = runAsync(t, cs, `const a = await files.delete({path: "/t1"}); const b = await files.delete({path: "/t2"}); return [a.deleted, b.deleted]`)
+	link = <-links
+	do(t, bctx, chromedp.Navigate(link))
+	if msg := decide(t, bctx, "#approve_tool"); !strings.Contains(msg, "rest of the run") {
+		t.Errorf("after approve_tool: %q", msg)
+	}
+	wantResult(t, <-done, `["/t1","/t2"]`)
+	<-completed
+	select {
+	case l := <-links:
+		t.Errorf("asked again after approve for the run: %s", l)
+	default:
+	}
 
 	// Deny: the program gets APPROVAL_DENIED.
 	done = runAsync(t, cs, `try { await files.delete({path: "/denied"}); return "ran" } catch (e) { return e.code }`)
@@ -210,7 +240,7 @@ func TestBrowserApproval(t *testing.T) {
 	decide(t, bctx, "#deny")
 	wantResult(t, <-done, `"APPROVAL_DENIED"`)
 	<-completed
-	if got := rec.list(); len(got) != 1 {
+	if got := rec.list(); len(got) != 3 {
 		t.Errorf("deleted %v", got)
 	}
 
@@ -220,7 +250,8 @@ func TestBrowserApproval(t *testing.T) {
 	do(t, bctx, chromedp.Navigate(base+"/runs?token=tok"))
 	runs := pageText(t, bctx, "body")
 	mustContain(t, "runs page", runs, "tools.files.delete: approved once by a person on the approval page",
-		"tools.files.delete (failed or not run): denied by a person on the approval page", "Runs per minute", "p50")
+		"tools.files.delete (failed or not run): denied by a person on the approval page",
+		"tools.files.delete: approved for the run by a person on the approval page", "Runs per minute", "p50")
 	if location := get(t, bctx, chromedp.Location()); strings.Contains(location, "token") {
 		t.Errorf("the token stayed in the address bar: %s", location)
 	}
