@@ -251,11 +251,12 @@ func TestBrowserApproval(t *testing.T) {
 	runs := pageText(t, bctx, "body")
 	mustContain(t, "runs page", runs, "tools.files.delete: approved once by a person on the approval page",
 		"tools.files.delete (failed or not run): denied by a person on the approval page",
-		"tools.files.delete: approved for the run by a person on the approval page", "Runs per minute", "p50")
+		"tools.files.delete: approved for the run by a person on the approval page",
+		"tools.files.delete: covered by the approval for the run by a person on the approval page", "Runs per minute", "p50")
 	if location := get(t, bctx, chromedp.Location()); strings.Contains(location, "token") {
 		t.Errorf("the token stayed in the address bar: %s", location)
 	}
-	artifact(t, "runs-page.jpg", get(t, bctx, chromedp.FullScreenshot(80)))
+	artifact(t, "runs-page.png", get(t, bctx, chromedp.FullScreenshot(100))) // 100: PNG
 }
 
 // Hostile arguments render inert and complete.

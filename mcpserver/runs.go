@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -84,9 +85,17 @@ func (l *runLog) finish(r *runRecord, res *modebox.Result, err error) {
 			r.ErrCode = res.Error.Code
 		}
 		if res.Journal != nil {
+			forRun := map[string]string{} // tool -> who approved it for the run
 			for _, c := range res.Journal.Calls {
 				d := r.approvals[c.ID]
-				if d == "" {
+				if strings.HasPrefix(d, "approved for the run by ") {
+					forRun[c.Tool] = strings.TrimPrefix(d, "approved for the run by ")
+				}
+				switch {
+				case d != "":
+				case forRun[c.Tool] != "":
+					d = "covered by the approval for the run by " + forRun[c.Tool]
+				default:
 					d = "allowed by policy"
 				}
 				r.Calls = append(r.Calls, callRecord{ID: c.ID, Tool: c.Tool, OK: c.OK, Decision: d})
