@@ -216,7 +216,7 @@ func (s *Server) inputRequired(res *modebox.Result, in runInput) *mcp.CallToolRe
 		reqs[inputKey(p.ID)] = elicitParams(modebox.ApprovalRequest{CallID: p.ID, Tool: p.Tool, Args: p.Args, Reason: p.Reason}, true)
 	}
 	a := s.asks.get(res.Token)
-	if in.req != nil {
+	if in.req != nil && a != nil {
 		a.page, a.base, a.forms = s.addPageRequest(in.req, reqs, res.Pending), pageBase(in.req), canElicitForm(in.req.ClientCapabilities())
 	}
 	return &mcp.CallToolResult{InputRequests: reqs, RequestState: res.Token}
