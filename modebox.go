@@ -264,3 +264,8 @@ func dropPreludeFrames(stack string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// ApprovalTimeout is how long a call waits for an approver's answer on
+// this engine (EngineConfig.ApprovalTimeout, or DefaultApprovalTimeout).
+// An approval page or link made for such a wait expires with it.
+func (e *Engine) ApprovalTimeout() time.Duration { return e.approvalTimeout }

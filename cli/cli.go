@@ -9,6 +9,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -142,9 +143,15 @@ func newRoot(s Streams) *cobra.Command {
 // Run runs the command line args (without the program name) and returns
 // the exit status.
 func Run(args []string, s Streams) int {
+	return runContext(context.Background(), args, s)
+}
+
+// runContext is Run with a context the commands see (modebox mcp serves
+// until it is done).
+func runContext(ctx context.Context, args []string, s Streams) int {
 	root := newRoot(s)
 	root.SetArgs(args)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}

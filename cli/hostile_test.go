@@ -206,7 +206,7 @@ func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
 	cfg := hostileConfig(t, map[string]string{"evil": "elicit-who"})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "mcp", "--config", cfg, "--http", "127.0.0.1:0")
+	cmd := exec.CommandContext(ctx, bin, "mcp", "--config", cfg, "--http", "127.0.0.1:0", "--no-auth") // this test is about routing, not authentication
 	cmd.Env = append(os.Environ(), "MODEBOX_SECRET=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8", "XDG_STATE_HOME="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -222,7 +222,7 @@ func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
 	sc := bufio.NewScanner(stderr)
 	url := ""
 	for sc.Scan() {
-		if _, rest, ok := strings.Cut(sc.Text(), "serving "); ok {
+		if _, rest, ok := strings.Cut(sc.Text(), "serving Streamable HTTP at "); ok {
 			url = strings.Fields(rest)[0]
 			break
 		}

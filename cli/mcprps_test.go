@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -34,14 +35,19 @@ func BenchmarkMCPRunHTTP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ts := httptest.NewServer(mcpserver.New(eng, mcpserver.Options{}).Handler(nil, ""))
+	const token = "bench-token"
+	h, err := mcpserver.New(eng, mcpserver.Options{}).HTTPHandler(mcpserver.HTTPOptions{Bearer: token, MaxSessions: 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
 	b.Cleanup(ts.Close)
 
 	for _, version := range []string{"2026-07-28", "2025-11-25"} {
 		b.Run(version, func(b *testing.B) {
 			ctx := context.Background()
 			c := mcp.NewClient(&mcp.Implementation{Name: "bench-client", Version: "1"}, nil)
-			cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + mcpserver.DefaultPath, HTTPClient: &http.Client{Transport: benchBearer(token)}}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -102,3 +108,12 @@ func BenchmarkMCPRunHTTP(b *testing.B) {
 type benchError struct{ out string }
 
 func (e *benchError) Error() string { return "run: " + e.out }
+
+// benchBearer adds the bearer token to each request.
+type benchBearer string
+
+func (b benchBearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -40,9 +43,13 @@ func parseMCPSection(raw json.RawMessage) (mcpSection, error) {
 
 // mcpFlags are the flags of `modebox mcp`.
 type mcpFlags struct {
-	addr       string
-	bearer     string
-	allowHosts []string
+	addr         string
+	bearer       string
+	noAuth       bool
+	allowHosts   []string
+	allowOrigins []string
+	maxSessions  int
+	sessionIdle  time.Duration
 }
 
 func newMCPCmd(s Streams, g *globals) *cobra.Command {
@@ -51,20 +58,32 @@ func newMCPCmd(s Streams, g *globals) *cobra.Command {
 		Use:   "mcp [flags]",
 		Short: "Serve modebox as an MCP server (stdio, or Streamable HTTP)",
 		Long: `Serves modebox as an MCP server: over stdio by default, or Streamable HTTP
-with --http ADDR (loopback unless ADDR names another interface).`,
+at http://ADDR/mcp with --http ADDR (loopback unless ADDR names another
+interface). Over HTTP every request needs a bearer token: --token, or one
+generated and printed at start (--no-auth serves without one).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return serveMCP(g, fl, s)
+			return serveMCP(cmd.Context(), g, fl, s)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&fl.addr, "http", "", "serve Streamable HTTP on ADDR (e.g. 127.0.0.1:8080 or :8080, which binds 127.0.0.1)")
-	f.StringVar(&fl.bearer, "token", os.Getenv("MODEBOX_MCP_TOKEN"), "require this bearer token over HTTP (default $MODEBOX_MCP_TOKEN)")
-	f.StringArrayVar(&fl.allowHosts, "allow-host", nil, "also accept this Host/Origin over HTTP besides loopback (repeatable)")
+	f.StringVar(&fl.bearer, "token", os.Getenv("MODEBOX_MCP_TOKEN"), "the bearer token HTTP clients must send (default $MODEBOX_MCP_TOKEN; without either, a random one is generated and printed)")
+	f.BoolVar(&fl.noAuth, "no-auth", false, "serve HTTP without authentication: anyone who can reach the port can run programs")
+	f.StringArrayVar(&fl.allowHosts, "allow-host", nil, "also accept this Host over HTTP besides loopback (repeatable)")
+	f.StringArrayVar(&fl.allowOrigins, "allow-origin", nil, "also accept requests from this browser origin, e.g. https://app.example.com (repeatable; the server's own origin is always accepted)")
+	f.IntVar(&fl.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "most HTTP sessions (protocol 2025-11-25 and older) open at once")
+	f.DurationVar(&fl.sessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "close an HTTP session idle this long")
 	return cmd
 }
 
-func serveMCP(g *globals, fl mcpFlags, s Streams) error {
+func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if fl.noAuth && fl.bearer != "" {
+		return usageError("--no-auth and a token (--token or $MODEBOX_MCP_TOKEN) contradict each other")
+	}
 	cfg, err := loadConfig(g.config)
 	if err != nil {
 		return configError(err)
@@ -73,7 +92,7 @@ func serveMCP(g *globals, fl mcpFlags, s Streams) error {
 	if err != nil {
 		return configError(fmt.Errorf("%s: %v", cfg.File, err))
 	}
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	eng, stop, shared, err := openEngineShared(ctx, cfg, true, s)
 	if err != nil {
@@ -87,23 +106,33 @@ func serveMCP(g *globals, fl mcpFlags, s Streams) error {
 		}
 		return nil
 	}
-	return status(serveHTTP(ctx, srv, fl.addr, fl.allowHosts, fl.bearer, s))
+	ho := mcpserver.HTTPOptions{
+		Bearer: fl.bearer, NoAuth: fl.noAuth, AllowedHosts: fl.allowHosts, AllowedOrigins: fl.allowOrigins,
+		MaxSessions: fl.maxSessions, SessionIdle: fl.sessionIdle,
+	}
+	generated := false
+	if ho.Bearer == "" && !ho.NoAuth {
+		ho.Bearer, generated = mcpserver.GenerateToken(), true
+	}
+	return status(serveHTTP(ctx, srv, fl.addr, ho, generated, s))
 }
 
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, allow []string, bearer string, s Streams) int {
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, ho mcpserver.HTTPOptions, generated bool, s Streams) int {
 	if strings.HasPrefix(addr, ":") {
 		addr = "127.0.0.1" + addr
+	}
+	h, err := srv.HTTPHandler(ho)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
+		return ExitUsage
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "modebox mcp: %v\n", err)
 		return ExitUsage
 	}
-	hs := &http.Server{Handler: srv.Handler(allow, bearer), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(s.Stderr, "modebox mcp: serving http://%s/ (Streamable HTTP)\n", ln.Addr())
-	if bearer == "" && !isLoopback(ln.Addr()) {
-		fmt.Fprintln(s.Stderr, "modebox mcp: warning: listening beyond loopback without --token")
-	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	printHTTPUsage(s.Stderr, ln.Addr(), ho, generated)
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -117,9 +146,29 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, allow []
 	return ExitOK
 }
 
-func isLoopback(a net.Addr) bool {
-	if t, ok := a.(*net.TCPAddr); ok {
-		return t.IP.IsLoopback()
+// printHTTPUsage tells the user where the endpoint is and how to
+// authenticate, with a client configuration to paste.
+func printHTTPUsage(w io.Writer, a net.Addr, ho mcpserver.HTTPOptions, generated bool) {
+	base := "http://" + a.String()
+	if t, ok := a.(*net.TCPAddr); ok && t.IP.IsUnspecified() {
+		base = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(t.Port)) // the unspecified address is no Host a client can use
 	}
-	return false
+	endpoint := base + mcpserver.DefaultPath
+	fmt.Fprintf(w, "modebox mcp: serving Streamable HTTP at %s\n", endpoint)
+	if ho.NoAuth {
+		fmt.Fprintln(w, "modebox mcp: warning: --no-auth: no authentication; anyone who can reach this port can run programs")
+		fmt.Fprintf(w, "modebox mcp: runs page: %s/runs\n", base)
+		return
+	}
+	if generated {
+		fmt.Fprintln(w, "modebox mcp: a token was generated for this process (set --token or $MODEBOX_MCP_TOKEN to choose one); clients send it in every request:")
+	} else {
+		fmt.Fprintln(w, "modebox mcp: clients send the token in every request:")
+	}
+	fmt.Fprintf(w, "    Authorization: Bearer %s\n", ho.Bearer)
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"modebox": map[string]any{
+		"type": "http", "url": endpoint, "headers": map[string]string{"Authorization": "Bearer " + ho.Bearer},
+	}}})
+	fmt.Fprintf(w, "modebox mcp: client configuration:\n    %s\n", cfg)
+	fmt.Fprintf(w, "modebox mcp: runs page (signs the browser in): %s/runs?token=%s\n", base, url.QueryEscape(ho.Bearer))
 }

@@ -38,10 +38,17 @@ const (
 	routePause
 	// routeDeny: calls that need approval are denied; the run goes on.
 	routeDeny
+	// routeURL: the approver asks with URL-mode elicitation whose link is
+	// an approval page of the HTTP server (clients up to 2025-11-25 that
+	// declared url elicitation, over HTTP).
+	routeURL
 )
 
 // routeFor picks the route from what the client declared for this request.
 func (s *Server) routeFor(req *mcp.CallToolRequest) route {
+	if rt, ok := s.pageRoute(req); ok {
+		return rt
+	}
 	if canElicitForm(req.ClientCapabilities()) {
 		if req.ProtocolVersion() >= version20260728 {
 			return routeInput
@@ -71,6 +78,8 @@ func (s *Server) approverFor(rt route, req *mcp.CallToolRequest) modebox.Approve
 		return &elicitApprover{ss: req.Session, titled: req.ProtocolVersion() >= version20251125, turn: make(chan struct{}, 1)}
 	case routeDeny:
 		return denyApprover
+	case routeURL:
+		return &urlApprover{s: s, ss: req.Session, base: pageBase(req), turn: make(chan struct{}, 1)}
 	}
 	return nil
 }
@@ -223,6 +232,10 @@ func (s *Server) inputRequired(res *modebox.Result, in runInput) *mcp.CallToolRe
 	for _, p := range res.Pending {
 		reqs[inputKey(p.ID)] = elicitParams(modebox.ApprovalRequest{CallID: p.ID, Tool: p.Tool, Args: p.Args, Reason: p.Reason}, true)
 	}
+	a := s.asks.get(context.Background(), res.Token)
+	if in.req != nil && a != nil {
+		a.page, a.base, a.forms = s.addPageRequest(in.req, reqs, res.Pending), pageBase(in.req), canElicitForm(in.req.ClientCapabilities())
+	}
 	return &mcp.CallToolResult{InputRequests: reqs, RequestState: res.Token}
 }
 
@@ -232,6 +245,12 @@ func askInput(state string, a *ask) *mcp.CallToolResult {
 	reqs := mcp.InputRequestMap{}
 	for _, p := range a.calls {
 		reqs[inputKey(p.ID)] = elicitParams(modebox.ApprovalRequest{CallID: p.ID, Tool: p.Tool, Args: p.Args, Reason: p.Reason}, true)
+	}
+	if a.page != nil {
+		if !a.forms {
+			clear(reqs)
+		}
+		setPageRequest(reqs, a.base, a.page)
 	}
 	return &mcp.CallToolResult{InputRequests: reqs, RequestState: state}
 }
@@ -251,11 +270,14 @@ func argsDigest(in runInput) [32]byte {
 // first resume's result.
 func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, error) {
 	state := req.Params.RequestState
+	a, err := s.issuedState(ctx, req, state)
+	if err != nil {
+		return nil, err
+	}
 	if res, err, ok := s.resumes.wait(ctx, state); ok {
 		return s.resumedResult(res, err, routeInput, in)
 	}
-	a := s.asks.get(ctx, state)
-	if a != nil && a.args != argsDigest(in) {
+	if a.args != argsDigest(in) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState belongs to another run call (other code or lang)"}
 	}
 	byID := map[int]modebox.Decision{}
@@ -269,22 +291,30 @@ func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runI
 			byID[id] = d
 		}
 	}
-	if a != nil {
-		for _, p := range a.calls {
-			if _, ok := byID[p.ID]; !ok {
-				return askInput(state, a), nil
-			}
-			if _, fits := formMessage(modebox.ApprovalRequest{CallID: p.ID, Tool: p.Tool, Args: p.Args, Reason: p.Reason}); !fits {
-				byID[p.ID] = modebox.Deny // its form offered only deny
-			}
+	complete := true
+	for _, p := range a.calls {
+		if _, ok := byID[p.ID]; !ok {
+			complete = false
+			continue
+		}
+		if _, fits := formMessage(modebox.ApprovalRequest{CallID: p.ID, Tool: p.Tool, Args: p.Args, Reason: p.Reason}); !fits {
+			byID[p.ID] = modebox.Deny // its form offered only deny
 		}
 	}
-	res, err := s.resumes.do(ctx, state, func(ctx context.Context) (*modebox.Result, error) {
-		return s.eng.Resume(ctx, state, modebox.Decisions{ByID: byID, Default: modebox.Deny})
-	})
-	if err == nil {
-		s.asks.drop(state)
+	if d, ok := s.pageDecisions(ctx, req, a, complete); ok {
+		byID = d
+	} else if !complete {
+		return askInput(state, a), nil
 	}
+	res, err := s.resumes.do(ctx, state, func(ctx context.Context) (*modebox.Result, error) {
+		rec := s.runs.start("resume")
+		for id, d := range byID {
+			s.runs.approved(rec, id, d, s.decidedBy(a))
+		}
+		res, err := s.eng.Resume(ctx, state, modebox.Decisions{ByID: byID, Default: modebox.Deny})
+		s.runs.finish(rec, res, err)
+		return res, err
+	})
 	return s.resumedResult(res, err, routeInput, in)
 }
 

@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/modebox/modebox"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const (
@@ -132,6 +135,11 @@ type ask struct {
 	calls []modebox.PendingCall
 	args  [32]byte
 	at    time.Time
+	// page is the pause's approval page, with the base URL of its link,
+	// when the client was sent one; forms is whether it takes forms too.
+	page  *approvalPage
+	base  string
+	forms bool
 }
 
 // askStore keeps asks by token digest.
@@ -190,12 +198,27 @@ func (s *askStore) get(ctx context.Context, token string) *ask {
 	return nil
 }
 
-func (s *askStore) drop(token string) {
-	k := sha256.Sum256([]byte(token))
-	s.mu.Lock()
-	delete(s.m, k)
-	s.mu.Unlock()
-	if s.shared != nil {
-		s.shared.dropAsk(k)
+// issuedState returns what this server asked for with requestState
+// state. A requestState is accepted only on the protocol generation
+// that has input requests (2026-07-28 and later), and only when this
+// server (or, with a shared store, a replica of it) issued it with an
+// input_required result: a continuation token
+// from anywhere else (a paused run's result the model saw, the CLI) does
+// not turn into answers here. The entry is kept after the resume, so a
+// retried resume gets the first resume's result.
+func (s *Server) issuedState(ctx context.Context, req *mcp.CallToolRequest, state string) (*ask, error) {
+	v := req.ProtocolVersion()
+	if e := req.GetExtra(); e != nil && e.Header != nil && e.Header.Get("Mcp-Protocol-Version") < v {
+		v = e.Header.Get("Mcp-Protocol-Version") // over HTTP the header names the generation too
 	}
+	if v < version20260728 {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("requestState is part of protocol %s and later; this request is protocol %s", version20260728, v)}
+	}
+	a := s.asks.get(ctx, state)
+	if a == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: "requestState was not issued by this server in an input_required result (or it has expired)"}
+	}
+	return a, nil
 }

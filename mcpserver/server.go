@@ -69,6 +69,8 @@ type Server struct {
 	srv     *mcp.Server
 	resumes *resumeCache
 	asks    *askStore
+	pages   *pageStore // approval pages (served over HTTP)
+	runs    *runLog    // the runs page's record
 }
 
 // New returns a server for eng. An engine without continuations gets a
@@ -90,6 +92,8 @@ func New(eng *modebox.Engine, opts Options) *Server {
 		opts:    opts,
 		resumes: newResumeCache(resumeKeep),
 		asks:    newAskStore(askKeep),
+		pages:   newPageStore(),
+		runs:    newRunLog(runsKept),
 	}
 	if sh := newShared(opts.Shared); sh != nil {
 		s.resumes.shared, s.asks.shared = sh, sh

@@ -53,6 +53,8 @@ func decodeArgs(raw json.RawMessage, v any) error {
 type runInput struct {
 	Code string `json:"code"`
 	Lang string `json:"lang,omitempty"`
+	// req is the request the input came with (nil for approve).
+	req *mcp.CallToolRequest
 }
 
 func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -68,14 +70,17 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	default:
 		return s.failure(codeInvalidArgument, fmt.Sprintf(`run: "lang" is %q; use "ts" or "js"`, in.Lang)), nil
 	}
+	in.req = req
 	if req.Params.RequestState != "" {
 		return s.retryRun(ctx, req, in)
 	}
 	rt := s.routeFor(req)
-	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.approverFor(rt, req)}
+	rec := s.runs.start("run")
+	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.recorded(rec, rt, s.approverFor(rt, req))}
 	ctx, flush := withProgress(ctx, req)
 	res, err := s.eng.Run(ctx, in.Code, opts)
 	flush()
+	s.runs.finish(rec, res, err)
 	if err != nil {
 		return s.failure(codeInvalidArgument, err.Error()), nil
 	}

@@ -34,7 +34,11 @@ func Example() {
 		log.Fatal(err)
 	}
 	srv := mcpserver.New(eng, mcpserver.Options{Shared: &mcpserver.Shared{Store: pg, Keys: keys}})
-	_ = srv.Handler(nil, os.Getenv("MODEBOX_MCP_TOKEN")) // serve it with net/http
+	h, err := srv.HTTPHandler(mcpserver.HTTPOptions{Bearer: os.Getenv("MODEBOX_MCP_TOKEN")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_ = h // serve it with net/http at mcpserver.DefaultPath
 }
 
 // The snippet of docs/scaling.md is the example's code, line for line.

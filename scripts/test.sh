@@ -10,9 +10,11 @@
 #   Debian (apt-get): bubblewrap (sh() sandbox), curl, passwd (useradd, for
 #     the unprivileged sandbox tests), strace, gcc and python3 (the
 #     sandbox's syscall tests), nodejs and npm (the MCP reference servers,
-#     the TypeScript checks), git, perl, openssl
+#     the TypeScript checks), git, perl, openssl, postgresql and haproxy
+#     (the replica tests), chromium (the approval-page browser tests)
 #   npm, into .cache/mcp-servers: the reference MCP servers
-#     @modelcontextprotocol/server-everything, -filesystem and -memory
+#     @modelcontextprotocol/server-everything, -filesystem, -memory and
+#     -github (listed offline by the tools/list size test)
 #   npm, into .cache/conformance (by scripts/conformance.sh): Node 22 (the
 #     node@22 package) and @modelcontextprotocol/conformance
 #
@@ -45,6 +47,7 @@ if [ "${MODEBOX_TEST_NO_INSTALL:-}" = "" ]; then
 	# throwaway cluster and load balancer on loopback
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || pkgs="$pkgs postgresql"
 	command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || pkgs="$pkgs haproxy"
+	need chromium chromium # the approval-page tests drive a real browser
 	if [ -n "$pkgs" ]; then
 		sudo=""
 		if [ "$(id -u)" != 0 ]; then
@@ -63,7 +66,7 @@ if [ "${MODEBOX_TEST_NO_INSTALL:-}" = "" ]; then
 	fi
 
 	servers="$root/.cache/mcp-servers"
-	want="@modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31 @modelcontextprotocol/server-memory@2026.8.31"
+	want="@modelcontextprotocol/server-everything@2026.8.31 @modelcontextprotocol/server-filesystem@2026.8.31 @modelcontextprotocol/server-memory@2026.8.31 @modelcontextprotocol/server-github@2025.4.8"
 	stamp="$servers/.installed"
 	if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 		say "installing the npm reference MCP servers into .cache/mcp-servers: $want"

@@ -40,9 +40,13 @@ func TestConformanceServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.Handler(nil, ""))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// The suite sends no token: this fixture serves loopback only, for the
+	// length of the suite.
+	h, err := srv.HTTPHandler(mcpserver.HTTPOptions{NoAuth: true, Path: "/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

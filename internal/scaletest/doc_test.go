@@ -102,6 +102,22 @@ func docSecret(t testing.TB) string {
 	return string(out)
 }
 
+// docBearer runs the documented bearer-token line and returns the token.
+func docBearer(t testing.TB) string {
+	t.Helper()
+	for _, line := range docCommands(t) {
+		if strings.HasPrefix(line, "export MODEBOX_MCP_TOKEN=") {
+			out, err := exec.Command("sh", "-c", line+`; printf %s "$MODEBOX_MCP_TOKEN"`).Output()
+			if err != nil || len(out) == 0 {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return string(out)
+		}
+	}
+	t.Fatal("no documented MODEBOX_MCP_TOKEN line")
+	return ""
+}
+
 // docReplicaArgs returns the arguments of the documented replica line,
 // listening on addr and reading config.
 func docReplicaArgs(t testing.TB, addr, config string) []string {
@@ -159,7 +175,7 @@ func TestScalingDocWorkedExample(t *testing.T) {
 		if strings.HasPrefix(l, "modebox doctor") {
 			doctor = strings.Fields(l)[1:]
 		}
-		if strings.HasPrefix(l, "export ") && !strings.Contains(l, "MODEBOX_SECRET") && !strings.Contains(l, "MODEBOX_TOKEN_STORE") {
+		if strings.HasPrefix(l, "export ") && !strings.Contains(l, "MODEBOX_SECRET") && !strings.Contains(l, "MODEBOX_TOKEN_STORE") && !strings.Contains(l, "MODEBOX_MCP_TOKEN") {
 			t.Errorf("documented line %q sets a variable the tests do not", l)
 		}
 	}

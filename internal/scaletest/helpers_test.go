@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -110,6 +111,7 @@ type deployment struct {
 	pg     *pgtest.Cluster
 	url    string
 	secret string
+	bearer string // the replicas' shared MCP bearer token
 	config string
 	home   string
 	cnt    *counter
@@ -120,6 +122,8 @@ func newDeployment(t testing.TB) *deployment {
 	d := &deployment{t: t, pg: pgtest.Start(t), cnt: newCounter(t), home: t.TempDir()}
 	d.url = d.pg.NewDatabase()
 	d.secret = docSecret(t) // the documented command makes the key
+	d.bearer = docBearer(t)
+	bearer.Store(&d.bearer)
 	// fetch is allowed to reach the counter only, and every fetch asks.
 	cfg := fmt.Sprintf(`{
   "fetch": {"enabled": true, "allow": [%q]},
@@ -146,7 +150,7 @@ type replica struct {
 func (d *deployment) env() []string {
 	return []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + d.home, "XDG_STATE_HOME=" + filepath.Join(d.home, "state"),
-		"MODEBOX_TOKEN_STORE=" + d.url, "MODEBOX_SECRET=" + d.secret,
+		"MODEBOX_TOKEN_STORE=" + d.url, "MODEBOX_SECRET=" + d.secret, "MODEBOX_MCP_TOKEN=" + d.bearer,
 	}
 }
 
@@ -257,7 +261,8 @@ func client(t testing.TB, addr, version, decision string, mrtr bool) *mcp.Client
 	c := mcp.NewClient(&mcp.Implementation{Name: "scale-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/", MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	hc := &http.Client{Transport: bearerTransport{*bearer.Load()}}
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", MaxRetries: -1, HTTPClient: hc}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connect %s (%s): %v", addr, version, err)
 	}
@@ -323,4 +328,16 @@ var approveAnswer = func(ids ...string) mcp.InputResponseMap {
 		m[id] = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "approve"}}
 	}
 	return m
+}
+
+// bearer is the current deployment's MCP bearer token, which clients send.
+var bearer atomic.Pointer[string]
+
+// bearerTransport adds the replicas' bearer token to every request.
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
 }
