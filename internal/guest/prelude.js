@@ -282,15 +282,22 @@
   polyfill(G, 'TextDecoder', TextDecoder);
 
   // ---- values crossing the boundary ----
-  // JSON, plus: BigInt -> decimal string, Map -> object, Set -> array. These
-  // are toJSON methods rather than a replacer, because a replacer costs a JS
-  // call per value; they make JSON.stringify in the program agree with what
-  // crosses the boundary.
-  hidden(BigInt.prototype, 'toJSON', function toJSON() { return StringCtor(this); });
-  hidden(MapCtor.prototype, 'toJSON', function toJSON() { return fromEntries(this); });
-  hidden(SetCtor.prototype, 'toJSON', function toJSON() { return arrayFrom(this); });
+  // JSON, plus: BigInt -> decimal string, Map -> object, Set -> array. The
+  // conversion is a replacer used only here, at the boundary, so that the
+  // program's own JSON.stringify behaves as in Node (1n throws, a Map is {}).
+  const bigintToString = BigInt.prototype.toString;
+  const isPrototypeOf = O.prototype.isPrototypeOf;
+  const MapProto = MapCtor.prototype, SetProto = SetCtor.prototype;
+  function boundary(k, v) {
+    if (typeof v === 'bigint') return apply(bigintToString, v, []);
+    if (v !== null && typeof v === 'object') {
+      if (apply(isPrototypeOf, MapProto, [v])) return fromEntries(v);
+      if (apply(isPrototypeOf, SetProto, [v])) return arrayFrom(v);
+    }
+    return v;
+  }
   function encode(v) {
-    return jsonStringify(v);
+    return jsonStringify(v, boundary);
   }
 
   function readable(f) {
