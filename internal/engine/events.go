@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/modebox/modebox/internal/intl"
 )
 
 // event handles one message from the guest. Everything in payload is
@@ -55,6 +57,18 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		r.panicMsg = truncate(string(payload), 4096)
 		return answerStop
 	case evPrint:
+		return answerGo
+	case evSync:
+		// Intl: a pure function of the engine image, so not journaled
+		r.syncReply = intl.Handle(payload)
+		return int32(len(r.syncReply))
+	case evSyncRead:
+		if int(id) != len(r.syncReply) || len(payload) != len(r.syncReply) {
+			r.crash("sync reply read out of sequence")
+			return answerStop
+		}
+		copy(payload, r.syncReply) // payload is the guest's buffer
+		r.syncReply = nil
 		return answerGo
 	}
 	r.crash(fmt.Sprintf("unknown event %d", kind))

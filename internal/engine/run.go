@@ -71,6 +71,8 @@ type completion struct {
 // the goroutine that drives the guest (host functions run on it too).
 type run struct {
 	initOnly bool
+	// syncReply is the answer to the last evSync, until the guest reads it
+	syncReply []byte
 	panicMsg string
 
 	limits   Limits

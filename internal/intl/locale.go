@@ -1,0 +1,165 @@
+package intl
+
+import (
+	"sort"
+	"strings"
+
+	"golang.org/x/text/language"
+)
+
+// DefaultLocale is the locale a run formats in when none is asked for.
+const DefaultLocale = "en-US"
+
+// aliases maps tags that ICU treats as their parent's default content to
+// the data locale that holds them; the resolved locale stays the tag.
+var aliases = map[string]string{
+	"en-US": "en", "de-DE": "de", "fr-FR": "fr", "es-ES": "es", "it-IT": "it", "pt-BR": "pt", "nl-NL": "nl",
+	"sv-SE": "sv", "pl-PL": "pl", "ru-RU": "ru", "tr-TR": "tr", "ja-JP": "ja", "zh-CN": "zh", "zh-Hans": "zh",
+	"zh-Hans-CN": "zh", "ko-KR": "ko", "hi-IN": "hi", "ar-001": "ar", "zh-TW": "zh-Hant", "zh-Hant-TW": "zh-Hant",
+	"pt-PT": "pt-PT", "en-001": "en-001",
+}
+
+func canonical(tag string) (string, error) {
+	if tag == "" {
+		return "", rangeErr("Incorrect locale information provided")
+	}
+	t, err := language.Parse(tag)
+	if err != nil {
+		return "", rangeErr("Incorrect locale information provided")
+	}
+	return t.String(), nil
+}
+
+func canonicalizeList(locs []string) ([]string, error) {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, l := range locs {
+		c, err := canonical(l)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// resolved is the outcome of locale negotiation.
+type resolved struct {
+	locale string            // the tag resolvedOptions reports (without -u-)
+	data   string            // the data locale used
+	ext    map[string]string // -u- keywords asked for (nu, ca, hc, co, kn, kf)
+}
+
+// lookup finds the data for a canonical tag, removing subtags from the
+// end as ICU's fallback does.
+func lookup(tag string) (string, string, bool) {
+	base := tag
+	for {
+		if d, ok := aliases[base]; ok {
+			return base, d, true
+		}
+		if _, ok := rawLocs[base]; ok {
+			return base, base, true
+		}
+		i := strings.LastIndexByte(base, '-')
+		if i < 0 {
+			return "", "", false
+		}
+		base = base[:i]
+	}
+}
+
+func stripExt(tag string) (string, map[string]string) {
+	ext := map[string]string{}
+	i := strings.Index(tag, "-u-")
+	if i < 0 {
+		if j := strings.Index(tag, "-x-"); j >= 0 {
+			return tag[:j], ext
+		}
+		return tag, ext
+	}
+	base, rest := tag[:i], tag[i+3:]
+	if j := strings.Index(rest, "-x-"); j >= 0 {
+		rest = rest[:j]
+	}
+	parts := strings.Split(rest, "-")
+	for k := 0; k < len(parts); k++ {
+		if len(parts[k]) == 2 {
+			key := parts[k]
+			var vals []string
+			for k+1 < len(parts) && len(parts[k+1]) > 2 {
+				k++
+				vals = append(vals, parts[k])
+			}
+			if len(vals) == 0 {
+				ext[key] = "true"
+			} else {
+				ext[key] = strings.Join(vals, "-")
+			}
+		}
+	}
+	// a tag's other singletons (-t-, ...) stay out of the base
+	if j := strings.Index(base, "-t-"); j >= 0 {
+		base = base[:j]
+	}
+	return base, ext
+}
+
+func resolveLocale(locales []string) (resolved, error) {
+	dataOnce.Do(loadRaw)
+	if dataErr != nil {
+		return resolved{}, dataErr
+	}
+	list, err := canonicalizeList(locales)
+	if err != nil {
+		return resolved{}, err
+	}
+	for _, l := range list {
+		base, ext := stripExt(l)
+		if loc, d, ok := lookup(base); ok {
+			return resolved{locale: loc, data: d, ext: ext}, nil
+		}
+	}
+	return resolved{locale: DefaultLocale, data: "en", ext: map[string]string{}}, nil
+}
+
+func supportedLocales(locs []string) ([]string, error) {
+	dataOnce.Do(loadRaw)
+	list, err := canonicalizeList(locs)
+	if err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, l := range list {
+		base, _ := stripExt(l)
+		if _, _, ok := lookup(base); ok {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// withExt appends the -u- keywords that were used, sorted by key.
+func withExt(loc string, used map[string]string) string {
+	if len(used) == 0 {
+		return loc
+	}
+	keys := make([]string, 0, len(used))
+	for k := range used {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(loc)
+	b.WriteString("-u")
+	for _, k := range keys {
+		b.WriteString("-" + k)
+		if used[k] != "true" {
+			b.WriteString("-" + used[k])
+		}
+	}
+	return b.String()
+}
