@@ -73,7 +73,7 @@ type run struct {
 	initOnly bool
 	// syncReply is the answer to the last evSync, until the guest reads it
 	syncReply []byte
-	panicMsg string
+	panicMsg  string
 
 	limits   Limits
 	host     Host
