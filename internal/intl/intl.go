@@ -37,10 +37,11 @@ var (
 )
 
 type localeData struct {
-	Number   numberData      `json:"number"`
-	Date     dateData        `json:"date"`
-	List     json.RawMessage `json:"list"`
-	Relative json.RawMessage `json:"relative"`
+	Number    numberData      `json:"number"`
+	Date      dateData        `json:"date"`
+	Gregorian gregorianData   `json:"gregorian"`
+	List      json.RawMessage `json:"list"`
+	Relative  json.RawMessage `json:"relative"`
 }
 
 func loadRaw() {

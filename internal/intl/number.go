@@ -372,7 +372,8 @@ func (f *numberFormat) resolvedOptions() orderedObject {
 type part struct {
 	Type  string `json:"type"`
 	Value string `json:"value"`
-	Unit  string `json:"unit,omitempty"` // RelativeTimeFormat's parts only
+	Unit   string `json:"unit,omitempty"`   // RelativeTimeFormat's parts only
+	Source string `json:"source,omitempty"` // formatRangeToParts only
 }
 
 // numArg is a number the guest sent: a JSON number, or {"s": text} for a

@@ -30,15 +30,28 @@ function numberData(d) {
 
 function dateData(d) {
   const x = d.data;
-  const formats = {};
-  for (const [k, v] of Object.entries(x.formats.gregory)) if (/^[A-Za-z]+$/.test(k)) formats[k] = v;
-  const tzn = {};
-  for (const [k, v] of Object.entries(x.timeZoneName)) tzn[k] = v;
   return {
-    am: x.am, pm: x.pm, dayPeriods: x.dayPeriods, dayPeriodRules: x.dayPeriodRules, weekday: x.weekday, era: x.era, month: x.month,
-    timeZoneName: tzn, gmtFormat: x.gmtFormat, hourFormat: x.hourFormat, dateFormat: x.dateFormat, timeFormat: x.timeFormat,
-    dateTimeFormat: x.dateTimeFormat, hourCycle: x.hourCycle, formats, intervalFormats: x.intervalFormats,
+    timeZoneName: x.timeZoneName, hourCycle: x.hourCycle, hourCycle12: x.hourCycle12, hourCycle24: x.hourCycle24,
+    dayPeriodRules: x.dayPeriodRules,
   };
+}
+
+// The Gregorian calendar straight from the Unicode CLDR JSON (the version
+// Node 22's ICU uses): names in both contexts, the patterns, atTime.
+function gregorian(loc) {
+  const j = require(`cldr-dates-full/main/${loc}/ca-gregorian.json`);
+  const g = Object.values(j.main)[0].dates.calendars.gregorian;
+  return {
+    months: g.months, days: g.days, dayPeriods: g.dayPeriods, eras: g.eras, dateFormats: g.dateFormats,
+    timeFormats: g.timeFormats, dateTimeFormats: g.dateTimeFormats, atTime: g['dateTimeFormats-atTime'].standard,
+    zone: zoneFormats(loc),
+  };
+}
+
+function zoneFormats(loc) {
+  const j = require(`cldr-dates-full/main/${loc}/timeZoneNames.json`);
+  const t = Object.values(j.main)[0].dates.timeZoneNames;
+  return { hourFormat: t.hourFormat, gmtFormat: t.gmtFormat, gmtZeroFormat: t.gmtZeroFormat, utc: t.zone?.Etc?.UTC };
 }
 
 function sorted(v) {
@@ -56,6 +69,7 @@ for (const loc of LOCALES) {
   out.locales[loc] = {
     number: numberData(grab('intl-numberformat', 'NumberFormat', loc)),
     date: dateData(grab('intl-datetimeformat', 'DateTimeFormat', loc)),
+    gregorian: gregorian(loc),
     list: grab('intl-listformat', 'ListFormat', loc).data,
     relative: grab('intl-relativetimeformat', 'RelativeTimeFormat', loc).data,
   };
