@@ -151,8 +151,8 @@ func TestNodeDifferential(t *testing.T) {
 			}
 			if len(bad) > 0 {
 				n := len(bad)
-				if len(bad) > 40 {
-					bad = bad[:40]
+				if len(bad) > 400 {
+					bad = bad[:400]
 				}
 				t.Errorf("%d of %d cases differ:\n%s", n, len(gc), strings.Join(bad, "\n"))
 			}

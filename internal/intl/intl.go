@@ -57,9 +57,17 @@ func loadRaw() {
 	}
 	var doc struct {
 		Locales map[string]json.RawMessage `json:"locales"`
+		Plurals map[string]struct {
+			Cardinal map[string]string `json:"cardinal"`
+			Ordinal  map[string]string `json:"ordinal"`
+		} `json:"plurals"`
 	}
 	dataErr = json.Unmarshal(b, &doc)
 	rawLocs = doc.Locales
+	plurals = map[string][2]map[string]string{}
+	for k, v := range doc.Plurals {
+		plurals[k] = [2]map[string]string{v.Cardinal, v.Ordinal}
+	}
 }
 
 // dataFor returns the decoded data of a shipped locale (a key of the data).

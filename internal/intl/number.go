@@ -33,8 +33,11 @@ type decimalPatterns struct {
 }
 
 type currencyPatterns struct {
-	Standard   string `json:"standard"`
-	Accounting string `json:"accounting"`
+	Standard        string `json:"standard"`
+	Accounting      string `json:"accounting"`
+	AlphaStandard   string `json:"alphaStandard"`   // when letters touch the number
+	AlphaAccounting string `json:"alphaAccounting"` // likewise
+	NoCurrency      string `json:"noCurrency"`      // for currency names
 	Spacing    struct {
 		After  string `json:"afterInsertBetween"`
 		Before string `json:"beforeInsertBetween"`
@@ -660,6 +663,7 @@ func (f *numberFormat) formatParts(x numArg) []part {
 	}
 	// compact: find the pattern for the magnitude, scale, round
 	var compact string
+	compactOnly := false // a compact pattern without the number ("mille")
 	exponent := 0
 	if x.nan || x.inf {
 		// no rounding
@@ -677,8 +681,17 @@ func (f *numberFormat) formatParts(x numArg) []part {
 				}
 			}
 			ip, fp := f.digitsText(r)
-			cat := f.pluralOf(ip, fp)
-			compact, exponent = f.compactPattern(mag, cat)
+			cat := pluralCategoryE(f.res.data, false, ip, fp, exp)
+			compact, _ = f.compactPattern(mag, cat)
+			if ip == "1" && fp == "" {
+				if p1, _ := f.compactPattern(mag, "=1"); p1 != "" {
+					compact = p1
+				}
+			}
+			if compact != "" && !strings.Contains(compact, "0") {
+				compactOnly = true
+			}
+			exponent = exp
 			v = r
 			break
 		}
@@ -738,7 +751,15 @@ func (f *numberFormat) formatParts(x numArg) []part {
 		num = []part{{Type: "infinity", Value: sym.Infinity}}
 	} else {
 		ip, fp = f.digitsText(v)
-		num = f.numberParts(ip, fp, sym, digits, compact != "")
+		grouping := f.nuKey(f.data.Decimal).Standard
+		if compact == "" {
+			p, _ := f.pattern("")
+			grouping, _, _ = strings.Cut(p, ";")
+		}
+		num = f.numberParts(ip, fp, sym, digits, grouping)
+		if compactOnly {
+			num = nil
+		}
 		if f.notation == "scientific" || f.notation == "engineering" {
 			num = append(num, part{Type: "exponentSeparator", Value: sym.Exponential})
 			e := exponent
@@ -780,14 +801,16 @@ func (f *numberFormat) formatParts(x numArg) []part {
 	// currency spacing
 	if f.style == "currency" && f.currencyDisplay != "name" {
 		cpats := f.currencyPatterns()
-		if n := len(prefix); n > 0 && prefix[n-1].Type == "currency" && needsSpacing(prefix[n-1].Value, true) {
+		digitNext := len(num) > 0 && num[0].Type == "integer"
+		digitPrev := len(num) > 0 && (num[len(num)-1].Type == "integer" || num[len(num)-1].Type == "fraction")
+		if n := len(prefix); n > 0 && prefix[n-1].Type == "currency" && digitNext && needsSpacing(prefix[n-1].Value, true) {
 			prefix = append(prefix, part{Type: "literal", Value: cpats.Spacing.After})
 		}
-		if len(suffix) > 0 && suffix[0].Type == "currency" && needsSpacing(suffix[0].Value, false) {
+		if len(suffix) > 0 && suffix[0].Type == "currency" && digitPrev && needsSpacing(suffix[0].Value, false) {
 			suffix = append([]part{{Type: "literal", Value: cpats.Spacing.Before}}, suffix...)
 		}
 	}
-	out := append(append(prefix, num...), suffix...)
+	out := splitBidi(append(append(prefix, num...), suffix...))
 	if f.style == "currency" && f.currencyDisplay == "name" {
 		cat := "other"
 		if !x.nan && !x.inf {
@@ -800,7 +823,7 @@ func (f *numberFormat) formatParts(x numArg) []part {
 		}
 		out = substitute(up, out, []part{{Type: "currency", Value: name}})
 	}
-	if f.style == "unit" {
+	if f.style == "unit" && !f.percentUnit() {
 		cat := "other"
 		if !x.nan && !x.inf {
 			cat = f.pluralOf(ip, fp)
@@ -863,8 +886,8 @@ func mapDigits(s, digits string) string {
 }
 
 // numberParts renders integer, group, decimal and fraction parts.
-func (f *numberFormat) numberParts(ip, fp string, sym symbols, digits string, compact bool) []part {
-	std := parsePattern(f.nuKey(f.data.Decimal).Standard)
+func (f *numberFormat) numberParts(ip, fp string, sym symbols, digits string, grouping string) []part {
+	std := parsePattern(grouping)
 	primary, secondary := std.primary, std.secondary
 	minGroup := f.data.MinimumGroupingDigits
 	if minGroup < 1 {
@@ -918,7 +941,11 @@ func (f *numberFormat) currencyPatterns() currencyPatterns {
 // affixes when compact is set) and the currency text.
 func (f *numberFormat) pattern(compact string) (string, string) {
 	var p, cur string
-	switch f.style {
+	style := f.style
+	if f.percentUnit() {
+		style = "percent"
+	}
+	switch style {
 	case "percent":
 		p = f.data.Percent[f.nu]
 		if p == "" {
@@ -926,13 +953,18 @@ func (f *numberFormat) pattern(compact string) (string, string) {
 		}
 	case "currency":
 		cp := f.currencyPatterns()
-		p = cp.Standard
-		if f.currencySign == "accounting" {
-			p = cp.Accounting
-		}
 		cur = f.currencySymbol()
+		p = cp.Standard
+		alpha := cp.AlphaStandard
+		if f.currencySign == "accounting" {
+			p, alpha = cp.Accounting, cp.AlphaAccounting
+		}
+		_ = alpha // ICU spaces letters from digits by currencySpacing instead
 		if f.currencyDisplay == "name" {
-			p = f.nuKey(f.data.Decimal).Standard
+			p = cp.NoCurrency
+			if p == "" {
+				p = f.nuKey(f.data.Decimal).Standard
+			}
 		}
 	default:
 		p = f.nuKey(f.data.Decimal).Standard
@@ -979,26 +1011,34 @@ func (f *numberFormat) compactPattern(mag int, cat string) (string, int) {
 	if mag < 3 {
 		return "", 0
 	}
-	if mag > 14 {
-		mag = 14
-	}
 	var pats compactPatterns
+	wrap := false // the currency has no compact patterns: wrap the decimal ones
 	if f.style == "currency" && f.currencyDisplay != "name" {
 		pats = f.currencyPatterns().Short
+		if pats == nil {
+			wrap = true
+		}
 	} else if f.compactDisplay == "long" {
 		pats = f.nuKey(f.data.Decimal).Long
-	} else {
-		pats = f.nuKey(f.data.Decimal).Short
 	}
 	if pats == nil {
 		pats = f.nuKey(f.data.Decimal).Short
 	}
-	key := "1" + strings.Repeat("0", mag)
-	forms := pats[key]
+	// the largest magnitude that has patterns, at most mag
+	var forms map[string]string
+	m := mag
+	for ; m >= 3; m-- {
+		if forms = pats["1"+strings.Repeat("0", m)]; forms != nil {
+			break
+		}
+	}
 	if forms == nil {
 		return "", 0
 	}
 	p := forms[cat]
+	if p == "" && cat == "=1" {
+		return "", 0
+	}
 	if p == "" {
 		p = forms["other"]
 	}
@@ -1006,17 +1046,27 @@ func (f *numberFormat) compactPattern(mag int, cat string) (string, int) {
 		return "", 0
 	}
 	zeros := 0
-	for _, side := range []string{strings.SplitN(p, ";", 2)[0]} {
-		inQ := false
-		for _, r := range side {
-			if r == '\'' {
-				inQ = !inQ
-			} else if r == '0' && !inQ {
-				zeros++
-			}
+	inQ := false
+	for _, r := range strings.SplitN(forms["other"], ";", 2)[0] {
+		if r == '\'' {
+			inQ = !inQ
+		} else if r == '0' && !inQ {
+			zeros++
 		}
 	}
-	return p, mag - (zeros - 1)
+	if wrap {
+		cp := f.currencyPatterns().Standard
+		cp, _, _ = strings.Cut(cp, ";")
+		start := strings.IndexAny(cp, "#0")
+		end := start
+		for end < len(cp) && strings.IndexByte("#0,.", cp[end]) >= 0 {
+			end++
+		}
+		if start >= 0 {
+			p = cp[:start] + p + cp[end:]
+		}
+	}
+	return p, m - (zeros - 1)
 }
 
 func (f *numberFormat) unitParts(num []part, cat string) []part {
@@ -1126,6 +1176,44 @@ func compactParts(ps []part) []part {
 		out = append(out, part{Type: "compact", Value: t})
 		if rest := p.Value[i+len(t):]; rest != "" {
 			out = append(out, part{Type: "literal", Value: rest})
+		}
+	}
+	return out
+}
+
+// percentUnit: ICU formats the unit "percent" (but for its long names)
+// with the locale's percent pattern, unscaled.
+func (f *numberFormat) percentUnit() bool {
+	return f.style == "unit" && f.unit == "percent" && f.unitDisplay != "long"
+}
+
+
+// splitBidi moves the bidi marks around a sign into literal parts, as
+// ICU's formatToParts does ("\u061c-" is a literal and a minusSign).
+func splitBidi(ps []part) []part {
+	isMark := func(r rune) bool { return r == '\u200e' || r == '\u200f' || r == '\u061c' }
+	var out []part
+	add := func(p part) {
+		if p.Value == "" {
+			return
+		}
+		if n := len(out); n > 0 && p.Type == "literal" && out[n-1].Type == "literal" {
+			out[n-1].Value += p.Value
+			return
+		}
+		out = append(out, p)
+	}
+	for _, p := range ps {
+		switch p.Type {
+		case "minusSign", "plusSign", "percentSign":
+			v := p.Value
+			lead := strings.TrimLeftFunc(v, isMark)
+			core := strings.TrimRightFunc(lead, isMark)
+			add(part{Type: "literal", Value: v[:len(v)-len(lead)]})
+			add(part{Type: p.Type, Value: core})
+			add(part{Type: "literal", Value: lead[len(core):]})
+		default:
+			add(p)
 		}
 	}
 	return out

@@ -4,43 +4,141 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-
-	"golang.org/x/text/feature/plural"
-	"golang.org/x/text/language"
 )
 
-var pluralNames = map[plural.Form]string{
-	plural.Other: "other", plural.Zero: "zero", plural.One: "one", plural.Two: "two", plural.Few: "few", plural.Many: "many",
+// plurals holds CLDR 48's plural rules by data locale: [cardinal, ordinal],
+// each category -> rule text ("i = 1 and v = 0").
+var plurals map[string][2]map[string]string
+
+// operands are CLDR's plural operands of a formatted number.
+type operands struct {
+	i    string // integer digits
+	frac string // visible fraction digits
+	e    int    // compact exponent
+}
+
+// value gives an operand as an integer; ok is false for a non-integer n.
+func (o operands) value(name byte, mod int64) (int64, bool) {
+	digitsMod := func(s string) int64 {
+		// ICU keeps at most 18 integer digits for i (it truncates larger)
+		if len(s) > 18 {
+			s = s[len(s)-18:]
+		}
+		v, _ := strconv.ParseInt(strings.TrimLeft(s, "0")+"0", 10, 64)
+		v /= 10
+		if mod > 0 {
+			v %= mod
+		}
+		return v
+	}
+	switch name {
+	case 'n':
+		if strings.Trim(o.frac, "0") != "" {
+			return 0, false
+		}
+		return digitsMod(o.i), true
+	case 'i':
+		return digitsMod(o.i), true
+	case 'v':
+		return int64(len(o.frac)), true
+	case 'w':
+		return int64(len(strings.TrimRight(o.frac, "0"))), true
+	case 'f':
+		return digitsMod(o.frac), true
+	case 't':
+		return digitsMod(strings.TrimRight(o.frac, "0")), true
+	case 'c', 'e':
+		return int64(o.e), true
+	}
+	return 0, false
+}
+
+// matchRule evaluates a CLDR plural rule ("" matches everything).
+func matchRule(rule string, o operands) bool {
+	if strings.TrimSpace(rule) == "" {
+		return true
+	}
+	for _, and := range strings.Split(rule, " or ") {
+		ok := true
+		for _, rel := range strings.Split(and, " and ") {
+			if !matchRelation(strings.TrimSpace(rel), o) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func matchRelation(rel string, o operands) bool {
+	neg := false
+	lhs, rhs, found := strings.Cut(rel, "!=")
+	if found {
+		neg = true
+	} else {
+		lhs, rhs, _ = strings.Cut(rel, "=")
+	}
+	lhs = strings.TrimSpace(lhs)
+	var mod int64
+	if a, b, ok := strings.Cut(lhs, "%"); ok {
+		lhs = strings.TrimSpace(a)
+		mod, _ = strconv.ParseInt(strings.TrimSpace(b), 10, 64)
+	}
+	if lhs == "" {
+		return false
+	}
+	v, isInt := o.value(lhs[0], mod)
+	in := false
+	if isInt {
+		for _, r := range strings.Split(rhs, ",") {
+			r = strings.TrimSpace(r)
+			lo, hi, isRange := strings.Cut(r, "..")
+			a, _ := strconv.ParseInt(lo, 10, 64)
+			b := a
+			if isRange {
+				b, _ = strconv.ParseInt(hi, 10, 64)
+			}
+			if v >= a && v <= b {
+				in = true
+				break
+			}
+		}
+	}
+	return in != neg
+}
+
+var categoryOrder = []string{"zero", "one", "two", "few", "many"}
+
+func pluralRulesFor(dataLocale string, ordinal bool) map[string]string {
+	dataOnce.Do(loadRaw)
+	idx := 0
+	if ordinal {
+		idx = 1
+	}
+	if r, ok := plurals[dataLocale]; ok {
+		return r[idx]
+	}
+	return plurals["en"][idx]
 }
 
 // pluralCategory is the CLDR plural category of a formatted number given
 // as its integer and fraction digits (ASCII).
 func pluralCategory(dataLocale string, ordinal bool, ip, fp string) string {
-	tag, err := language.Parse(dataLocale)
-	if err != nil {
-		tag = language.English
+	return pluralCategoryE(dataLocale, ordinal, ip, fp, 0)
+}
+
+func pluralCategoryE(dataLocale string, ordinal bool, ip, fp string, e int) string {
+	rules := pluralRulesFor(dataLocale, ordinal)
+	o := operands{i: ip, frac: fp, e: e}
+	for _, c := range categoryOrder {
+		if r, ok := rules[c]; ok && matchRule(r, o) {
+			return c
+		}
 	}
-	i, _ := strconv.Atoi(strings.TrimLeft(ip, "0"))
-	if len(ip) > 9 {
-		// only i mod 10^n matters to the rules
-		i, _ = strconv.Atoi(ip[len(ip)-9:])
-		i += 1000000000
-	}
-	v := len(fp)
-	tf := strings.TrimRight(fp, "0")
-	w := len(tf)
-	fi, ti := 0, 0
-	if v > 0 {
-		fi, _ = strconv.Atoi(fp[:min(v, 9)])
-	}
-	if w > 0 {
-		ti, _ = strconv.Atoi(tf[:min(w, 9)])
-	}
-	rules := plural.Cardinal
-	if ordinal {
-		rules = plural.Ordinal
-	}
-	return pluralNames[rules.MatchPlural(tag, i, v, w, fi, ti)]
+	return "other"
 }
 
 type pluralRules struct {
@@ -54,7 +152,6 @@ func newPluralRules(locales []string, o options) (*pluralRules, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.ctor = "PluralRules"
 	nf, err := newNumberFormat(locales, options{m: map[string]any{
 		"minimumIntegerDigits": o.m["minimumIntegerDigits"], "minimumFractionDigits": o.m["minimumFractionDigits"],
 		"maximumFractionDigits": o.m["maximumFractionDigits"], "minimumSignificantDigits": o.m["minimumSignificantDigits"],
@@ -69,26 +166,15 @@ func newPluralRules(locales []string, o options) (*pluralRules, error) {
 }
 
 func (p *pluralRules) categories() []string {
-	tag, _ := language.Parse(p.nf.res.data)
-	rules := plural.Cardinal
-	if p.ordinal {
-		rules = plural.Ordinal
-	}
-	seen := map[string]bool{}
-	// probe the rules with numbers that reach every category
-	for _, probe := range []struct{ ip, fp string }{{"0", ""}, {"1", ""}, {"2", ""}, {"3", ""}, {"4", ""}, {"5", ""}, {"6", ""}, {"7", ""}, {"8", ""}, {"11", ""}, {"12", ""}, {"21", ""}, {"22", ""}, {"23", ""}, {"100", ""}, {"1000000", ""}, {"0", "5"}, {"1", "5"}} {
-		i, _ := strconv.Atoi(probe.ip)
-		f, _ := strconv.Atoi("0" + probe.fp)
-		seen[pluralNames[rules.MatchPlural(tag, i, len(probe.fp), len(probe.fp), f, f)]] = true
-	}
-	var out []string
+	rules := pluralRulesFor(p.nf.res.data, p.ordinal)
 	// ICU's order: alphabetical, "other" last
-	for _, c := range []string{"few", "many", "one", "two", "zero", "other"} {
-		if seen[c] {
+	var out []string
+	for _, c := range []string{"few", "many", "one", "two", "zero"} {
+		if _, ok := rules[c]; ok {
 			out = append(out, c)
 		}
 	}
-	return out
+	return append(out, "other")
 }
 
 func (p *pluralRules) call(rest []json.RawMessage) (any, error) {

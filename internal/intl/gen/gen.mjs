@@ -16,15 +16,87 @@ function grab(pkg, name, loc) {
   return got;
 }
 
+// CLDR 48's compact patterns ("1000-count-one", and the exact "-count-1")
+// as {"1000": {"one": ..., "=1": ...}}.
+function compact(obj) {
+  if (!obj) return undefined;
+  const out = {};
+  for (const [k, v] of Object.entries(obj)) {
+    const m = /^(\d+)-count-(.+)$/.exec(k);
+    if (!m) continue;
+    const cat = /^\d+$/.test(m[2]) ? '=' + m[2] : m[2];
+    (out[m[1]] ||= {})[cat] = v;
+  }
+  return out;
+}
+
+function cldrNumbers(loc, nu) {
+  const n = Object.values(require(`cldr-numbers-full/main/${loc}/numbers.json`).main)[0].numbers;
+  const c = Object.values(require(`cldr-numbers-full/main/${loc}/currencies.json`).main)[0].numbers.currencies;
+  const dec = n[`decimalFormats-numberSystem-${nu}`] || n['decimalFormats-numberSystem-latn'];
+  const cur = n[`currencyFormats-numberSystem-${nu}`] || n['currencyFormats-numberSystem-latn'];
+  const currencies = {};
+  for (const [code, v] of Object.entries(c)) {
+    const displayName = {};
+    for (const [k, s] of Object.entries(v)) {
+      const m = /^displayName-count-(.+)$/.exec(k);
+      if (m) displayName[m[1]] = s;
+    }
+    if (v.displayName && !displayName.other) displayName.other = v.displayName;
+    currencies[code] = { displayName, symbol: v.symbol, narrow: v['symbol-alt-narrow'] || v.symbol };
+  }
+  return { long: compact(dec.long?.decimalFormat), short: compact(dec.short?.decimalFormat), currencyShort: compact(cur.short?.standard), currencies };
+}
+
+// CLDR 48's unit patterns in FormatJS's shape: simple[unit][width][plural],
+// perUnit[width], and the compound "per" pattern.
+function cldrUnits(loc) {
+  const u = Object.values(require(`cldr-units-full/main/${loc}/units.json`).main)[0].units;
+  const simple = {}, compound = { per: {} };
+  for (const width of ['long', 'short', 'narrow']) {
+    for (const [k, v] of Object.entries(u[width])) {
+      if (k === 'per') { compound.per[width] = v.compoundUnitPattern; continue; }
+      const m = /^[a-z]+-(.+)$/.exec(k);
+      if (!m || typeof v !== 'object') continue;
+      const name = m[1];
+      const e = (simple[name] ||= { long: {}, short: {}, narrow: {}, perUnit: {} });
+      for (const [pk, pv] of Object.entries(v)) {
+        const c = /^unitPattern-count-(.+)$/.exec(pk);
+        if (c) e[width][c[1]] = pv;
+      }
+      if (v.perUnitPattern) e.perUnit[width] = v.perUnitPattern;
+    }
+  }
+  return { simple, compound };
+}
+
+// Numbers straight from the CLDR 48 JSON: symbols, patterns (with the
+// alphaNextToNumber and noCurrency variants), compact forms, names.
 function numberData(d) {
-  const x = d.data, n = x.numbers;
-  const nu = x.nu[0];
-  const pick = (o) => ({ [nu]: o[nu], ...(nu !== 'latn' ? { latn: o.latn } : {}) });
+  const loc = d.locale;
+  const n = Object.values(require(`cldr-numbers-full/main/${loc}/numbers.json`).main)[0].numbers;
+  const nu = n.defaultNumberingSystem;
+  const c = cldrNumbers(loc, nu);
+  const systems = nu === 'latn' ? ['latn'] : [nu, 'latn'];
+  const symbols = {}, decimal = {}, percent = {}, currency = {};
+  for (const s of systems) {
+    symbols[s] = n[`symbols-numberSystem-${s}`];
+    const dec = n[`decimalFormats-numberSystem-${s}`];
+    decimal[s] = { standard: dec.standard, long: compact(dec.long?.decimalFormat), short: compact(dec.short?.decimalFormat) };
+    percent[s] = n[`percentFormats-numberSystem-${s}`].standard;
+    const cur = n[`currencyFormats-numberSystem-${s}`];
+    currency[s] = {
+      standard: cur.standard, accounting: cur.accounting,
+      alphaStandard: cur['standard-alphaNextToNumber'], alphaAccounting: cur['accounting-alphaNextToNumber'],
+      noCurrency: cur['standard-noCurrency'],
+      currencySpacing: { afterInsertBetween: cur.currencySpacing.afterCurrency.insertBetween, beforeInsertBetween: cur.currencySpacing.beforeCurrency.insertBetween },
+      short: compact(cur.short?.standard), unitPattern: cur['unitPattern-count-other'],
+    };
+  }
   return {
-    nu,
-    symbols: pick(n.symbols), decimal: pick(n.decimal), percent: pick(n.percent), currency: pick(n.currency),
-    minimumGroupingDigits: n.minimumGroupingDigits ?? 1,
-    currencies: x.currencies, units: x.units,
+    nu, symbols, decimal, percent, currency,
+    minimumGroupingDigits: +n.minimumGroupingDigits || 1,
+    currencies: c.currencies, units: cldrUnits(loc),
   };
 }
 
@@ -64,7 +136,20 @@ function sorted(v) {
   return v;
 }
 
-const out = { locales: {} };
+// CLDR 48 plural rules, cardinal and ordinal, by language.
+const pl = require('cldr-core/supplemental/plurals.json').supplemental['plurals-type-cardinal'];
+const ord = require('cldr-core/supplemental/ordinals.json').supplemental['plurals-type-ordinal'];
+const strip = (rules) => {
+  const o = {};
+  for (const [k, v] of Object.entries(rules || {})) o[k.replace('pluralRule-count-', '')] = v.split('@')[0].trim();
+  return o;
+};
+const out = { locales: {}, plurals: {} };
+for (const loc of LOCALES) {
+  const lang = loc.split('-')[0];
+  const key = pl[loc] ? loc : lang;
+  out.plurals[loc] = { cardinal: strip(pl[key] || pl[lang]), ordinal: strip(ord[key] || ord[lang]) };
+}
 for (const loc of LOCALES) {
   out.locales[loc] = {
     number: numberData(grab('intl-numberformat', 'NumberFormat', loc)),

@@ -12,6 +12,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$here/package.json" "$here/package-lock.json" "$here/gen.mjs" "$work/"
 (cd "$work" && npm ci --silent --no-audit --no-fund --ignore-scripts >/dev/null)
-node "$work/gen.mjs" | gzip -9 -n >"$work/cldr.json.gz"
+node "$work/gen.mjs" >"$work/cldr.json"
+gzip -9 -n <"$work/cldr.json" >"$work/cldr.json.gz"
 cp "$work/cldr.json.gz" "$out"
 echo "gen.sh: wrote $out ($(wc -c <"$out") bytes)"
