@@ -38,7 +38,7 @@ type currencyPatterns struct {
 	AlphaStandard   string `json:"alphaStandard"`   // when letters touch the number
 	AlphaAccounting string `json:"alphaAccounting"` // likewise
 	NoCurrency      string `json:"noCurrency"`      // for currency names
-	Spacing    struct {
+	Spacing         struct {
 		After  string `json:"afterInsertBetween"`
 		Before string `json:"beforeInsertBetween"`
 	} `json:"currencySpacing"`
@@ -373,8 +373,8 @@ func (f *numberFormat) resolvedOptions() orderedObject {
 
 // part is one piece of a formatted value, as formatToParts gives it.
 type part struct {
-	Type  string `json:"type"`
-	Value string `json:"value"`
+	Type   string `json:"type"`
+	Value  string `json:"value"`
 	Unit   string `json:"unit,omitempty"`   // RelativeTimeFormat's parts only
 	Source string `json:"source,omitempty"` // formatRangeToParts only
 }
@@ -1186,7 +1186,6 @@ func compactParts(ps []part) []part {
 func (f *numberFormat) percentUnit() bool {
 	return f.style == "unit" && f.unit == "percent" && f.unitDisplay != "long"
 }
-
 
 // splitBidi moves the bidi marks around a sign into literal parts, as
 // ICU's formatToParts does ("\u061c-" is a literal and a minusSign).
