@@ -213,7 +213,7 @@ func newDateTimeFormat(locales []string, o options) (*dateTimeFormat, error) {
 		opts["hour"], opts["minute"], opts["second"] = "numeric", "numeric", "numeric"
 	}
 	f.skeleton = f.skeletonOf(opts)
-	f.pattern = nnbsp(f.bestPattern(f.skeleton))
+	f.pattern = f.bestPattern(f.skeleton)
 	return f, nil
 }
 
@@ -263,8 +263,15 @@ func (f *dateTimeFormat) skeletonOf(o map[string]string) string {
 	case "numeric":
 		b.WriteString("d")
 	}
-	w(o["dayPeriod"], "BBBBB", "B", "BBBB")
-	h := string(f.hourLetter())
+	// match with h or H; adjust puts the hour cycle's letter (K, k) in
+	h := "H"
+	if f.hourLetter() == 'h' || f.hourLetter() == 'K' {
+		h = "h"
+	}
+	if o["hour"] == "" || h == "h" {
+		// a 24-hour clock shows no day period
+		w(o["dayPeriod"], "BBBBB", "B", "BBBB")
+	}
 	switch o["hour"] {
 	case "2-digit":
 		b.WriteString(h + h)
@@ -366,6 +373,26 @@ const (
 	extraWeight   = 0x10000
 )
 
+// icuType is the "type" ICU's pattern generator gives a field: numeric
+// fields are 0x100 plus their length, text widths are negative (narrow
+// -0x101, shorter -0x102, short -0x103, long -0x104), and letters of one
+// field differ by multiples of 0x10. Distances are differences of types.
+func icuType(f skelField) int {
+	letterDelta := map[byte]int{'H': 0xa0, 'K': 0x50, 'k': 0xb0, 'v': -0x20, 'O': -0x50, 'V': -0x60, 'c': -0x10}[f.letter]
+	if isNumericField(f) || f.letter == 'c' && f.n < 3 {
+		return 0x100 + f.n + letterDelta
+	}
+	switch {
+	case f.n == 4:
+		return -0x104 + letterDelta
+	case f.n == 5:
+		return -0x101 + letterDelta
+	case f.n >= 6:
+		return -0x102 + letterDelta
+	}
+	return -0x103 + letterDelta
+}
+
 func distance(req, cand map[byte]skelField) (int, int) {
 	d, missing := 0, 0
 	for t, r := range req {
@@ -375,15 +402,11 @@ func distance(req, cand map[byte]skelField) (int, int) {
 			missing++
 			continue
 		}
-		if t == 'h' && (r.letter == 'h' || r.letter == 'K') != (c.letter == 'h' || c.letter == 'K') {
-			d += 0x200
-		}
-		if isNumericField(r) != isNumericField(c) {
-			d += 0x100
-		} else if r.n > c.n {
-			d += r.n - c.n
+		x, y := icuType(r), icuType(c)
+		if x > y {
+			d += x - y
 		} else {
-			d += c.n - r.n
+			d += y - x
 		}
 	}
 	for t := range cand {
@@ -562,7 +585,7 @@ func (f *dateTimeFormat) adjust(pattern, key string, req map[byte]skelField) str
 		}
 		i = j - 1
 	}
-	out := nnbsp(b.String())
+	out := b.String()
 	// a 24-hour pattern has no day period
 	if f.hourLetter() == 'H' || f.hourLetter() == 'k' {
 		out = removeDayPeriod(out)
@@ -594,14 +617,15 @@ func (f *dateTimeFormat) stylePattern() string {
 		if glue == "" {
 			glue = f.dtGlue(f.dateStyle)
 		}
-		return nnbsp(strings.Replace(strings.Replace(glue, "{1}", dp, 1), "{0}", tp, 1))
+		return strings.Replace(strings.Replace(glue, "{1}", dp, 1), "{0}", tp, 1)
 	case dp != "":
-		return nnbsp(dp)
+		return dp
 	}
-	return nnbsp(tp)
+	return tp
 }
 
-// nnbsp: V8 writes U+202F (CLDR's space before AM/PM) as a plain space.
+// nnbsp: V8's format (not formatToParts) writes U+202F, CLDR's space
+// before AM/PM, as a plain space.
 func nnbsp(p string) string { return strings.ReplaceAll(p, "\u202f", " ") }
 
 // zoneAliases are the IANA names whose canonical form in CLDR (and so in
@@ -741,7 +765,24 @@ func parseOffsetZone(s string) (int, bool) {
 
 func (f *dateTimeFormat) resolvedOptions() orderedObject {
 	ro := ordered("locale", f.locale, "calendar", "gregory", "numberingSystem", f.nu, "timeZone", f.tzName)
-	fields := parseSkeleton(f.pattern)
+	// V8 reads the fields from the pattern without skipping quoted text
+	// (Spanish "MMMM 'de' y" reports a day); so does this
+	fields := map[byte]skelField{}
+	raw := strings.ReplaceAll(f.pattern, "'", "")
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if strings.IndexByte("GyMLEcdBbhHKkmsSzvOV", c) < 0 {
+			continue
+		}
+		j := i
+		for j < len(raw) && raw[j] == c {
+			j++
+		}
+		if _, ok := fields[fieldType(c)]; !ok {
+			fields[fieldType(c)] = skelField{c, j - i}
+		}
+		i = j - 1
+	}
 	if _, ok := fields['h']; ok || f.timeStyle != "" {
 		ro = append(ro, "hourCycle", f.hc, "hour12", f.hc == "h11" || f.hc == "h12")
 	}
@@ -841,7 +882,7 @@ func (f *dateTimeFormat) call(rest []json.RawMessage) (any, error) {
 		}
 		ps := f.parts(f.pattern, t)
 		if m == "format" {
-			return joinParts(ps), nil
+			return nnbsp(joinParts(ps)), nil
 		}
 		return ps, nil
 	case "formatRange", "formatRangeToParts":
@@ -854,7 +895,7 @@ func (f *dateTimeFormat) call(rest []json.RawMessage) (any, error) {
 		}
 		ps := f.rangeParts(a, b)
 		if m == "formatRange" {
-			return joinParts(ps), nil
+			return nnbsp(joinParts(ps)), nil
 		}
 		return ps, nil
 	}
@@ -1004,7 +1045,11 @@ func (f *dateTimeFormat) field(c byte, n int, fl fields) part {
 		if fl.hour >= 12 {
 			key = "pm"
 		}
-		return part{Type: "dayPeriod", Value: f.name(f.g.DayPeriods, "format", n, key)}
+		if n < 4 {
+			n = 4 // ICU's "a" takes the wide AM/PM names
+		}
+		// ICU's data spaces "a. m." with U+202F where the CLDR JSON has U+00A0
+		return part{Type: "dayPeriod", Value: strings.ReplaceAll(f.name(f.g.DayPeriods, "format", n, key), "\u00a0", "\u202f")}
 	case 'B', 'b':
 		return part{Type: "dayPeriod", Value: f.name(f.g.DayPeriods, "format", n, f.flexibleDayPeriod(fl))}
 	case 'h':
@@ -1061,8 +1106,14 @@ func (f *dateTimeFormat) flexibleDayPeriod(fl fields) string {
 }
 
 func (f *dateTimeFormat) gmt(offset int, long bool) string {
+	return f.gmtFormat(offset, long, true)
+}
+
+// gmtFormat is the localized GMT format; zero says whether offset 0 is
+// written as the GMT-zero format ("GMT") or as "GMT+0".
+func (f *dateTimeFormat) gmtFormat(offset int, long, zero bool) string {
 	z := f.g.Zone
-	if offset == 0 {
+	if offset == 0 && zero {
 		if z.GMTZeroFormat != "" {
 			return z.GMTZeroFormat
 		}
@@ -1070,6 +1121,9 @@ func (f *dateTimeFormat) gmt(offset int, long bool) string {
 	}
 	pos, neg, _ := strings.Cut(z.HourFormat, ";")
 	p := pos
+	if offset == 0 {
+		p = strings.Replace(pos, "+", "+", 1)
+	}
 	if offset < 0 {
 		p, offset = neg, -offset
 	}
@@ -1124,6 +1178,9 @@ func (f *dateTimeFormat) zoneName(c byte, n int, fl fields) string {
 				return list[i]
 			}
 		}
+	}
+	if c == 'O' {
+		return f.gmtFormat(fl.offset, long, false)
 	}
 	return f.gmt(fl.offset, long && c != 'v')
 }
