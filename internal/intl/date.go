@@ -179,7 +179,7 @@ func newDateTimeFormat(locales []string, o options) (*dateTimeFormat, error) {
 	if f.dateStyle != "" || f.timeStyle != "" {
 		for _, c := range dtComponents {
 			if _, ok := opts[c]; ok {
-				return nil, typeErr("Can't set option %s when %s is used", c, map[bool]string{true: "dateStyle", false: "timeStyle"}[f.dateStyle != ""])
+				return nil, typeErr("Invalid option : option")
 			}
 		}
 		if required == "date" && f.dateStyle == "" {
@@ -895,7 +895,7 @@ func (f *dateTimeFormat) call(rest []json.RawMessage) (any, error) {
 		}
 		ps := f.rangeParts(a, b)
 		if m == "formatRange" {
-			return nnbsp(joinParts(ps)), nil
+			return joinParts(ps), nil // V8 keeps U+202F here
 		}
 		return ps, nil
 	}

@@ -171,6 +171,16 @@ func dispatch(op string, args []json.RawMessage) (any, error) {
 			return nil, err
 		}
 		return supportedLocales(locs)
+	case "locale":
+		var tag string
+		var opts map[string]any
+		if err := arg(args, 0, &tag); err != nil {
+			return nil, err
+		}
+		if err := arg(args, 1, &opts); err != nil {
+			return nil, err
+		}
+		return localeInfo(tag, opts)
 	case "nf":
 		return cached("NumberFormat", args, newNumberFormat, func(f *numberFormat, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	case "dtf":

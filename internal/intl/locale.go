@@ -23,8 +23,13 @@ func canonical(tag string) (string, error) {
 	if tag == "" {
 		return "", rangeErr("Incorrect locale information provided")
 	}
+	for _, c := range tag {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return "", rangeErr("Incorrect locale information provided")
+		}
+	}
 	t, err := language.Parse(tag)
-	if err != nil {
+	if _, unknown := err.(language.ValueError); err != nil && !unknown {
 		return "", rangeErr("Incorrect locale information provided")
 	}
 	return t.String(), nil
@@ -162,4 +167,97 @@ func withExt(loc string, used map[string]string) string {
 		}
 	}
 	return b.String()
+}
+
+// localeInfo answers Intl.Locale: the canonical tag, its parts, and the
+// maximized and minimized forms (CLDR likely subtags, from x/text).
+func localeInfo(tag string, opts map[string]any) (any, error) {
+	c, err := canonical(tag)
+	if err != nil {
+		return nil, err
+	}
+	base, ext := stripExt(c)
+	t, err := language.Parse(base)
+	if err != nil {
+		return nil, rangeErr("Incorrect locale information provided")
+	}
+	b, s, r := t.Raw()
+	lang, script, region := b.String(), "", ""
+	if s.String() != "Zzzz" {
+		script = s.String()
+	}
+	if r.String() != "ZZ" {
+		region = r.String()
+	}
+	if v, ok := opts["language"].(string); ok {
+		lang = v
+	}
+	if v, ok := opts["script"].(string); ok {
+		script = v
+	}
+	if v, ok := opts["region"].(string); ok {
+		region = v
+	}
+	keys := map[string]string{"calendar": "ca", "collation": "co", "hourCycle": "hc", "caseFirst": "kf", "numberingSystem": "nu"}
+	for k, u := range keys {
+		if v, ok := opts[k].(string); ok {
+			ext[u] = v
+		}
+	}
+	if v, ok := opts["numeric"].(bool); ok {
+		ext["kn"] = map[bool]string{true: "true", false: "false"}[v]
+	}
+	join := func(parts ...string) string {
+		var out []string
+		for _, p := range parts {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+		return strings.Join(out, "-")
+	}
+	baseName := join(lang, script, region)
+	full := withExt(baseName, ext)
+	mt, _ := language.Parse(baseName)
+	mb, _ := mt.Base()
+	ms, _ := mt.Script()
+	mr, _ := mt.Region()
+	maxBase := join(mb.String(), ms.String(), mr.String())
+	// minimize: the shortest of language, language-region, language-script
+	// that maximizes to the same
+	minBase := maxBase
+	for _, cand := range []string{mb.String(), join(mb.String(), mr.String()), join(mb.String(), ms.String())} {
+		ct, err := language.Parse(cand)
+		if err != nil {
+			continue
+		}
+		cb, _ := ct.Base()
+		cs, _ := ct.Script()
+		cr, _ := ct.Region()
+		if join(cb.String(), cs.String(), cr.String()) == maxBase {
+			minBase = cand
+			break
+		}
+	}
+	info := map[string]any{
+		"tag": full, "baseName": baseName, "language": lang,
+		"maximized": withExt(maxBase, ext), "minimized": withExt(minBase, ext),
+	}
+	if script != "" {
+		info["script"] = script
+	}
+	if region != "" {
+		info["region"] = region
+	}
+	for k, u := range keys {
+		if v, ok := ext[u]; ok {
+			info[k] = v
+		}
+	}
+	if v, ok := ext["kn"]; ok {
+		info["numeric"] = v == "true"
+	} else {
+		info["numeric"] = false
+	}
+	return info, nil
 }

@@ -50,7 +50,7 @@ func newRelativeTimeFormat(locales []string, o options) (*relativeTimeFormat, er
 func (f *relativeTimeFormat) parts(x numArg, unitArg string) ([]part, error) {
 	unit, ok := relUnits[unitArg]
 	if !ok {
-		return nil, rangeErr("Invalid unit argument for format() '%s'", unitArg)
+		return nil, rangeErr("Invalid unit argument for Intl.RelativeTimeFormat.prototype.format() '%s'", unitArg)
 	}
 	if x.nan || x.inf {
 		return nil, rangeErr("Invalid number value")
