@@ -28,10 +28,16 @@
     defineProperty(obj, name, { value, writable: true, configurable: true, enumerable: false });
   }
   const errors = { RangeError: RangeErrorCtor, TypeError: TypeErrorCtor };
+  const stringSlice = String.prototype.slice;
+  // replies: 's' + text, 'n' + integer, 'j' + JSON, 'e' + JSON error
   function ask(text) {
-    const r = jsonParse(sync(text));
-    if (r.e !== undefined) throw new (errors[r.e] || ErrorCtor)(r.m);
-    return r.v;
+    const r = sync(text);
+    const kind = r[0], rest = apply(stringSlice, r, [1]);
+    if (kind === 's') return rest;
+    if (kind === 'n') return +rest;
+    if (kind === 'j') return jsonParse(rest);
+    const e = jsonParse(rest);
+    throw new (errors[e.e] || ErrorCtor)(e.m);
   }
 
   // CanonicalizeLocaleList's input side: a list of strings.
@@ -94,18 +100,30 @@
     if (!s || s.kind !== kind) throw new TypeErrorCtor('Method Intl.' + kind + '.prototype.' + method + ' called on incompatible receiver ' + StringCtor(obj));
     return s;
   }
+  function arg(v) {
+    // a finite number's JSON is its String; everything else is stringified
+    return typeof v === 'number' ? StringCtor(v) : jsonStringify(v);
+  }
   function call(s, method, args) {
-    let t = s.prefix + jsonStringify(method);
-    for (let i = 0; i < args.length; i++) t += ',' + jsonStringify(args[i]);
+    let t = s.prefix + '"' + method + '"';
+    for (let i = 0; i < args.length; i++) t += ',' + arg(args[i]);
     return ask(t + ']');
+  }
+  function prefixOf(op, locs, opts) {
+    const j = jsonStringify([op, locs, opts]);
+    return apply(stringSlice, j, [0, j.length - 1]) + ',';
   }
   function make(kind, op, self, locales, options, spec) {
     const locs = localeList(locales);
     const opts = readOptions(options, spec);
-    const s = { kind, prefix: '[' + jsonStringify(op) + ',' + jsonStringify(locs) + ',' + jsonStringify(opts) + ',' };
-    s.resolved = call(s, 'resolvedOptions', []);
+    const s = { kind, prefix: prefixOf(op, locs, opts), resolved: undefined };
+    call(s, 'new', []); // validates the options (throws as the constructor)
     apply(wmSet, slots, [self, s]);
     return s;
+  }
+  function resolved(s) {
+    if (s.resolved === undefined) s.resolved = call(s, 'resolvedOptions', []);
+    return s.resolved;
   }
   function copy(o) {
     const out = {};
@@ -161,7 +179,7 @@
   boundGetter(NumberFormat.prototype, 'NumberFormat', 'format', (self, s) => (x) => call(s, 'format', [mathValue(x)]));
   methods(NumberFormat.prototype, {
     formatToParts(x) { return call(slot(this, 'NumberFormat', 'formatToParts'), 'formatToParts', [mathValue(x)]); },
-    resolvedOptions() { return copy(slot(this, 'NumberFormat', 'resolvedOptions').resolved); },
+    resolvedOptions() { return copy(resolved(slot(this, 'NumberFormat', 'resolvedOptions'))); },
   });
   hidden(Intl, 'NumberFormat', NumberFormat);
 
@@ -173,7 +191,7 @@
   }, 0);
   boundGetter(Collator.prototype, 'Collator', 'compare', (self, s) => (a, b) => call(s, 'compare', [StringCtor(a), StringCtor(b)]));
   methods(Collator.prototype, {
-    resolvedOptions() { return copy(slot(this, 'Collator', 'resolvedOptions').resolved); },
+    resolvedOptions() { return copy(resolved(slot(this, 'Collator', 'resolvedOptions'))); },
   });
   hidden(Intl, 'Collator', Collator);
 
@@ -187,7 +205,7 @@
   }, 0);
   methods(PluralRules.prototype, {
     select(x) { return call(slot(this, 'PluralRules', 'select'), 'select', [mathValue(NumberCtor(x))]); },
-    resolvedOptions() { return copy(slot(this, 'PluralRules', 'resolvedOptions').resolved); },
+    resolvedOptions() { return copy(resolved(slot(this, 'PluralRules', 'resolvedOptions'))); },
   });
   hidden(Intl, 'PluralRules', PluralRules);
 
@@ -209,7 +227,7 @@
   methods(ListFormat.prototype, {
     format(items) { return call(slot(this, 'ListFormat', 'format'), 'format', [stringList(items)]); },
     formatToParts(items) { return call(slot(this, 'ListFormat', 'formatToParts'), 'formatToParts', [stringList(items)]); },
-    resolvedOptions() { return copy(slot(this, 'ListFormat', 'resolvedOptions').resolved); },
+    resolvedOptions() { return copy(resolved(slot(this, 'ListFormat', 'resolvedOptions'))); },
   });
   hidden(Intl, 'ListFormat', ListFormat);
 
@@ -222,7 +240,7 @@
   methods(RelativeTimeFormat.prototype, {
     format(v, unit) { return call(slot(this, 'RelativeTimeFormat', 'format'), 'format', [mathValue(NumberCtor(v)), StringCtor(unit)]); },
     formatToParts(v, unit) { return call(slot(this, 'RelativeTimeFormat', 'formatToParts'), 'formatToParts', [mathValue(NumberCtor(v)), StringCtor(unit)]); },
-    resolvedOptions() { return copy(slot(this, 'RelativeTimeFormat', 'resolvedOptions').resolved); },
+    resolvedOptions() { return copy(resolved(slot(this, 'RelativeTimeFormat', 'resolvedOptions'))); },
   });
   hidden(Intl, 'RelativeTimeFormat', RelativeTimeFormat);
 
@@ -235,8 +253,8 @@
     const opts = readOptions(options, dtfSpec);
     opts.$required = required;
     opts.$defaults = defaults;
-    const s = { kind: 'DateTimeFormat', prefix: '["dtf",' + jsonStringify(locs) + ',' + jsonStringify(opts) + ',' };
-    s.resolved = call(s, 'resolvedOptions', []);
+    const s = { kind: 'DateTimeFormat', prefix: prefixOf('dtf', locs, opts), resolved: undefined };
+    call(s, 'new', []);
     apply(wmSet, slots, [self, s]);
     return s;
   }
@@ -262,7 +280,7 @@
       if (a === undefined || b === undefined) throw new TypeErrorCtor('startDate and endDate are required');
       return call(s, 'formatRangeToParts', [timeValue(a), timeValue(b)]);
     },
-    resolvedOptions() { return copy(slot(this, 'DateTimeFormat', 'resolvedOptions').resolved); },
+    resolvedOptions() { return copy(resolved(slot(this, 'DateTimeFormat', 'resolvedOptions'))); },
   });
   hidden(Intl, 'DateTimeFormat', DateTimeFormat);
 

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	_ "time/tzdata" // time zones are a function of the binary, not the machine
@@ -109,7 +110,9 @@ func typeErr(format string, a ...any) error {
 }
 
 // Handle answers one request from the guest. The request is JSON
-// [op, args...]; the reply is JSON {"v": value} or {"e": name, "m": message}.
+// [op, args...]. The reply's first byte says what follows: 's' the string
+// result itself, 'n' an integer result in decimal, 'j' the result as JSON,
+// 'e' JSON {"e": constructor name, "m": message} of an error to throw.
 func Handle(req []byte) []byte {
 	if len(req) > MaxRequest {
 		return errReply(rangeErr("Intl: request too large"))
@@ -126,13 +129,17 @@ func Handle(req []byte) []byte {
 	if err != nil {
 		return errReply(err)
 	}
-	b, err := json.Marshal(struct {
-		V any `json:"v"`
-	}{v})
+	switch x := v.(type) {
+	case string:
+		return append([]byte{'s'}, x...)
+	case int:
+		return strconv.AppendInt([]byte{'n'}, int64(x), 10)
+	}
+	b, err := json.Marshal(v)
 	if err != nil {
 		return errReply(typeErr("Intl: %v", err))
 	}
-	return b
+	return append([]byte{'j'}, b...)
 }
 
 func errReply(err error) []byte {
@@ -144,7 +151,7 @@ func errReply(err error) []byte {
 		E string `json:"e"`
 		M string `json:"m"`
 	}{je.Name, je.Message})
-	return b
+	return append([]byte{'e'}, b...)
 }
 
 func arg(args []json.RawMessage, i int, v any) error {
@@ -282,6 +289,9 @@ func cached[F any](ctor string, args []json.RawMessage, mk func(locales []string
 			return nil, err
 		}
 		cachePut(key, f)
+	}
+	if methodName(args[2:]) == "new" {
+		return 0, nil
 	}
 	return call(f, args[2:])
 }
