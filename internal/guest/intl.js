@@ -357,6 +357,12 @@
     const c = cachedFormat('c', Collator, locales, options, () => new Collator(locales, options));
     return c.compare(StringCtor(this), StringCtor(that));
   });
+  // Warm up at init, so that the snapshot holds the formatters most
+  // programs use first (the default locale's number, date and collation).
+  (1.5).toLocaleString();
+  (1.5).toLocaleString('en-US');
+  'a'.localeCompare('b');
+  new NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(1);
   const arrayJoinSep = ',';
   hidden(Array.prototype, 'toLocaleString', function toLocaleString(locales, options) {
     const o = O(this);
