@@ -13,7 +13,7 @@ func (s *Server) runDescription() string {
 	var b strings.Builder
 	b.WriteString(`Run a JavaScript or TypeScript program in a sandbox. It calls tools as async functions and returns one result. Prefer one program that does the whole task (loops, filtering, Promise.all) over many tool calls, and return only what is needed.
 
-Program: the body of an async function. ` + "`return`" + ` gives the result (JSON-serializable); top-level await works; TypeScript is accepted (types are stripped); a markdown code fence around it is fine. console.log/info/warn/error lines come back in "logs".
+Program: the body of an async function. ` + "`return`" + ` gives the result (JSON-serializable); top-level await works; TypeScript is accepted (types are stripped); a markdown code fence around it is fine. console.log/info/warn/error lines come back in "logs". The language is Node 22's: Intl and toLocaleString/localeCompare (CLDR, 18+ locales, IANA time zones; local time is UTC), crypto.randomUUID, TextEncoder/TextDecoder, iterator helpers, structuredClone; no URL, modules or Node APIs.
 
 Tools: ` + "`await tools.<namespace>.<name>({...})`" + ` with one object argument; a namespace is also a global (` + "`await ns.name({...})`" + `). Names map to identifiers (` + "`get-sum`" + ` is ` + "`get_sum`" + `; ` + "`tools.ns[\"get-sum\"]`" + ` works too). Find tools and exact types: ` + "`return await tools.search(\"words\", {full: true})`" + ` (or the search and declarations tools). Run independent calls concurrently with Promise.all.
 

@@ -2,6 +2,7 @@ package intl
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -411,6 +412,19 @@ func parseNumArg(raw json.RawMessage) (numArg, error) {
 	}
 	d, neg, ok := decimalFromString(s.S)
 	if !ok {
+		return numArg{nan: true}, nil
+	}
+	// as V8: beyond the range of a double is infinity, below it zero (and
+	// no text of a billion digits is ever made)
+	if f, err := strconv.ParseFloat(strings.TrimSpace(s.S), 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		if math.IsInf(f, 0) {
+			return numArg{inf: true, neg: neg}, nil
+		}
+		if f == 0 {
+			return numArg{neg: neg}, nil
+		}
+	}
+	if d.point > 400 || d.point < -400 {
 		return numArg{nan: true}, nil
 	}
 	return numArg{neg: neg, value: d}, nil

@@ -65,4 +65,5 @@ t('feature detection', () => [typeof Intl, typeof Intl.NumberFormat, typeof Intl
 t('Array toLocaleString', () => [1234.5, 6789].toLocaleString('de-DE'));
 t('toLocaleUpperCase tr', () => 'istanbul'.toLocaleUpperCase('tr-TR'));
 t('toLocaleLowerCase tr', () => 'İSTANBUL'.toLocaleLowerCase('tr'));
+t('NumberFormat huge strings', () => ['1e400', '-1e400', '1e-999999', '-1e-400', '0x1f', ' 12.50 ', '', 'abc'].map((x) => new Intl.NumberFormat('en').format(x)));
 return out;
