@@ -98,10 +98,11 @@ func TestNodeDifferential(t *testing.T) {
 	known := readDifferences(t)
 	used := map[string]bool{}
 	e := newEngine(t)
-	total := 0
+	total, ran := 0, 0
 	for _, file := range files {
 		name := filepath.Base(file)
 		t.Run(strings.TrimSuffix(name, ".js"), func(t *testing.T) {
+			ran++
 			src, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -165,7 +166,8 @@ func TestNodeDifferential(t *testing.T) {
 		}
 	}
 	sort.Strings(stale)
-	if len(stale) > 0 && !t.Failed() {
+	// (only when every program ran: -run may pick some)
+	if len(stale) > 0 && !t.Failed() && ran == len(files) {
 		t.Errorf("DIFFERENCES lists cases no program has: %v", stale)
 	}
 	t.Logf("%d cases compared", total)

@@ -264,6 +264,107 @@
   });
   polyfill(G, 'Iterator', Iterator);
 
+  // URLSearchParams (application/x-www-form-urlencoded, as the URL
+  // standard parses and serializes it).
+  const formSafe = /[A-Za-z0-9*\-._]/;
+  function formEncode(s) {
+    const bytes = [];
+    utf8Bytes(StringCtor(s), bytes, Infinity);
+    let out = '';
+    for (const b of bytes) {
+      const c = StringCtor.fromCharCode(b);
+      if (b === 0x20) out += '+';
+      else if (b < 0x80 && formSafe.test(c)) out += c;
+      else out += '%' + (b < 16 ? '0' : '') + b.toString(16).toUpperCase();
+    }
+    return out;
+  }
+  function formDecode(s) {
+    s = s.replace(/\+/g, ' ');
+    const bytes = [];
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 0x25 && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+        bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else if (c < 0x80) bytes.push(c);
+      else {
+        const cp = s.codePointAt(i);
+        utf8Bytes(StringCtor.fromCodePoint(cp), bytes, Infinity);
+        if (cp > 0xffff) i++;
+      }
+    }
+    return new TextDecoder().decode(new Uint8Array(bytes));
+  }
+  function toUSV(v) { return StringCtor(v).toWellFormed(); }
+  class URLSearchParams {
+    constructor(init = '') {
+      hidden(this, '_list', []);
+      if (init instanceof URLSearchParams) { for (const p of init._list) this._list.push([p[0], p[1]]); return; }
+      if (init !== null && typeof init === 'object' || typeof init === 'function') {
+        if (typeof init[Symbol.iterator] === 'function') {
+          for (const pair of init) {
+            const p = arrayFrom(pair);
+            if (p.length !== 2) throw new TypeErrorCtor("Each query pair must be an iterable [name, value] tuple");
+            this._list.push([toUSV(p[0]), toUSV(p[1])]);
+          }
+        } else {
+          for (const k of Reflect.ownKeys(init)) {
+            if (typeof k !== 'string') continue;
+            const d = O.getOwnPropertyDescriptor(init, k);
+            if (d && d.enumerable) this._list.push([toUSV(k), toUSV(init[k])]);
+          }
+        }
+        return;
+      }
+      let s = toUSV(init);
+      if (s[0] === '?') s = s.slice(1);
+      for (const part of s.split('&')) {
+        if (part === '') continue;
+        const i = part.indexOf('=');
+        const name = i < 0 ? part : part.slice(0, i), value = i < 0 ? '' : part.slice(i + 1);
+        this._list.push([formDecode(name), formDecode(value)]);
+      }
+    }
+    get size() { return this._list.length; }
+    append(k, v) { this._list.push([toUSV(k), toUSV(v)]); }
+    delete(k, v) {
+      k = toUSV(k);
+      const hasV = arguments.length > 1 && v !== undefined;
+      if (hasV) v = toUSV(v);
+      this._list = this._list.filter((p) => !(p[0] === k && (!hasV || p[1] === v)));
+    }
+    get(k) { k = toUSV(k); for (const p of this._list) if (p[0] === k) return p[1]; return null; }
+    getAll(k) { k = toUSV(k); return this._list.filter((p) => p[0] === k).map((p) => p[1]); }
+    has(k, v) {
+      k = toUSV(k);
+      const hasV = arguments.length > 1 && v !== undefined;
+      if (hasV) v = toUSV(v);
+      return this._list.some((p) => p[0] === k && (!hasV || p[1] === v));
+    }
+    set(k, v) {
+      k = toUSV(k); v = toUSV(v);
+      const i = this._list.findIndex((p) => p[0] === k);
+      if (i < 0) { this._list.push([k, v]); return; }
+      this._list[i][1] = v;
+      this._list = this._list.filter((p, j) => j <= i || p[0] !== k);
+    }
+    sort() {
+      // stable, by UTF-16 code units of the names
+      const keyed = this._list.map((p, i) => [p, i]);
+      keyed.sort((a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]));
+      this._list = keyed.map((x) => x[0]);
+    }
+    forEach(fn, thisArg) { for (const [k, v] of this) apply(fn, thisArg, [v, k, this]); }
+    *entries() { for (let i = 0; i < this._list.length; i++) yield [this._list[i][0], this._list[i][1]]; }
+    *keys() { for (const [k] of this.entries()) yield k; }
+    *values() { for (const [, v] of this.entries()) yield v; }
+    [Symbol.iterator]() { return this.entries(); }
+    toString() { return this._list.map((p) => formEncode(p[0]) + '=' + formEncode(p[1])).join('&'); }
+  }
+  defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true });
+  polyfill(G, 'URLSearchParams', URLSearchParams);
+
   // Error options ({cause}) and V8's Error.captureStackTrace.
   function wrapError(name, optionsIndex) {
     const Orig = G[name];
