@@ -41,3 +41,28 @@ func TestHugeExponent(t *testing.T) {
 		t.Fatalf("reply of %d bytes", len(rep))
 	}
 }
+
+// The cache and the collators are shared across runs on many goroutines.
+func TestHandleConcurrent(t *testing.T) {
+	done := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 200; i++ {
+				if rep := string(Handle([]byte(`["coll",["de"],{"sensitivity":"base"},"compare","Äpfel","apfel"]`))); rep != "n0" {
+					done <- rep
+					return
+				}
+				if rep := string(Handle([]byte(`["nf",["de-DE"],{"style":"currency","currency":"EUR"},"format",1234.5]`))); rep != "s1.234,50\u00a0€" {
+					done <- rep
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if r := <-done; r != "" {
+			t.Fatalf("reply %q", r)
+		}
+	}
+}
