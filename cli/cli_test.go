@@ -134,7 +134,7 @@ func TestParseSize(t *testing.T) {
 // frames (none from inside the engine).
 func TestErrorText(t *testing.T) {
 	for prog, want := range map[string]string{
-		"class A { constructor() { null.x } }\nnew A()": "UNCAUGHT_EXCEPTION: TypeError: cannot read property 'x' of null\n" +
+		"class A { constructor() { null.x } }\nnew A()": "UNCAUGHT_EXCEPTION: TypeError: Cannot read properties of null (reading 'x')\n" +
 			"  at line 1: class A { constructor() { null.x } }\n    at A (main.ts:1)\n    at main.ts:2\n",
 		`throw new RangeError("r")`: "UNCAUGHT_EXCEPTION: RangeError: r\n  at line 1: throw new RangeError(\"r\")\n    at main.ts:1\n",
 		`JSON.parse("{")`:           "UNCAUGHT_EXCEPTION: SyntaxError: expecting property name\n  at line 1: JSON.parse(\"{\")\n    at main.ts:1\n",

@@ -71,6 +71,10 @@ const referenceText = `/**
  * array), NaN and Infinity become null, a BigInt a decimal string, a Date
  * its ISO string, a Map an object, a Set an array; a tool's empty result is
  * undefined.
+ * The language is Node 22's: Intl and toLocaleString/localeCompare (CLDR,
+ * IANA time zones; local time is UTC), crypto.randomUUID, URLSearchParams,
+ * TextEncoder/TextDecoder, iterator helpers, structuredClone; no URL,
+ * modules or Node APIs.
  */
 interface ToolError extends Error { name: "ToolError"; code: string; tool: string }
 

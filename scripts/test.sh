@@ -15,8 +15,9 @@
 #   npm, into .cache/mcp-servers: the reference MCP servers
 #     @modelcontextprotocol/server-everything, -filesystem, -memory and
 #     -github (listed offline by the tools/list size test)
-#   npm, into .cache/conformance (by scripts/conformance.sh): Node 22 (the
-#     node@22 package) and @modelcontextprotocol/conformance
+#   npm, into .cache/conformance: Node 22 (the node@22 package; the
+#     differential tests compare modebox with it, $MODEBOX_NODE) and, by
+#     scripts/conformance.sh, @modelcontextprotocol/conformance
 #
 # Installing Debian packages needs root (or sudo). MODEBOX_TEST_NO_INSTALL=1
 # installs nothing and only runs the tests. With arguments, only go test
@@ -77,6 +78,17 @@ if [ "${MODEBOX_TEST_NO_INSTALL:-}" = "" ]; then
 	fi
 	MODEBOX_MCP_SERVERS_DIR="$servers"
 	export MODEBOX_MCP_SERVERS_DIR
+
+	# Node 22 for the differential tests (testdata/node), the same copy
+	# scripts/conformance.sh uses
+	node22="$root/.cache/conformance/node22"
+	if [ ! -x "$node22/node_modules/.bin/node" ]; then
+		say "installing Node 22 (npm package node@22) into .cache/conformance/node22"
+		mkdir -p "$node22"
+		timeout 300 npm install --silent --no-audit --no-fund --prefix "$node22" node@22 >/dev/null
+	fi
+	MODEBOX_NODE="$node22/node_modules/.bin/node"
+	export MODEBOX_NODE
 fi
 
 # everything above is installed: a test that still lacks something fails

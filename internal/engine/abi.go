@@ -11,6 +11,11 @@ const (
 	evPoll   = 6 // allocator poll (does not count as fuel)
 	evPanic  = 7 // payload = message; a trap follows
 	evPrint  = 8 // text QuickJS printed itself
+	// evSync is a synchronous host call (Intl): the answer is the reply's
+	// length, or -1 to stop; evSyncRead (id = that length) then gives the
+	// buffer the host writes the reply into.
+	evSync     = 9
+	evSyncRead = 10
 )
 
 // Error classes of evError.

@@ -12,11 +12,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/modebox/modebox/internal/intl"
 )
 
 // event handles one message from the guest. Everything in payload is
 // untrusted and is a view of guest memory: copy what is kept.
 func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
+	if kind == evSync || kind == evSyncRead {
+		return r.syncEvent(kind, id, payload) // Intl works at init too (it warms up there)
+	}
 	if r.initOnly {
 		if kind == evPanic {
 			r.panicMsg = string(payload)
@@ -362,4 +367,20 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// syncEvent answers evSync (Intl: a pure function of the request and the
+// binary's data, so nothing is journaled) and evSyncRead.
+func (r *run) syncEvent(kind, id int32, payload []byte) int32 {
+	if kind == evSync {
+		r.syncReply = intl.Handle(payload)
+		return int32(len(r.syncReply))
+	}
+	if int(id) != len(r.syncReply) || len(payload) != len(r.syncReply) {
+		r.crash("sync reply read out of sequence")
+		return answerStop
+	}
+	copy(payload, r.syncReply) // payload is the guest's buffer
+	r.syncReply = nil
+	return answerGo
 }

@@ -71,7 +71,9 @@ type completion struct {
 // the goroutine that drives the guest (host functions run on it too).
 type run struct {
 	initOnly bool
-	panicMsg string
+	// syncReply is the answer to the last evSync, until the guest reads it
+	syncReply []byte
+	panicMsg  string
 
 	limits   Limits
 	host     Host

@@ -20,11 +20,16 @@ import (
 //go:embed modebox.wasm
 var Wasm []byte
 
-// Prelude is the JS evaluated once at init; its completion value is the
-// bridge's {start, settle, format}.
-//
+// Prelude is the JS evaluated once at init: the guest side of Intl
+// (intl.js), then the bridge (prelude.js), whose completion value is
+// {start, settle, format}.
+var Prelude = intlJS + "\n" + preludeJS
+
 //go:embed prelude.js
-var Prelude string
+var preludeJS string
+
+//go:embed intl.js
+var intlJS string
 
 // Imports lists the functions the module imports, as module.name. There
 // are exactly two; a test checks the embedded module against this list.

@@ -145,6 +145,226 @@
   };
   for (const k of objectKeys(setMethods)) polyfill(SetCtor.prototype, k, setMethods[k]);
 
+  // crypto.getRandomValues and randomUUID: from the run's Math.random,
+  // whose seed is in the journal, so a replay gets the same values.
+  const random = Math.random;
+  const integerArrays = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array];
+  const crypto = {};
+  hidden(crypto, 'getRandomValues', function getRandomValues(a) {
+    let ok = false;
+    for (const C of integerArrays) if (a instanceof C) ok = true;
+    if (!ok) throw new DOMException('The data argument must be an integer-type TypedArray', 'TypeMismatchError');
+    if (a.byteLength > 65536) throw new DOMException('The requested length exceeds 65,536 bytes', 'QuotaExceededError');
+    const b = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    for (let i = 0; i < b.length; i++) b[i] = Math.floor(random() * 256);
+    return a;
+  });
+  const hex = '0123456789abcdef';
+  hidden(crypto, 'randomUUID', function randomUUID() {
+    let s = '';
+    for (let i = 0; i < 36; i++) {
+      if (i === 8 || i === 13 || i === 18 || i === 23) { s += '-'; continue; }
+      let n = Math.floor(random() * 16);
+      if (i === 14) n = 4;
+      else if (i === 19) n = 8 + (n & 3);
+      s += hex[n];
+    }
+    return s;
+  });
+  defineProperty(crypto, Symbol.toStringTag, { value: 'Crypto', configurable: true });
+  polyfill(G, 'crypto', crypto);
+
+  // Iterator helpers (ES2025): Iterator, Iterator.from and the methods on
+  // Iterator.prototype, which every built-in iterator inherits.
+  const IteratorProto = getPrototypeOf(getPrototypeOf([][Symbol.iterator]()));
+  function Iterator() {
+    if (new.target === undefined || new.target === Iterator) throw new TypeErrorCtor('Abstract class Iterator not directly constructable');
+  }
+  Iterator.prototype = IteratorProto;
+  hidden(IteratorProto, 'constructor', Iterator);
+  if (!(Symbol.toStringTag in IteratorProto)) defineProperty(IteratorProto, Symbol.toStringTag, { value: 'Iterator', configurable: true, writable: true });
+  const HelperProto = O.create(IteratorProto);
+  function helper(gen) {
+    const it = O.create(HelperProto);
+    hidden(it, '_g', gen);
+    return it;
+  }
+  hidden(HelperProto, 'next', function next() { return this._g.next(); });
+  hidden(HelperProto, 'return', function () { return this._g.return(); });
+  defineProperty(HelperProto, Symbol.toStringTag, { value: 'Iterator Helper', configurable: true });
+  function direct(it) {
+    if (it === null || (typeof it !== 'object' && typeof it !== 'function')) throw new TypeErrorCtor(StringCtor(it) + ' is not an object');
+    const next = it.next;
+    return { it, next };
+  }
+  function* walk(d) {
+    for (;;) {
+      const r = apply(d.next, d.it, []);
+      if (r === null || typeof r !== 'object') throw new TypeErrorCtor('Iterator result ' + StringCtor(r) + ' is not an object');
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  function closeIt(it) { const f = it.return; if (typeof f === 'function') apply(f, it, []); }
+  function fn(f, name) { if (typeof f !== 'function') throw new TypeErrorCtor(StringCtor(f) + ' is not a function'); return f; }
+  function count(n, name) {
+    const v = +n;
+    if (v !== v) throw new RangeError(StringCtor(n) + ' must be positive');
+    const i = Math.trunc(v);
+    if (i < 0) throw new RangeError(StringCtor(n) + ' must be positive');
+    return i;
+  }
+  const iterMethods = {
+    map(f) { fn(f); const d = direct(this); return helper((function* () { let i = 0; for (const v of walk(d)) yield f(v, i++); })()); },
+    filter(f) { fn(f); const d = direct(this); return helper((function* () { let i = 0; for (const v of walk(d)) if (f(v, i++)) yield v; })()); },
+    take(n) {
+      const d = direct(this); const lim = count(n);
+      return helper((function* () { let i = 0; if (lim === 0) { closeIt(d.it); return; } for (const v of walk(d)) { yield v; if (++i >= lim) { closeIt(d.it); return; } } })());
+    },
+    drop(n) { const d = direct(this); const lim = count(n); return helper((function* () { let i = 0; for (const v of walk(d)) { if (i++ >= lim) yield v; } })()); },
+    flatMap(f) {
+      fn(f); const d = direct(this);
+      return helper((function* () {
+        let i = 0;
+        for (const v of walk(d)) {
+          const inner = f(v, i++);
+          if (inner === null || (typeof inner !== 'object' && typeof inner !== 'function')) throw new TypeErrorCtor(StringCtor(inner) + ' is not an object');
+          yield* (typeof inner[Symbol.iterator] === 'function' ? inner : walk(direct(inner)));
+        }
+      })());
+    },
+    reduce(f, ...init) {
+      fn(f); const d = direct(this);
+      let acc, i = 0, have = init.length > 0;
+      if (have) acc = init[0];
+      for (const v of walk(d)) { if (!have) { acc = v; have = true; i++; continue; } acc = f(acc, v, i++); }
+      if (!have) throw new TypeErrorCtor('Reduce of empty iterator with no initial value');
+      return acc;
+    },
+    toArray() { const out = []; for (const v of walk(direct(this))) out.push(v); return out; },
+    forEach(f) { fn(f); let i = 0; for (const v of walk(direct(this))) f(v, i++); },
+    some(f) { fn(f); const d = direct(this); let i = 0; for (const v of walk(d)) if (f(v, i++)) { closeIt(d.it); return true; } return false; },
+    every(f) { fn(f); const d = direct(this); let i = 0; for (const v of walk(d)) if (!f(v, i++)) { closeIt(d.it); return false; } return true; },
+    find(f) { fn(f); const d = direct(this); let i = 0; for (const v of walk(d)) if (f(v, i++)) { closeIt(d.it); return v; } return undefined; },
+  };
+  for (const k of objectKeys(iterMethods)) polyfill(IteratorProto, k, iterMethods[k]);
+  const WrapProto = O.create(IteratorProto);
+  hidden(WrapProto, 'next', function next() { return apply(this._d.next, this._d.it, []); });
+  hidden(WrapProto, 'return', function () { const f = this._d.it.return; return f === undefined ? { value: undefined, done: true } : apply(f, this._d.it, []); });
+  hidden(Iterator, 'from', function from(o) {
+    let it = o;
+    if (typeof o === 'string' || (o !== null && typeof o === 'object') || typeof o === 'function') {
+      const m = o[Symbol.iterator];
+      if (m !== undefined && m !== null) it = apply(fn(m), o, []);
+    } else throw new TypeErrorCtor(StringCtor(o) + ' is not an object');
+    if (it instanceof Iterator) return it;
+    const w = O.create(WrapProto);
+    hidden(w, '_d', direct(it));
+    return w;
+  });
+  polyfill(G, 'Iterator', Iterator);
+
+  // URLSearchParams (application/x-www-form-urlencoded, as the URL
+  // standard parses and serializes it).
+  const formSafe = /[A-Za-z0-9*\-._]/;
+  function formEncode(s) {
+    const bytes = [];
+    utf8Bytes(StringCtor(s), bytes, Infinity);
+    let out = '';
+    for (const b of bytes) {
+      const c = StringCtor.fromCharCode(b);
+      if (b === 0x20) out += '+';
+      else if (b < 0x80 && formSafe.test(c)) out += c;
+      else out += '%' + (b < 16 ? '0' : '') + b.toString(16).toUpperCase();
+    }
+    return out;
+  }
+  function formDecode(s) {
+    s = s.replace(/\+/g, ' ');
+    const bytes = [];
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 0x25 && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+        bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else if (c < 0x80) bytes.push(c);
+      else {
+        const cp = s.codePointAt(i);
+        utf8Bytes(StringCtor.fromCodePoint(cp), bytes, Infinity);
+        if (cp > 0xffff) i++;
+      }
+    }
+    return new TextDecoder().decode(new Uint8Array(bytes));
+  }
+  function toUSV(v) { return StringCtor(v).toWellFormed(); }
+  class URLSearchParams {
+    constructor(init = '') {
+      hidden(this, '_list', []);
+      if (init instanceof URLSearchParams) { for (const p of init._list) this._list.push([p[0], p[1]]); return; }
+      if (init !== null && typeof init === 'object' || typeof init === 'function') {
+        if (typeof init[Symbol.iterator] === 'function') {
+          for (const pair of init) {
+            const p = arrayFrom(pair);
+            if (p.length !== 2) throw new TypeErrorCtor("Each query pair must be an iterable [name, value] tuple");
+            this._list.push([toUSV(p[0]), toUSV(p[1])]);
+          }
+        } else {
+          for (const k of Reflect.ownKeys(init)) {
+            if (typeof k !== 'string') continue;
+            const d = O.getOwnPropertyDescriptor(init, k);
+            if (d && d.enumerable) this._list.push([toUSV(k), toUSV(init[k])]);
+          }
+        }
+        return;
+      }
+      let s = toUSV(init);
+      if (s[0] === '?') s = s.slice(1);
+      for (const part of s.split('&')) {
+        if (part === '') continue;
+        const i = part.indexOf('=');
+        const name = i < 0 ? part : part.slice(0, i), value = i < 0 ? '' : part.slice(i + 1);
+        this._list.push([formDecode(name), formDecode(value)]);
+      }
+    }
+    get size() { return this._list.length; }
+    append(k, v) { this._list.push([toUSV(k), toUSV(v)]); }
+    delete(k, v) {
+      k = toUSV(k);
+      const hasV = arguments.length > 1 && v !== undefined;
+      if (hasV) v = toUSV(v);
+      this._list = this._list.filter((p) => !(p[0] === k && (!hasV || p[1] === v)));
+    }
+    get(k) { k = toUSV(k); for (const p of this._list) if (p[0] === k) return p[1]; return null; }
+    getAll(k) { k = toUSV(k); return this._list.filter((p) => p[0] === k).map((p) => p[1]); }
+    has(k, v) {
+      k = toUSV(k);
+      const hasV = arguments.length > 1 && v !== undefined;
+      if (hasV) v = toUSV(v);
+      return this._list.some((p) => p[0] === k && (!hasV || p[1] === v));
+    }
+    set(k, v) {
+      k = toUSV(k); v = toUSV(v);
+      const i = this._list.findIndex((p) => p[0] === k);
+      if (i < 0) { this._list.push([k, v]); return; }
+      this._list[i][1] = v;
+      this._list = this._list.filter((p, j) => j <= i || p[0] !== k);
+    }
+    sort() {
+      // stable, by UTF-16 code units of the names
+      const keyed = this._list.map((p, i) => [p, i]);
+      keyed.sort((a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]));
+      this._list = keyed.map((x) => x[0]);
+    }
+    forEach(fn, thisArg) { for (const [k, v] of this) apply(fn, thisArg, [v, k, this]); }
+    *entries() { for (let i = 0; i < this._list.length; i++) yield [this._list[i][0], this._list[i][1]]; }
+    *keys() { for (const [k] of this.entries()) yield k; }
+    *values() { for (const [, v] of this.entries()) yield v; }
+    [Symbol.iterator]() { return this.entries(); }
+    toString() { return this._list.map((p) => formEncode(p[0]) + '=' + formEncode(p[1])).join('&'); }
+  }
+  defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true });
+  polyfill(G, 'URLSearchParams', URLSearchParams);
+
   // Error options ({cause}) and V8's Error.captureStackTrace.
   function wrapError(name, optionsIndex) {
     const Orig = G[name];
@@ -166,11 +386,31 @@
   wrapError('AggregateError', 2);
   polyfill(G.Error, 'captureStackTrace', function captureStackTrace() {});
 
+  // DOMException, as the web platform (and Node) has it.
+  const domCodes = { IndexSizeError: 1, HierarchyRequestError: 3, WrongDocumentError: 4, InvalidCharacterError: 5,
+    NoModificationAllowedError: 7, NotFoundError: 8, NotSupportedError: 9, InvalidStateError: 11, SyntaxError: 12,
+    InvalidModificationError: 13, NamespaceError: 14, InvalidAccessError: 15, TypeMismatchError: 17, SecurityError: 18,
+    NetworkError: 19, AbortError: 20, URLMismatchError: 21, QuotaExceededError: 22, TimeoutError: 23,
+    InvalidNodeTypeError: 24, DataCloneError: 25 };
+  class DOMException extends ErrorCtor {
+    constructor(message = '', name = 'Error') {
+      super(StringCtor(message));
+      hidden(this, 'name', StringCtor(name));
+      hidden(this, 'code', domCodes[this.name] || 0);
+    }
+  }
+  defineProperty(DOMException.prototype, Symbol.toStringTag, { value: 'DOMException', configurable: true });
+  for (const k of objectKeys(domCodes)) {
+    const c = k.replace(/([a-z])([A-Z])/g, '$1_$2').replace(/Error$/, '').toUpperCase().replace(/_$/, '') + '_ERR';
+    defineProperty(DOMException, c, { value: domCodes[k], enumerable: true });
+  }
+  polyfill(G, 'DOMException', DOMException);
+
   // structuredClone: plain data, Date, RegExp, Map, Set, ArrayBuffer,
   // typed arrays and errors; cycles kept; functions and symbols refused.
   function cloneValue(v, seen) {
     if (v === null || typeof v !== 'object') {
-      if (typeof v === 'function' || typeof v === 'symbol') throw new TypeErrorCtor('structuredClone: ' + typeof v + ' could not be cloned');
+      if (typeof v === 'function' || typeof v === 'symbol') throw new DOMException(StringCtor(v) + ' could not be cloned.', 'DataCloneError');
       return v;
     }
     if (seen.has(v)) return seen.get(v);
@@ -217,7 +457,7 @@
     let out = '';
     for (let i = 0; i < s.length; i += 3) {
       const a = s.charCodeAt(i), b = s.charCodeAt(i + 1), c = s.charCodeAt(i + 2);
-      if (a > 255 || b > 255 || c > 255) throw new ErrorCtor('btoa: string contains characters outside Latin1');
+      if (a > 255 || b > 255 || c > 255) throw new DOMException('Invalid character', 'InvalidCharacterError');
       const n = (a << 16) | ((b || 0) << 8) | (c || 0);
       out += B64[n >> 18] + B64[(n >> 12) & 63] + (i + 1 < s.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < s.length ? B64[n & 63] : '=');
     }
@@ -226,7 +466,7 @@
   polyfill(G, 'atob', function atob(s) {
     s = StringCtor(s).replace(/[\t\n\f\r ]/g, '');
     if (s.length % 4 === 0) s = s.replace(/==?$/, '');
-    if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw new ErrorCtor('atob: invalid base64');
+    if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw new DOMException('Invalid character', 'InvalidCharacterError');
     let out = '', bits = 0, n = 0;
     for (let i = 0; i < s.length; i++) {
       n = (n << 6) | B64.indexOf(s[i]);
@@ -235,46 +475,105 @@
     }
     return out;
   });
+  function utf8Bytes(s, out, max) {
+    // encodes s into out (an array or a Uint8Array) up to max bytes;
+    // returns [code units read, bytes written]
+    let read = 0, w = 0;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i), units = 1;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) { c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); units = 2; }
+      }
+      if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+      const n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+      if (w + n > max) break;
+      if (n === 1) out[w++] = c;
+      else if (n === 2) { out[w++] = 0xc0 | (c >> 6); out[w++] = 0x80 | (c & 63); }
+      else if (n === 3) { out[w++] = 0xe0 | (c >> 12); out[w++] = 0x80 | ((c >> 6) & 63); out[w++] = 0x80 | (c & 63); }
+      else { out[w++] = 0xf0 | (c >> 18); out[w++] = 0x80 | ((c >> 12) & 63); out[w++] = 0x80 | ((c >> 6) & 63); out[w++] = 0x80 | (c & 63); }
+      read += units;
+      if (units === 2) i++;
+    }
+    return [read, w];
+  }
   class TextEncoder {
     get encoding() { return 'utf-8'; }
     encode(s = '') {
-      s = StringCtor(s);
       const out = [];
-      for (const ch of s) {
-        let c = ch.codePointAt(0);
-        if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-        if (c < 0x80) out.push(c);
-        else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-        else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-        else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-      }
+      utf8Bytes(StringCtor(s), out, Infinity);
       return new Uint8Array(out);
     }
+    encodeInto(s, dest) {
+      if (!(dest instanceof Uint8Array)) throw new TypeErrorCtor('The "dest" argument must be an instance of Uint8Array.');
+      const [read, written] = utf8Bytes(StringCtor(s), dest, dest.length);
+      return { read, written };
+    }
   }
+  const utf8Labels = ['unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'utf-8', 'utf8', 'x-unicode20utf8'];
   class TextDecoder {
-    constructor(label = 'utf-8') {
-      if (!/^utf-?8$/i.test(StringCtor(label))) throw new RangeError('TextDecoder: only utf-8 is supported');
+    constructor(label = 'utf-8', options = undefined) {
+      const l = StringCtor(label).trim().toLowerCase();
+      if (utf8Labels.indexOf(l) < 0) throw new RangeError('The "' + StringCtor(label) + '" encoding is not supported');
+      const o = options === undefined || options === null ? {} : options;
+      hidden(this, '_fatal', !!o.fatal);
+      hidden(this, '_ignoreBOM', !!o.ignoreBOM);
+      hidden(this, '_pending', []);
+      hidden(this, '_bomSeen', false);
     }
     get encoding() { return 'utf-8'; }
-    decode(buf) {
-      if (buf === undefined) return '';
-      const b = buf instanceof ArrayBuffer ? new Uint8Array(buf) : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-      let out = '';
-      for (let i = 0; i < b.length;) {
-        const c = b[i];
-        let cp = 0xfffd, n = 1;
-        if (c < 0x80) cp = c;
-        else if (c >= 0xc2 && c < 0xe0 && (b[i + 1] & 0xc0) === 0x80) { cp = ((c & 31) << 6) | (b[i + 1] & 63); n = 2; }
-        else if (c >= 0xe0 && c < 0xf0 && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80) {
-          cp = ((c & 15) << 12) | ((b[i + 1] & 63) << 6) | (b[i + 2] & 63); n = 3;
-          if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
-        } else if (c >= 0xf0 && c < 0xf5 && (b[i + 1] & 0xc0) === 0x80 && (b[i + 2] & 0xc0) === 0x80 && (b[i + 3] & 0xc0) === 0x80) {
-          cp = ((c & 7) << 18) | ((b[i + 1] & 63) << 12) | ((b[i + 2] & 63) << 6) | (b[i + 3] & 63); n = 4;
-          if (cp < 0x10000 || cp > 0x10ffff) cp = 0xfffd;
-        }
-        out += StringCtor.fromCodePoint(cp);
-        i += n;
+    get fatal() { return this._fatal; }
+    get ignoreBOM() { return this._ignoreBOM; }
+    decode(buf, options = undefined) {
+      const stream = !!(options && options.stream);
+      let b;
+      if (buf === undefined) b = new Uint8Array(0);
+      else if (buf instanceof ArrayBuffer) b = new Uint8Array(buf);
+      else if (ArrayBuffer.isView(buf)) b = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      else throw new TypeErrorCtor('The "input" argument must be an instance of ArrayBuffer or ArrayBufferView.');
+      if (this._pending.length) {
+        const joined = new Uint8Array(this._pending.length + b.length);
+        joined.set(this._pending, 0);
+        joined.set(b, this._pending.length);
+        b = joined;
+        this._pending = [];
       }
+      let out = '';
+      let i = 0;
+      // a BOM is dropped only at the start of a stream
+      if (!this._bomSeen && !this._ignoreBOM && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) i = 3;
+      if (b.length > 0) this._bomSeen = true;
+      const bad = () => {
+        if (this._fatal) {
+          this._pending = [];
+          this._bomSeen = false;
+          const e = new TypeErrorCtor('The encoded data was not valid for encoding utf-8');
+          field(e, 'code', 'ERR_ENCODING_INVALID_ENCODED_DATA');
+          throw e;
+        }
+        out += '\ufffd';
+      };
+      while (i < b.length) {
+        const c = b[i];
+        if (c < 0x80) { out += StringCtor.fromCharCode(c); i++; continue; }
+        let n = 0, cp = 0, lo = 0x80, hi = 0xbf;
+        if (c >= 0xc2 && c <= 0xdf) { n = 1; cp = c & 31; }
+        else if (c >= 0xe0 && c <= 0xef) { n = 2; cp = c & 15; if (c === 0xe0) lo = 0xa0; if (c === 0xed) hi = 0x9f; }
+        else if (c >= 0xf0 && c <= 0xf4) { n = 3; cp = c & 7; if (c === 0xf0) lo = 0x90; if (c === 0xf4) hi = 0x8f; }
+        else { bad(); i++; continue; }
+        let j = 1;
+        for (; j <= n; j++) {
+          if (i + j >= b.length) break;
+          const d = b[i + j];
+          if (d < (j === 1 ? lo : 0x80) || d > (j === 1 ? hi : 0xbf)) break;
+          cp = (cp << 6) | (d & 63);
+        }
+        if (j > n) { out += StringCtor.fromCodePoint(cp); i += n + 1; continue; }
+        if (i + j >= b.length && stream) { this._pending = arrayFrom(b.subarray(i)); break; }
+        bad();
+        i += j;
+      }
+      if (!stream) this._bomSeen = false;
       return out;
     }
   }
@@ -282,15 +581,22 @@
   polyfill(G, 'TextDecoder', TextDecoder);
 
   // ---- values crossing the boundary ----
-  // JSON, plus: BigInt -> decimal string, Map -> object, Set -> array. These
-  // are toJSON methods rather than a replacer, because a replacer costs a JS
-  // call per value; they make JSON.stringify in the program agree with what
-  // crosses the boundary.
-  hidden(BigInt.prototype, 'toJSON', function toJSON() { return StringCtor(this); });
-  hidden(MapCtor.prototype, 'toJSON', function toJSON() { return fromEntries(this); });
-  hidden(SetCtor.prototype, 'toJSON', function toJSON() { return arrayFrom(this); });
+  // JSON, plus: BigInt -> decimal string, Map -> object, Set -> array. The
+  // conversion is a replacer used only here, at the boundary, so that the
+  // program's own JSON.stringify behaves as in Node (1n throws, a Map is {}).
+  const bigintToString = BigInt.prototype.toString;
+  const isPrototypeOf = O.prototype.isPrototypeOf;
+  const MapProto = MapCtor.prototype, SetProto = SetCtor.prototype;
+  function boundary(k, v) {
+    if (typeof v === 'bigint') return apply(bigintToString, v, []);
+    if (v !== null && typeof v === 'object') {
+      if (apply(isPrototypeOf, MapProto, [v])) return fromEntries(v);
+      if (apply(isPrototypeOf, SetProto, [v])) return arrayFrom(v);
+    }
+    return v;
+  }
   function encode(v) {
-    return jsonStringify(v);
+    return jsonStringify(v, boundary);
   }
 
   function readable(f) {

@@ -37,6 +37,8 @@ enum {
     EV_POLL = 6,   /* allocator poll: answer 1 to stop the run */
     EV_PANIC = 7,  /* payload = message; a trap follows */
     EV_PRINT = 8,  /* text QuickJS printed itself */
+    EV_SYNC = 9,   /* payload = request; answer = length of the reply, -1 = stop */
+    EV_SYNC_READ = 10, /* id = length; the host writes the reply to ptr */
 };
 
 /* EV_ERROR ids */
@@ -302,6 +304,42 @@ static JSValue js_send(JSContext *c, JSValueConst this_val, int argc,
     return JS_NewInt32(c, answer);
 }
 
+/* __modebox_sync(text) -> text: a synchronous host call (Intl). The host
+   answers EV_SYNC with the reply's length and writes the reply into a
+   buffer given with EV_SYNC_READ. Captured by the prelude. */
+static JSValue js_sync(JSContext *c, JSValueConst this_val, int argc,
+                       JSValueConst *argv)
+{
+    size_t len;
+    int32_t n;
+    const char *s;
+    char *buf;
+    JSValue r;
+    (void)this_val;
+    if (argc < 1)
+        return JS_ThrowTypeError(c, "sync: 1 argument expected");
+    s = JS_ToCStringLen(c, &len, argv[0]);
+    if (!s)
+        return JS_EXCEPTION;
+    n = host_event(EV_SYNC, 0, s, (int32_t)len);
+    JS_FreeCString(c, s);
+    if (n < 0) {
+        request_stop();
+        return throw_stopped(c);
+    }
+    buf = malloc(n > 0 ? (size_t)n : 1);
+    if (!buf)
+        return JS_ThrowOutOfMemory(c);
+    if (host_event(EV_SYNC_READ, n, buf, n) != ANSWER_GO) {
+        free(buf);
+        request_stop();
+        return throw_stopped(c);
+    }
+    r = JS_NewStringLen(c, buf, (size_t)n);
+    free(buf);
+    return r;
+}
+
 static void send_error(int32_t id, const char *s, size_t n)
 {
     host_event(EV_ERROR, id, s, (int32_t)n);
@@ -396,6 +434,8 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     global = JS_GetGlobalObject(ctx);
     fn = JS_NewCFunction(ctx, js_send, "send", 3);
     JS_SetPropertyStr(ctx, global, "__modebox_send", fn);
+    fn = JS_NewCFunction(ctx, js_sync, "sync", 1);
+    JS_SetPropertyStr(ctx, global, "__modebox_sync", fn);
     JS_FreeValue(ctx, global);
 
     hooks = JS_Eval(ctx, prelude, (size_t)len, "<prelude>",

@@ -1,0 +1,162 @@
+// Reads FormatJS's CLDR locale data for the locales modebox ships and
+// prints one JSON document: {locales: {tag: {number, date, list, relative}}}.
+// Run by gen.sh; the output is deterministic (sorted keys).
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+
+export const LOCALES = [
+  'en', 'en-001', 'en-GB', 'en-IN', 'en-AU', 'en-CA', 'de', 'de-AT', 'de-CH', 'fr', 'fr-CA', 'es', 'es-419', 'es-MX',
+  'it', 'pt', 'pt-PT', 'nl', 'sv', 'pl', 'ru', 'tr', 'ja', 'zh', 'zh-Hant', 'ko', 'hi', 'ar', 'ar-EG',
+];
+
+function grab(pkg, name, loc) {
+  let got;
+  globalThis.Intl = { [name]: { __addLocaleData(...ds) { for (const d of ds) if (d.locale === loc || !got) got = d; } } };
+  require(`@formatjs/${pkg}/locale-data/${loc}.js`);
+  return got;
+}
+
+// CLDR 48's compact patterns ("1000-count-one", and the exact "-count-1")
+// as {"1000": {"one": ..., "=1": ...}}.
+function compact(obj) {
+  if (!obj) return undefined;
+  const out = {};
+  for (const [k, v] of Object.entries(obj)) {
+    const m = /^(\d+)-count-(.+)$/.exec(k);
+    if (!m) continue;
+    const cat = /^\d+$/.test(m[2]) ? '=' + m[2] : m[2];
+    (out[m[1]] ||= {})[cat] = v;
+  }
+  return out;
+}
+
+function cldrNumbers(loc, nu) {
+  const n = Object.values(require(`cldr-numbers-full/main/${loc}/numbers.json`).main)[0].numbers;
+  const c = Object.values(require(`cldr-numbers-full/main/${loc}/currencies.json`).main)[0].numbers.currencies;
+  const dec = n[`decimalFormats-numberSystem-${nu}`] || n['decimalFormats-numberSystem-latn'];
+  const cur = n[`currencyFormats-numberSystem-${nu}`] || n['currencyFormats-numberSystem-latn'];
+  const currencies = {};
+  for (const [code, v] of Object.entries(c)) {
+    const displayName = {};
+    for (const [k, s] of Object.entries(v)) {
+      const m = /^displayName-count-(.+)$/.exec(k);
+      if (m) displayName[m[1]] = s;
+    }
+    if (v.displayName && !displayName.other) displayName.other = v.displayName;
+    currencies[code] = { displayName, symbol: v.symbol, narrow: v['symbol-alt-narrow'] || v.symbol };
+  }
+  return { long: compact(dec.long?.decimalFormat), short: compact(dec.short?.decimalFormat), currencyShort: compact(cur.short?.standard), currencies };
+}
+
+// CLDR 48's unit patterns in FormatJS's shape: simple[unit][width][plural],
+// perUnit[width], and the compound "per" pattern.
+function cldrUnits(loc) {
+  const u = Object.values(require(`cldr-units-full/main/${loc}/units.json`).main)[0].units;
+  const simple = {}, compound = { per: {} };
+  for (const width of ['long', 'short', 'narrow']) {
+    for (const [k, v] of Object.entries(u[width])) {
+      if (k === 'per') { compound.per[width] = v.compoundUnitPattern; continue; }
+      const m = /^[a-z]+-(.+)$/.exec(k);
+      if (!m || typeof v !== 'object') continue;
+      const name = m[1];
+      const e = (simple[name] ||= { long: {}, short: {}, narrow: {}, perUnit: {} });
+      for (const [pk, pv] of Object.entries(v)) {
+        const c = /^unitPattern-count-(.+)$/.exec(pk);
+        if (c) e[width][c[1]] = pv;
+      }
+      if (v.perUnitPattern) e.perUnit[width] = v.perUnitPattern;
+    }
+  }
+  return { simple, compound };
+}
+
+// Numbers straight from the CLDR 48 JSON: symbols, patterns (with the
+// alphaNextToNumber and noCurrency variants), compact forms, names.
+function numberData(d) {
+  const loc = d.locale;
+  const n = Object.values(require(`cldr-numbers-full/main/${loc}/numbers.json`).main)[0].numbers;
+  const nu = n.defaultNumberingSystem;
+  const c = cldrNumbers(loc, nu);
+  const systems = nu === 'latn' ? ['latn'] : [nu, 'latn'];
+  const symbols = {}, decimal = {}, percent = {}, currency = {};
+  for (const s of systems) {
+    symbols[s] = n[`symbols-numberSystem-${s}`];
+    const dec = n[`decimalFormats-numberSystem-${s}`];
+    decimal[s] = { standard: dec.standard, long: compact(dec.long?.decimalFormat), short: compact(dec.short?.decimalFormat) };
+    percent[s] = n[`percentFormats-numberSystem-${s}`].standard;
+    const cur = n[`currencyFormats-numberSystem-${s}`];
+    currency[s] = {
+      standard: cur.standard, accounting: cur.accounting,
+      alphaStandard: cur['standard-alphaNextToNumber'], alphaAccounting: cur['accounting-alphaNextToNumber'],
+      noCurrency: cur['standard-noCurrency'],
+      currencySpacing: { afterInsertBetween: cur.currencySpacing.afterCurrency.insertBetween, beforeInsertBetween: cur.currencySpacing.beforeCurrency.insertBetween },
+      short: compact(cur.short?.standard), unitPattern: cur['unitPattern-count-other'],
+    };
+  }
+  return {
+    nu, symbols, decimal, percent, currency,
+    minimumGroupingDigits: +n.minimumGroupingDigits || 1,
+    currencies: c.currencies, units: cldrUnits(loc),
+  };
+}
+
+function dateData(d) {
+  const x = d.data;
+  return {
+    timeZoneName: x.timeZoneName, hourCycle: x.hourCycle, hourCycle12: x.hourCycle12, hourCycle24: x.hourCycle24,
+    dayPeriodRules: x.dayPeriodRules,
+  };
+}
+
+// The Gregorian calendar straight from the Unicode CLDR JSON (the version
+// Node 22's ICU uses): names in both contexts, the patterns, atTime.
+function gregorian(loc) {
+  const j = require(`cldr-dates-full/main/${loc}/ca-gregorian.json`);
+  const g = Object.values(j.main)[0].dates.calendars.gregorian;
+  return {
+    months: g.months, days: g.days, dayPeriods: g.dayPeriods, eras: g.eras, dateFormats: g.dateFormats,
+    timeFormats: g.timeFormats, dateTimeFormats: g.dateTimeFormats, atTime: g['dateTimeFormats-atTime'].standard,
+    zone: zoneFormats(loc),
+  };
+}
+
+function zoneFormats(loc) {
+  const j = require(`cldr-dates-full/main/${loc}/timeZoneNames.json`);
+  const t = Object.values(j.main)[0].dates.timeZoneNames;
+  return { hourFormat: t.hourFormat, gmtFormat: t.gmtFormat, gmtZeroFormat: t.gmtZeroFormat, utc: t.zone?.Etc?.UTC };
+}
+
+function sorted(v) {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (v && typeof v === 'object') {
+    const o = {};
+    for (const k of Object.keys(v).sort()) o[k] = sorted(v[k]);
+    return o;
+  }
+  return v;
+}
+
+// CLDR 48 plural rules, cardinal and ordinal, by language.
+const pl = require('cldr-core/supplemental/plurals.json').supplemental['plurals-type-cardinal'];
+const ord = require('cldr-core/supplemental/ordinals.json').supplemental['plurals-type-ordinal'];
+const strip = (rules) => {
+  const o = {};
+  for (const [k, v] of Object.entries(rules || {})) o[k.replace('pluralRule-count-', '')] = v.split('@')[0].trim();
+  return o;
+};
+const out = { locales: {}, plurals: {} };
+for (const loc of LOCALES) {
+  const lang = loc.split('-')[0];
+  const key = pl[loc] ? loc : lang;
+  out.plurals[loc] = { cardinal: strip(pl[key] || pl[lang]), ordinal: strip(ord[key] || ord[lang]) };
+}
+for (const loc of LOCALES) {
+  out.locales[loc] = {
+    number: numberData(grab('intl-numberformat', 'NumberFormat', loc)),
+    date: dateData(grab('intl-datetimeformat', 'DateTimeFormat', loc)),
+    gregorian: gregorian(loc),
+    list: grab('intl-listformat', 'ListFormat', loc).data,
+    relative: grab('intl-relativetimeformat', 'RelativeTimeFormat', loc).data,
+  };
+}
+process.stdout.write(JSON.stringify(sorted(out)));
