@@ -174,6 +174,20 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 	}
 	h.caps = e.caps.newRun()
 	r := e.eng.Run(ctx, req)
+	if prog.Direct && r.Err != nil && r.Err.Code == engine.CodeSyntaxError {
+		// QuickJS did not parse the program as sent. A compile error comes
+		// before anything runs (no call, no log), so compile it with
+		// esbuild and run that: esbuild's diagnostics for a program that
+		// is wrong, its lowering for syntax QuickJS lacks.
+		full, err := tsx.TransformFull(code, lang)
+		if err != nil {
+			return syntaxResult(err, filename), nil
+		}
+		prog = full
+		req.Code = prog.Code
+		h.caps = e.caps.newRun()
+		r = e.eng.Run(ctx, req)
+	}
 	res := convertResult(r, prog, filename)
 	if r.Paused {
 		res.Status = StatusPaused

@@ -9,6 +9,11 @@
 #            built here with gcc -O2 and driven by bench/native/harness.c.
 #            No sandbox and no host boundary: tools.add is a C function that
 #            returns an already resolved promise. This is the "limit" figure.
+#   goja, modernc  github.com/dop251/goja and modernc.org/quickjs, the
+#            engines a Go user would pick instead, driven by bench/peers-go
+#            (its own Go module, so modebox's go.mod does not depend on
+#            them): same programs, results checked, medians of ROUNDS
+#            interleaved rounds and ratios, printed as a second table.
 #   run      the npm package run@2.1.5 (vercel-labs/run: QuickJS in Node
 #            worker threads), integrity-checked, installed into a temporary
 #            directory and driven by bench/peer-run/driver.mjs.
@@ -22,6 +27,7 @@
 #   bench/peers.sh
 # Environment:
 #   COUNT=8      go test -count for the modebox benchmarks
+#   ROUNDS=16    interleaved rounds of bench/peers-go (modebox, goja, modernc)
 #   KEEP=1       keep the temporary directory (its path is printed)
 # Needs: go gcc node npm openssl tar awk. Network: the npm registry and the
 # Go module proxy (benchstat, optional).
@@ -33,6 +39,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PROGRAMS=$ROOT/bench/programs
 COUNT=${COUNT:-8}
+ROUNDS=${ROUNDS:-16}
 
 QJS_PKG=qjsc@0.3.0
 QJS_INTEGRITY=sha512-a7+cU6/IVcZbIejffdt/wZVMX6LL2MDL3HQ9Zb5Gm23G9DvBMS/z9GHFxz39bAvp2PvMOM+ypSOAyokt2DdZ2w==
@@ -55,7 +62,7 @@ step() { echo "peers.sh: $*" >&2; }
 for t in go gcc node npm openssl tar awk; do
 	command -v "$t" >/dev/null 2>&1 || die "$t not found"
 done
-for p in empty hostcalls100 fib27 json1mb pause2 pause10; do
+for p in empty hostcalls100 fib27 json1mb data10k pause2 pause10; do
 	[ -f "$PROGRAMS/$p.js" ] || die "missing $PROGRAMS/$p.js"
 done
 
@@ -128,7 +135,8 @@ echo '{"private":true,"type":"module"}' >"$peer/package.json"
 (cd "$peer" && npm install --silent --no-audit --no-fund --ignore-scripts \
 	--no-package-lock "$run_tb" >/dev/null) || die "npm install $RUN_PKG"
 
-step "modebox: building bench/coldstart"
+step "modebox: building bench/coldstart and bench/peers-go"
+(cd "$ROOT/bench/peers-go" && go build -o "$work/peers-go" .) || die "go build ./bench/peers-go"
 (cd "$ROOT" && go build -o "$work/coldstart" ./bench/coldstart) || die "go build ./bench/coldstart"
 
 # --------------------------------------------------------------- native ---
@@ -206,6 +214,11 @@ for i in $(seq "$COLD_CACHED"); do
 done
 MB_COLD=$(cold_median "$work/cold-nocache.txt")
 MB_COLD_CACHED=$(cold_median "$work/cold-cached.txt")
+
+# -------------------------------------------------------- goja, modernc ---
+
+step "peers-go: modebox, goja, modernc.org/quickjs x $ROUNDS interleaved rounds"
+"$work/peers-go" -rounds "$ROUNDS" -programs "$PROGRAMS" >"$work/peers-go.txt" || die "bench/peers-go"
 
 # ------------------------------------------------------------------ run ---
 
@@ -302,6 +315,14 @@ echo "Samples: modebox go test -count $COUNT; cold start $COLD_NOCACHE (no cache
 echo "Ratios use native's whole run (fresh runtime+context, same scope as Engine.Run)."
 echo "Host call round trip = (100-call run - empty run) / 100. Native has no host boundary:"
 echo "its tools.add is a C function returning an already resolved promise."
+echo
+
+echo "### Go engines side by side: modebox, goja, modernc.org/quickjs"
+echo
+echo "bench/peers-go: modebox through its public API (modebox.New, Engine.Run with a Go tool),"
+echo "a new goja.Runtime and a new quickjs.VM per run; the same sources, every result checked."
+echo
+cat "$work/peers-go.txt"
 echo
 
 echo "### pause → token → resume"

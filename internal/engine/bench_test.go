@@ -81,3 +81,10 @@ func BenchmarkFib27(b *testing.B) { benchFile(b, "fib27.js", nil) }
 
 // BenchmarkJSON1MB parses and stringifies about 1 MB of JSON.
 func BenchmarkJSON1MB(b *testing.B) { benchFile(b, "json1mb.js", nil) }
+
+// BenchmarkRunStartNoPool is BenchmarkRunStart with every run's memory
+// mapped afresh and unmapped after: what the pool of zeroed mappings saves.
+func BenchmarkRunStartNoPool(b *testing.B) {
+	setPool(b, false)
+	benchFile(b, "empty.js", nil)
+}

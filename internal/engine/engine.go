@@ -133,9 +133,18 @@ type chunk struct {
 
 const chunkSize = 256
 
+// moduleConfig is the same for every instance, so it is built once. The
+// module imports nothing of WASI, so it has no use for wazero's default
+// random source (a math/rand seeded per instance); noRandom costs nothing.
+var moduleConfig = wazero.NewModuleConfig().WithName("").WithStartFunctions().WithRandSource(noRandom{})
+
+// noRandom is a random source that has no randomness to give.
+type noRandom struct{}
+
+func (noRandom) Read([]byte) (int, error) { return 0, errors.New("engine: no random source") }
+
 func (e *Engine) instantiate(ctx context.Context) (api.Module, error) {
-	return e.rt.InstantiateModule(ctx, e.compiled,
-		wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	return e.rt.InstantiateModule(ctx, e.compiled, moduleConfig)
 }
 
 func (e *Engine) takeSnapshot(ctx context.Context) error {

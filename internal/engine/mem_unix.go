@@ -13,13 +13,45 @@ import (
 // nothing, the Go heap never holds guest memory, and a grow past the cap
 // fails inside the guest (malloc returns NULL, QuickJS throws "out of
 // memory").
+//
+// A mapping whose run used little of it goes back to a small pool instead
+// of being unmapped: it is zeroed first (every byte the run could reach),
+// so the next run gets memory indistinguishable from a fresh mapping, but
+// without the page faults of mapping it again.
 type mmapMemory struct {
-	buf []byte
+	buf  []byte
+	used uint64 // the largest size handed out: the guest reached no further
 }
+
+const (
+	// poolSize is how many zeroed mappings are kept for reuse.
+	poolSize = 8
+	// poolMaxUsed is the most a run may have used for its mapping to be
+	// reused; clearing more costs more than mapping afresh.
+	poolMaxUsed = 4 << 20
+)
+
+var memPool = make(chan *mmapMemory, poolSize)
+
+// poolMemory turns the pool on; BenchmarkRunStartNoPool turns it off to
+// measure what it saves.
+var poolMemory = true
 
 func newMemoryAllocator(limit uint64) experimental.MemoryAllocator {
 	return experimental.MemoryAllocatorFunc(func(_, max uint64) experimental.LinearMemory {
 		size := min(limit, max)
+		for range poolSize {
+			select {
+			case m := <-memPool:
+				if uint64(len(m.buf)) == size {
+					return m
+				}
+				m.unmap()
+				continue
+			default:
+			}
+			break
+		}
 		buf, err := syscall.Mmap(-1, 0, int(size), syscall.PROT_READ|syscall.PROT_WRITE,
 			syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
 		if err != nil {
@@ -33,10 +65,27 @@ func (m *mmapMemory) Reallocate(size uint64) []byte {
 	if size > uint64(len(m.buf)) {
 		return nil
 	}
+	m.used = max(m.used, size)
 	return m.buf[:size]
 }
 
 func (m *mmapMemory) Free() {
+	if m.buf == nil {
+		return
+	}
+	if poolMemory && m.used <= poolMaxUsed {
+		clear(m.buf[:m.used])
+		m.used = 0
+		select {
+		case memPool <- m:
+			return
+		default:
+		}
+	}
+	m.unmap()
+}
+
+func (m *mmapMemory) unmap() {
 	if m.buf != nil {
 		_ = syscall.Munmap(m.buf)
 		m.buf = nil

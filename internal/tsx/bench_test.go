@@ -45,7 +45,7 @@ func BenchmarkTransformSmall(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			i++
-			if _, err := compile(fmt.Sprintf("%s// %d\n", benchProgram, i), TS); err != nil {
+			if _, err := compile(fmt.Sprintf("%s// %d\n", benchProgram, i), TS, true); err != nil {
 				b.Fatal(err)
 			}
 		}

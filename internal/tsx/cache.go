@@ -12,10 +12,15 @@ const cacheSize = 256
 // cacheKey identifies a (language, source) pair.
 type cacheKey [sha256.Size]byte
 
-// keyFor hashes the language and the exact source text.
-func keyFor(lang Lang, src string) cacheKey {
+// keyFor hashes the language, whether the program may skip esbuild, and
+// the exact source text.
+func keyFor(lang Lang, allowDirect bool, src string) cacheKey {
 	h := sha256.New()
-	h.Write([]byte{byte(lang)})
+	d := byte(0)
+	if allowDirect {
+		d = 1
+	}
+	h.Write([]byte{byte(lang), d})
 	h.Write([]byte(src))
 	var k cacheKey
 	h.Sum(k[:0])

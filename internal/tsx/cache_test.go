@@ -8,7 +8,7 @@ import (
 
 func TestLRU(t *testing.T) {
 	c := newLRU(2)
-	k := func(s string) cacheKey { return keyFor(JS, s) }
+	k := func(s string) cacheKey { return keyFor(JS, true, s) }
 	a, b, d := &Program{Code: "a"}, &Program{Code: "b"}, &Program{Code: "d"}
 	c.add(k("a"), a)
 	c.add(k("b"), b)
@@ -29,7 +29,7 @@ func TestLRU(t *testing.T) {
 	if p, _ := c.get(k("d")); p != a || c.len() != 2 {
 		t.Errorf("replace: len %d", c.len())
 	}
-	if keyFor(JS, "x") == keyFor(TS, "x") {
+	if keyFor(JS, true, "x") == keyFor(TS, true, "x") || keyFor(JS, true, "x") == keyFor(JS, false, "x") {
 		t.Error("language not part of the key")
 	}
 }
@@ -48,12 +48,12 @@ func TestTransformCached(t *testing.T) {
 		t.Error("second Transform did not hit the cache")
 	}
 	// The same text as JavaScript is a different program (and an error).
-	if _, err := Transform(src, JS); err == nil {
+	if _, err := TransformFull(src, JS); err == nil {
 		t.Error("TS source compiled as JS")
 	}
 	// Errors are not cached, and come back the same each time.
 	for i := 0; i < 2; i++ {
-		if _, err := Transform("let x y", JS); err == nil || err.Error() != `main.js:1:7: Expected ";" but found "y"` {
+		if _, err := TransformFull("let x y", JS); err == nil || err.Error() != `main.js:1:7: Expected ";" but found "y"` {
 			t.Errorf("attempt %d: %v", i, err)
 		}
 	}

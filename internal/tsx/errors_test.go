@@ -32,7 +32,7 @@ func TestSyntaxErrorPositions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := Transform(tt.src, tt.lang)
+			p, err := TransformFull(tt.src, tt.lang)
 			if err == nil {
 				t.Fatalf("no error; code:\n%s", p.Code)
 			}

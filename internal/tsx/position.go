@@ -16,6 +16,9 @@ import (
 // position maps to nothing or only to the wrapper around the program (for
 // example esbuild's helper functions).
 func (p *Program) Original(genLine, genCol int) (line, col int, ok bool) {
+	if p.Direct {
+		return p.directOriginal(genLine, genCol)
+	}
 	if genLine < 1 || genLine > len(p.mappings) {
 		return 0, 0, false
 	}

@@ -49,6 +49,11 @@ type Program struct {
 	Lang Lang
 	// Warnings holds esbuild's warnings, e.g. for a comparison with NaN.
 	Warnings []Diagnostic
+	// Direct is set when Code is the program as sent, only wrapped, and
+	// was not run through esbuild (plain JavaScript, see Transform). If
+	// QuickJS then refuses it as a syntax error, compile it again with
+	// TransformFull for esbuild's diagnostics or lowering.
+	Direct bool
 
 	lines     []string    // the user's text, line n at index n-1
 	offset    int         // user lines before the body (a stripped fence)
@@ -60,15 +65,31 @@ type Program struct {
 // Transform compiles src, the body of an async function written in lang,
 // into a Program. A syntax error is returned as an *Error. Results are
 // cached by source text, so compiling the same program again is cheap.
+//
+// JavaScript without module syntax, classes, decorators or `using` (see
+// direct) is not run through esbuild: it is only wrapped, and the result
+// has Direct set. Such a program may still fail to parse in QuickJS; the
+// caller then uses TransformFull.
 func Transform(src string, lang Lang) (*Program, error) {
+	return transform(src, lang, true)
+}
+
+// TransformFull is Transform always through esbuild: its diagnostics for a
+// program that does not parse, and its lowering of syntax newer than
+// QuickJS 2021-03-27.
+func TransformFull(src string, lang Lang) (*Program, error) {
+	return transform(src, lang, false)
+}
+
+func transform(src string, lang Lang, allowDirect bool) (*Program, error) {
 	if lang != JS && lang != TS {
 		return nil, fmt.Errorf("tsx: unknown language %v", lang)
 	}
-	key := keyFor(lang, src)
+	key := keyFor(lang, allowDirect, src)
 	if p, ok := programs.get(key); ok {
 		return p, nil
 	}
-	p, err := compile(src, lang)
+	p, err := compile(src, lang, allowDirect)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +98,7 @@ func Transform(src string, lang Lang) (*Program, error) {
 }
 
 // compile does the work of Transform, without the cache.
-func compile(src string, lang Lang) (*Program, error) {
+func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 	text := normalizeNewlines(src)
 	body, offset := stripFence(text)
 	p := &Program{
@@ -95,6 +116,13 @@ func compile(src string, lang Lang) (*Program, error) {
 			e.Diagnostics = append(e.Diagnostics, p.diagnostic(pr.msg, line+1, col))
 		}
 		return nil, e
+	}
+
+	if allowDirect && direct(body, lang) {
+		p.Direct = true
+		p.Code = wrapperHead + body + wrapperTail + ";\n"
+		p.codeLines = lineStarts(p.Code)
+		return p, nil
 	}
 
 	loader := api.LoaderJS

@@ -192,7 +192,7 @@ func TestTransformImports(t *testing.T) {
 }
 
 func TestTransformWarnings(t *testing.T) {
-	p, err := Transform("const x = 1;\nif (x === NaN) return 1;", JS)
+	p, err := TransformFull("const x = 1;\nif (x === NaN) return 1;", JS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package engine
+
+import "testing"
+
+func setPool(*testing.B, bool) {}
