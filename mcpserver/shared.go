@@ -321,9 +321,3 @@ func (s *shared) getAsk(ctx context.Context, k [32]byte) *ask {
 	}
 	return a
 }
-
-func (s *shared) dropAsk(k [32]byte) {
-	ctx, cancel := context.WithTimeout(context.Background(), sharedOpTimeout)
-	defer cancel()
-	_ = s.store.Delete(ctx, sharedKey("ask", k))
-}
