@@ -154,6 +154,7 @@ var fuzzEventSeeds = map[string][]byte{
 	"fuel":           bytes.Repeat(encodeEvents(ev(evTick, 0, "")), 25),
 	"panic-print":    encodeEvents(ev(evPrint, 0, "x"), ev(evPanic, 0, "assert"), ev(evPoll, 0, "")),
 	"unknown-kind":   encodeEvents(ev(99, 0, "x"), ev(-3, 0, "")),
+	"sync":           encodeEvents(ev(evSync, 0, "000"), ev(evSyncRead, 3, "abc"), ev(evSyncRead, 0, "")),
 	"result-big":     encodeEvents(ev(evResult, 0, string(bytes.Repeat([]byte("1"), 300)))),
 	"result-bad":     encodeEvents(ev(evResult, 0, "{not json")),
 	"error-forged":   encodeEvents(ev(evError, errThrown, `{"errorCode":"not a code\n","thrown":"`+string(bytes.Repeat([]byte("t"), 300))+`"}`)),
@@ -187,7 +188,14 @@ func FuzzEvents(f *testing.F) {
 			wasFinished := r.isFinished()
 			before := snapshotRun(r)
 			answer := r.event(mod, e.kind, e.id, buf)
-			if answer != answerGo && answer != answerStop {
+			if e.kind == evSync {
+				// a synchronous call (Intl) is answered with its reply's
+				// length, which the guest reads next with evSyncRead
+				if answer < 0 || int(answer) != len(r.syncReply) {
+					t.Fatalf("event %d: sync answer %d for a reply of %d bytes", i, answer, len(r.syncReply))
+				}
+				answer = answerGo
+			} else if answer != answerGo && answer != answerStop {
 				t.Fatalf("event %d: answer %d", i, answer)
 			}
 			after := snapshotRun(r)
