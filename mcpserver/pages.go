@@ -148,7 +148,7 @@ func views(rs []runRecord) []runView {
 			end = time.Now()
 		}
 		out = append(out, runView{ID: r.ID, Kind: r.Kind, Started: r.Start.UTC().Format("15:04:05"),
-			Duration: end.Sub(r.Start).Round(time.Millisecond).String(), Status: r.Status, ErrCode: r.ErrCode, Calls: r.Calls})
+			Duration: formatDuration(end.Sub(r.Start)), Status: r.Status, ErrCode: r.ErrCode, Calls: r.Calls})
 	}
 	return out
 }
@@ -196,7 +196,7 @@ func latency(done []runRecord) []latencyView {
 		if top > 0 {
 			w = max(1, int(200*d/top))
 		}
-		out = append(out, latencyView{Name: q.name, Value: d.Round(time.Microsecond).String(), Width: w})
+		out = append(out, latencyView{Name: q.name, Value: formatDuration(d), Width: w})
 	}
 	return out
 }

@@ -58,8 +58,9 @@ func (c callRecord) Took() string { return formatDuration(c.Duration) }
 // WaitedFor is the call's wait for approval as the runs page shows it.
 func (c callRecord) WaitedFor() string { return formatDuration(c.Waited) }
 
-// formatDuration formats d to three significant places or so: 37µs,
-// 4.213ms, 1.2s.
+// formatDuration formats d, never negative, to the microsecond under a
+// millisecond, to 10µs under a second, else to the millisecond: 37µs,
+// 4.21ms, 1.235s. time.ParseDuration reads it back.
 func formatDuration(d time.Duration) string {
 	switch {
 	case d < 0:

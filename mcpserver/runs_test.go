@@ -17,7 +17,9 @@ type listedRun struct {
 	section string // "In flight" or "Finished ..."
 	kind    string
 	status  string
-	calls   []listedCall
+	// duration is the run's, as printed.
+	duration string
+	calls    []listedCall
 }
 
 // listedCall is one tool call of a row: its text, and its duration and wait
@@ -61,7 +63,7 @@ func getRunsPage(t *testing.T, base, token string) []listedRun {
 			if len(cells) != 7 {
 				t.Fatalf("a run row has %d cells", len(cells))
 			}
-			r := listedRun{section: section, kind: textOf(cells[1]), status: textOf(cells[4])}
+			r := listedRun{section: section, kind: textOf(cells[1]), duration: textOf(cells[3]), status: textOf(cells[4])}
 			for c := cells[6].FirstChild; c != nil; c = c.NextSibling {
 				if c.Type != html.ElementNode || !hasClass(c, "call") {
 					continue
@@ -153,6 +155,9 @@ func TestRunsPageCallDurations(t *testing.T) {
 	}
 
 	runs := getRunsPage(t, base, "tok")
+	for _, r := range runs {
+		checkDuration(t, "run "+r.kind, r.duration)
+	}
 	if len(runs) != 2 || runs[0].kind != "resume" || runs[1].kind != "run" || !strings.HasPrefix(runs[0].section, "Finished") {
 		t.Fatalf("runs %+v", runs)
 	}
