@@ -309,8 +309,9 @@ func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runI
 	res, err := s.resumes.do(ctx, state, func(ctx context.Context) (*modebox.Result, error) {
 		rec := s.runs.start("resume")
 		for id, d := range byID {
-			s.runs.approved(rec, id, d, s.decidedBy(a))
+			s.runs.approved(rec, id, d, s.decidedBy(a), 0)
 		}
+		ctx = modebox.WithObserver(ctx, s.runs.observer(rec)) // times the calls the resume makes
 		res, err := s.eng.Resume(ctx, state, modebox.Decisions{ByID: byID, Default: modebox.Deny})
 		s.runs.finish(rec, res, err)
 		return res, err

@@ -177,8 +177,25 @@ func TestBrowserApproval(t *testing.T) {
 	cs := urlClient(t, endpoint, links, completed)
 
 	// Approve once.
-	done := runAsync(t, cs, `return (await files.delete({path: "/approved & <kept>"})).deleted`)
+	done := runAsync(t, cs, `await tools.add({a: 1, b: 2}); return (await files.delete({path: "/approved & <kept>"})).deleted`)
 	link := <-links
+	// While the person decides, the runs page shows the run in flight:
+	// the policy-allowed call timed, the other one waiting.
+	base := strings.TrimSuffix(endpoint, DefaultPath)
+	live := getRunsPage(t, base, "tok")
+	if len(live) != 1 || live[0].section != "In flight" || live[0].status != "running" || len(live[0].calls) != 2 {
+		t.Fatalf("runs page while waiting: %+v", live)
+	}
+	if c := live[0].calls[0]; !strings.HasPrefix(c.text, "tools.add: allowed by policy") || c.took == "" {
+		t.Errorf("the allowed call in flight: %+v", c)
+	} else {
+		checkDuration(t, "tools.add in flight", c.took)
+	}
+	if c := live[0].calls[1]; !strings.HasPrefix(c.text, "tools.files.delete (running): waiting for approval") || c.took == "" {
+		t.Errorf("the waiting call: %+v", c)
+	} else {
+		checkDuration(t, "tools.files.delete waiting", c.took)
+	}
 	do(t, bctx, chromedp.Navigate(link))
 	args, tool := pageText(t, bctx, "pre.args"), pageText(t, bctx, "code.tool")
 	if tool != "tools.files.delete" || !strings.Contains(args, `"path": "/approved & <kept>"`) {
@@ -245,14 +262,40 @@ func TestBrowserApproval(t *testing.T) {
 	}
 
 	// The runs page, signed in with the token link, lists the runs with
-	// their tool calls and who decided.
-	base := strings.TrimSuffix(endpoint, DefaultPath)
+	// their tool calls, who or what let each go on, and how long each
+	// took (and waited for the person).
 	do(t, bctx, chromedp.Navigate(base+"/runs?token=tok"))
 	runs := pageText(t, bctx, "body")
-	mustContain(t, "runs page", runs, "tools.files.delete: approved once by a person on the approval page",
+	mustContain(t, "runs page", runs, "tools.add: allowed by policy", "tools.files.delete: approved once by a person on the approval page",
 		"tools.files.delete (failed or not run): denied by a person on the approval page",
 		"tools.files.delete: approved for the run by a person on the approval page",
 		"tools.files.delete: covered by the approval for the run by a person on the approval page", "Runs per minute", "p50")
+	type shownCall struct{ Text, Took, Waited string }
+	calls := get(t, bctx, chromedp.Evaluate[[]shownCall](`[...document.querySelectorAll("tr.run div.call")].map(c => ({
+		Text: c.textContent,
+		Took: c.querySelector(".took")?.textContent ?? "",
+		Waited: (c.querySelector(".waited")?.textContent ?? "").replace(/^ \((.*) waiting for approval\)$/, "$1")}))`))
+	if len(calls) != 5 { // add, delete; delete, delete; delete
+		t.Fatalf("the runs page lists %d calls: %+v", len(calls), calls)
+	}
+	asked := 0
+	for _, c := range calls {
+		if c.Took == "" {
+			t.Errorf("no duration: %+v", c)
+			continue
+		}
+		took := checkDuration(t, c.Text, c.Took)
+		if c.Waited == "" {
+			continue
+		}
+		asked++
+		if waited := checkDuration(t, c.Text, c.Waited); waited > took {
+			t.Errorf("waited longer than the call took: %+v", c)
+		}
+	}
+	if asked != 3 { // approved once, approved for the run, denied
+		t.Errorf("%d calls show a wait for approval, want 3: %+v", asked, calls)
+	}
 	if location := get(t, bctx, chromedp.Location()); strings.Contains(location, "token") {
 		t.Errorf("the token stayed in the address bar: %s", location)
 	}

@@ -148,7 +148,7 @@ func views(rs []runRecord) []runView {
 			end = time.Now()
 		}
 		out = append(out, runView{ID: r.ID, Kind: r.Kind, Started: r.Start.UTC().Format("15:04:05"),
-			Duration: end.Sub(r.Start).Round(time.Millisecond).String(), Status: r.Status, ErrCode: r.ErrCode, Calls: r.Calls})
+			Duration: formatDuration(end.Sub(r.Start)), Status: r.Status, ErrCode: r.ErrCode, Calls: r.Calls})
 	}
 	return out
 }
@@ -196,7 +196,7 @@ func latency(done []runRecord) []latencyView {
 		if top > 0 {
 			w = max(1, int(200*d/top))
 		}
-		out = append(out, latencyView{Name: q.name, Value: d.Round(time.Microsecond).String(), Width: w})
+		out = append(out, latencyView{Name: q.name, Value: formatDuration(d), Width: w})
 	}
 	return out
 }
@@ -387,7 +387,8 @@ const pageStyle = `body{font-family:system-ui,sans-serif;margin:2em auto;max-wid
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f4f4;padding:.8em;border:1px solid #ccc}
 .esc{background:#ffe08a;color:#7a2e00;border:1px solid #c90;border-radius:2px;font-weight:bold}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
-button{font-size:1em;margin-right:.6em;padding:.4em .9em}.deny{background:#fdd}.ok{background:#dfd}`
+button{font-size:1em;margin-right:.6em;padding:.4em .9em}.deny{background:#fdd}.ok{background:#dfd}
+.took{font-variant-numeric:tabular-nums;color:#444}.took::before{content:"· "}`
 
 var approvalTemplate = template.Must(template.New("approval").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>modebox: {{.Title}}</title><style>` + pageStyle + `</style></head>
@@ -425,6 +426,6 @@ var runsTemplate = template.Must(template.New("runs").Parse(`<!doctype html>
 {{template "table" .Done}}
 </body></html>
 {{define "table"}}{{if .}}<table class="runs"><tr><th>#</th><th>kind</th><th>started (UTC)</th><th>duration</th><th>status</th><th>error</th><th>tool calls</th></tr>
-{{range .}}<tr class="run" id="run-{{.ID}}"><td>{{.ID}}</td><td>{{.Kind}}</td><td>{{.Started}}</td><td>{{.Duration}}</td><td class="status">{{.Status}}</td><td class="code">{{.ErrCode}}</td><td>{{range .Calls}}<div class="call">tools.{{.Tool}}{{if not .OK}} (failed or not run){{end}}: {{.Decision}}</div>{{end}}</td></tr>
+{{range .}}<tr class="run" id="run-{{.ID}}"><td>{{.ID}}</td><td>{{.Kind}}</td><td>{{.Started}}</td><td>{{.Duration}}</td><td class="status">{{.Status}}</td><td class="code">{{.ErrCode}}</td><td>{{range .Calls}}<div class="call">tools.{{.Tool}}{{if .Running}} (running){{else if not .OK}} (failed or not run){{end}}: {{.Decision}}{{if .Timed}} <span class="took" title="from the call starting to it settling, including any wait for approval">{{.Took}}</span>{{if .Waited}}<span class="waited"> ({{.WaitedFor}} waiting for approval)</span>{{end}}{{end}}</div>{{end}}</td></tr>
 {{end}}</table>{{else}}<p>None.</p>{{end}}{{end}}
 `))

@@ -48,8 +48,14 @@ type reporter struct {
 // withProgress returns ctx with an observer for the run the request
 // starts, and a function that, when the run is over, sends what is still
 // queued and returns (so that every notification precedes the result).
-func withProgress(ctx context.Context, req *mcp.CallToolRequest) (context.Context, func()) {
+// also, when not nil, is told every event too, first: a context holds one
+// observer (modebox.WithObserver replaces, it does not add), so the
+// observers of a run are chained here.
+func withProgress(ctx context.Context, req *mcp.CallToolRequest, also func(modebox.Event)) (context.Context, func()) {
 	if req == nil || req.Session == nil {
+		if also != nil {
+			ctx = modebox.WithObserver(ctx, also)
+		}
 		return ctx, func() {}
 	}
 	r := &reporter{
@@ -61,7 +67,14 @@ func withProgress(ctx context.Context, req *mcp.CallToolRequest) (context.Contex
 		close(r.done)
 		<-r.finished
 	}
-	return modebox.WithObserver(ctx, r.observe), stop
+	observe := r.observe
+	if also != nil {
+		observe = func(ev modebox.Event) {
+			also(ev)
+			r.observe(ev)
+		}
+	}
+	return modebox.WithObserver(ctx, observe), stop
 }
 
 // observe is the run's observer: it queues and never blocks.

@@ -77,7 +77,7 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	rt := s.routeFor(req)
 	rec := s.runs.start("run")
 	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.recorded(rec, rt, s.approverFor(rt, req))}
-	ctx, flush := withProgress(ctx, req)
+	ctx, flush := withProgress(ctx, req, s.runs.observer(rec))
 	res, err := s.eng.Run(ctx, in.Code, opts)
 	flush()
 	s.runs.finish(rec, res, err)
