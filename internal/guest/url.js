@@ -17,6 +17,9 @@
   const inPathSet = (c) => inQuerySet(c) || c === 0x3f || c === 0x60 || c === 0x7b || c === 0x7d;
   const inUserinfoSet = (c) => inPathSet(c) || c === 0x2f || c === 0x3a || c === 0x3b || c === 0x3d || c === 0x40 || (c >= 0x5b && c <= 0x5e) || c === 0x7c;
   function pctEncode(s, inSet) {
+    let i = 0;
+    while (i < s.length) { const c = s.charCodeAt(i); if (c >= 0x80 || inSet(c)) break; i++; }
+    if (i === s.length) return s;
     let out = '';
     for (const ch of s) {
       const c = ch.codePointAt(0);
@@ -179,8 +182,11 @@
     if (input[0] === '[') return input[input.length - 1] === ']' ? parseIPv6(input.slice(1, -1)) : null;
     if (!special) return forbiddenHost.test(input) ? null : pctEncode(input, inC0);
     let domain;
-    try { domain = new TextDecoder('utf-8', { ignoreBOM: true }).decode(pctDecodeBytes(input)); } catch { return null; }
-    domain = domain.normalize('NFC').toLowerCase().replace(/[\u3002\uff0e\uff61]/g, '.');
+    if (/^[\x21-\x7e]*$/.test(input) && input.indexOf('%') < 0) domain = input.toLowerCase();
+    else {
+      try { domain = new TextDecoder('utf-8', { ignoreBOM: true }).decode(pctDecodeBytes(input)); } catch { return null; }
+      domain = domain.normalize('NFC').toLowerCase().replace(/[\u3002\uff0e\uff61]/g, '.');
+    }
     if (/[^\x00-\x7f]/.test(domain)) domain = domain.split('.').map((l) => (/[^\x00-\x7f]/.test(l) ? punycodeLabel(l) : l)).join('.');
     if (domain === '' || forbiddenDomain.test(domain)) return null;
     if (endsInNumber(domain)) return parseIPv4(domain);
@@ -194,69 +200,71 @@
   }
   const singleDot = (s) => s === '.' || s.toLowerCase() === '%2e';
   const doubleDot = (s) => { s = s.toLowerCase(); return s === '..' || s === '.%2e' || s === '%2e.' || s === '%2e%2e'; };
+  // parser states
+  const S_SCHEME_START = 0, S_SCHEME = 1, S_NO_SCHEME = 2, S_SPECIAL_RELATIVE_OR_AUTHORITY = 3, S_PATH_OR_AUTHORITY = 4, S_RELATIVE = 5, S_RELATIVE_SLASH = 6, S_SPECIAL_AUTHORITY_SLASHES = 7, S_SPECIAL_AUTHORITY_IGNORE_SLASHES = 8, S_AUTHORITY = 9, S_HOST = 10, S_PORT = 11, S_FILE = 12, S_FILE_SLASH = 13, S_FILE_HOST = 14, S_PATH_START = 15, S_PATH = 16, S_OPAQUE_PATH = 17, S_QUERY = 18, S_FRAGMENT = 19;
   function basicParse(input, base) {
     input = StringCtor(input).replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
     const cs = arrayFrom(input);
     const u = { scheme: '', username: '', password: '', host: null, port: null, path: [], opaque: false, query: null, fragment: null };
-    let state = 'scheme start', buf = '', p = 0, atSign = false, inBrackets = false, passwordToken = false;
+    let state = S_SCHEME_START, buf = '', p = 0, atSign = false, inBrackets = false, passwordToken = false;
     for (; ; p++) {
       const c = cs[p];
       const special = isSpecialScheme(u.scheme);
       switch (state) {
-        case 'scheme start':
-          if (c !== undefined && urlAlpha.test(c)) { buf += c.toLowerCase(); state = 'scheme'; }
-          else { state = 'no scheme'; p--; }
+        case S_SCHEME_START:
+          if (c !== undefined && urlAlpha.test(c)) { buf += c.toLowerCase(); state = S_SCHEME; }
+          else { state = S_NO_SCHEME; p--; }
           break;
-        case 'scheme':
+        case S_SCHEME:
           if (c !== undefined && urlAlnum.test(c)) buf += c.toLowerCase();
           else if (c === ':') {
             u.scheme = buf; buf = '';
-            if (u.scheme === 'file') state = 'file';
-            else if (isSpecialScheme(u.scheme) && base && base.scheme === u.scheme) state = 'special relative or authority';
-            else if (isSpecialScheme(u.scheme)) state = 'special authority slashes';
-            else if (cs[p + 1] === '/') { state = 'path or authority'; p++; }
-            else { u.opaque = true; u.path = ''; state = 'opaque path'; }
-          } else { buf = ''; state = 'no scheme'; p = -1; }
+            if (u.scheme === 'file') state = S_FILE;
+            else if (isSpecialScheme(u.scheme) && base && base.scheme === u.scheme) state = S_SPECIAL_RELATIVE_OR_AUTHORITY;
+            else if (isSpecialScheme(u.scheme)) state = S_SPECIAL_AUTHORITY_SLASHES;
+            else if (cs[p + 1] === '/') { state = S_PATH_OR_AUTHORITY; p++; }
+            else { u.opaque = true; u.path = ''; state = S_OPAQUE_PATH; }
+          } else { buf = ''; state = S_NO_SCHEME; p = -1; }
           break;
-        case 'no scheme':
+        case S_NO_SCHEME:
           if (!base || (base.opaque && c !== '#')) return null;
           if (base.opaque && c === '#') {
-            u.scheme = base.scheme; u.path = base.path; u.opaque = true; u.query = base.query; u.fragment = ''; state = 'fragment';
-          } else if (base.scheme !== 'file') { state = 'relative'; p--; }
-          else { state = 'file'; p--; }
+            u.scheme = base.scheme; u.path = base.path; u.opaque = true; u.query = base.query; u.fragment = ''; state = S_FRAGMENT;
+          } else if (base.scheme !== 'file') { state = S_RELATIVE; p--; }
+          else { state = S_FILE; p--; }
           break;
-        case 'special relative or authority':
-          if (c === '/' && cs[p + 1] === '/') { state = 'special authority ignore slashes'; p++; }
-          else { state = 'relative'; p--; }
+        case S_SPECIAL_RELATIVE_OR_AUTHORITY:
+          if (c === '/' && cs[p + 1] === '/') { state = S_SPECIAL_AUTHORITY_IGNORE_SLASHES; p++; }
+          else { state = S_RELATIVE; p--; }
           break;
-        case 'path or authority':
-          if (c === '/') state = 'authority'; else { state = 'path'; p--; }
+        case S_PATH_OR_AUTHORITY:
+          if (c === '/') state = S_AUTHORITY; else { state = S_PATH; p--; }
           break;
-        case 'relative':
+        case S_RELATIVE:
           u.scheme = base.scheme;
-          if (c === '/') state = 'relative slash';
-          else if (isSpecialScheme(u.scheme) && c === '\\') state = 'relative slash';
+          if (c === '/') state = S_RELATIVE_SLASH;
+          else if (isSpecialScheme(u.scheme) && c === '\\') state = S_RELATIVE_SLASH;
           else {
             u.username = base.username; u.password = base.password; u.host = base.host; u.port = base.port;
             u.path = base.path.slice(); u.query = base.query;
-            if (c === '?') { u.query = ''; state = 'query'; }
-            else if (c === '#') { u.fragment = ''; state = 'fragment'; }
-            else if (c !== undefined) { u.query = null; shortenPath(u); state = 'path'; p--; }
+            if (c === '?') { u.query = ''; state = S_QUERY; }
+            else if (c === '#') { u.fragment = ''; state = S_FRAGMENT; }
+            else if (c !== undefined) { u.query = null; shortenPath(u); state = S_PATH; p--; }
           }
           break;
-        case 'relative slash':
-          if (isSpecialScheme(u.scheme) && (c === '/' || c === '\\')) state = 'special authority ignore slashes';
-          else if (c === '/') state = 'authority';
-          else { u.username = base.username; u.password = base.password; u.host = base.host; u.port = base.port; state = 'path'; p--; }
+        case S_RELATIVE_SLASH:
+          if (isSpecialScheme(u.scheme) && (c === '/' || c === '\\')) state = S_SPECIAL_AUTHORITY_IGNORE_SLASHES;
+          else if (c === '/') state = S_AUTHORITY;
+          else { u.username = base.username; u.password = base.password; u.host = base.host; u.port = base.port; state = S_PATH; p--; }
           break;
-        case 'special authority slashes':
-          if (c === '/' && cs[p + 1] === '/') { state = 'special authority ignore slashes'; p++; }
-          else { state = 'special authority ignore slashes'; p--; }
+        case S_SPECIAL_AUTHORITY_SLASHES:
+          if (c === '/' && cs[p + 1] === '/') { state = S_SPECIAL_AUTHORITY_IGNORE_SLASHES; p++; }
+          else { state = S_SPECIAL_AUTHORITY_IGNORE_SLASHES; p--; }
           break;
-        case 'special authority ignore slashes':
-          if (c !== '/' && c !== '\\') { state = 'authority'; p--; }
+        case S_SPECIAL_AUTHORITY_IGNORE_SLASHES:
+          if (c !== '/' && c !== '\\') { state = S_AUTHORITY; p--; }
           break;
-        case 'authority':
+        case S_AUTHORITY:
           if (c === '@') {
             if (atSign) buf = '%40' + buf;
             atSign = true;
@@ -268,23 +276,23 @@
             buf = '';
           } else if (c === undefined || c === '/' || c === '?' || c === '#' || (special && c === '\\')) {
             if (atSign && buf === '') return null;
-            p -= arrayFrom(buf).length + 1; buf = ''; state = 'host';
+            p -= arrayFrom(buf).length + 1; buf = ''; state = S_HOST;
           } else buf += c;
           break;
-        case 'host':
-          if (u.scheme === 'file') { p--; state = 'file host'; break; }
+        case S_HOST:
+          if (u.scheme === 'file') { p--; state = S_FILE_HOST; break; }
           if (c === ':' && !inBrackets) {
             if (buf === '') return null;
             const h = parseHost(buf, special); if (h === null) return null;
-            u.host = h; buf = ''; state = 'port';
+            u.host = h; buf = ''; state = S_PORT;
           } else if (c === undefined || c === '/' || c === '?' || c === '#' || (special && c === '\\')) {
             p--;
             if (special && buf === '') return null;
             const h = parseHost(buf, special); if (h === null) return null;
-            u.host = h; buf = ''; state = 'path start';
+            u.host = h; buf = ''; state = S_PATH_START;
           } else { if (c === '[') inBrackets = true; if (c === ']') inBrackets = false; buf += c; }
           break;
-        case 'port':
+        case S_PORT:
           if (c !== undefined && c >= '0' && c <= '9') buf += c;
           else if (c === undefined || c === '/' || c === '?' || c === '#' || (special && c === '\\')) {
             if (buf !== '') {
@@ -293,52 +301,52 @@
               u.port = specialPorts[u.scheme] === port ? null : port;
               buf = '';
             }
-            state = 'path start'; p--;
+            state = S_PATH_START; p--;
           } else return null;
           break;
-        case 'file':
+        case S_FILE:
           u.scheme = 'file'; u.host = '';
-          if (c === '/' || c === '\\') state = 'file slash';
+          if (c === '/' || c === '\\') state = S_FILE_SLASH;
           else if (base && base.scheme === 'file') {
             u.host = base.host; u.path = base.path.slice(); u.query = base.query;
-            if (c === '?') { u.query = ''; state = 'query'; }
-            else if (c === '#') { u.fragment = ''; state = 'fragment'; }
+            if (c === '?') { u.query = ''; state = S_QUERY; }
+            else if (c === '#') { u.fragment = ''; state = S_FRAGMENT; }
             else if (c !== undefined) {
               u.query = null;
               if (!startsWithWinLetter(cs, p)) shortenPath(u); else u.path = [];
-              state = 'path'; p--;
+              state = S_PATH; p--;
             }
-          } else { state = 'path'; p--; }
+          } else { state = S_PATH; p--; }
           break;
-        case 'file slash':
-          if (c === '/' || c === '\\') state = 'file host';
+        case S_FILE_SLASH:
+          if (c === '/' || c === '\\') state = S_FILE_HOST;
           else {
             if (base && base.scheme === 'file') {
               u.host = base.host;
               if (!startsWithWinLetter(cs, p) && base.path.length > 0 && isWinLetter(base.path[0], true)) u.path.push(base.path[0]);
             }
-            state = 'path'; p--;
+            state = S_PATH; p--;
           }
           break;
-        case 'file host':
+        case S_FILE_HOST:
           if (c === undefined || c === '/' || c === '\\' || c === '?' || c === '#') {
             p--;
-            if (isWinLetter(buf, false)) state = 'path';
-            else if (buf === '') { u.host = ''; state = 'path start'; }
+            if (isWinLetter(buf, false)) state = S_PATH;
+            else if (buf === '') { u.host = ''; state = S_PATH_START; }
             else {
               let h = parseHost(buf, true); if (h === null) return null;
               if (h === 'localhost') h = '';
-              u.host = h; buf = ''; state = 'path start';
+              u.host = h; buf = ''; state = S_PATH_START;
             }
           } else buf += c;
           break;
-        case 'path start':
-          if (special) { state = 'path'; if (c !== '/' && c !== '\\') p--; }
-          else if (c === '?') { u.query = ''; state = 'query'; }
-          else if (c === '#') { u.fragment = ''; state = 'fragment'; }
-          else if (c !== undefined) { state = 'path'; if (c !== '/') p--; }
+        case S_PATH_START:
+          if (special) { state = S_PATH; if (c !== '/' && c !== '\\') p--; }
+          else if (c === '?') { u.query = ''; state = S_QUERY; }
+          else if (c === '#') { u.fragment = ''; state = S_FRAGMENT; }
+          else if (c !== undefined) { state = S_PATH; if (c !== '/') p--; }
           break;
-        case 'path':
+        case S_PATH:
           if (c === undefined || c === '/' || (special && c === '\\') || c === '?' || c === '#') {
             const slash = c === '/' || (special && c === '\\');
             if (doubleDot(buf)) { shortenPath(u); if (!slash) u.path.push(''); }
@@ -348,24 +356,24 @@
               u.path.push(buf);
             }
             buf = '';
-            if (c === '?') { u.query = ''; state = 'query'; }
-            if (c === '#') { u.fragment = ''; state = 'fragment'; }
-          } else buf += pctEncode(c, inPathSet);
+            if (c === '?') { u.query = ''; state = S_QUERY; }
+            if (c === '#') { u.fragment = ''; state = S_FRAGMENT; }
+          } else { const cc = c.charCodeAt(0); buf += cc < 0x80 && !inPathSet(cc) ? c : pctEncode(c, inPathSet); }
           break;
-        case 'opaque path':
-          if (c === '?') { u.query = ''; state = 'query'; }
-          else if (c === '#') { u.fragment = ''; state = 'fragment'; }
+        case S_OPAQUE_PATH:
+          if (c === '?') { u.query = ''; state = S_QUERY; }
+          else if (c === '#') { u.fragment = ''; state = S_FRAGMENT; }
           else if (c !== undefined) u.path += pctEncode(c, inC0);
           break;
-        case 'query':
+        case S_QUERY:
           if (c === '#' || c === undefined) {
             u.query += pctEncode(buf, special ? inSpecialQuerySet : inQuerySet);
             buf = '';
-            if (c === '#') { u.fragment = ''; state = 'fragment'; }
+            if (c === '#') { u.fragment = ''; state = S_FRAGMENT; }
           } else buf += c;
           break;
-        case 'fragment':
-          if (c !== undefined) u.fragment += pctEncode(c, inFragmentSet);
+        case S_FRAGMENT:
+          if (c !== undefined) { const cc = c.charCodeAt(0); u.fragment += cc < 0x80 && !inFragmentSet(cc) ? c : pctEncode(c, inFragmentSet); }
           break;
       }
       if (p >= cs.length) break;
