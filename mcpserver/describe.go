@@ -72,9 +72,9 @@ const referenceText = `/**
  * its ISO string, a Map an object, a Set an array; a tool's empty result is
  * undefined.
  * The language is Node 22's: Intl and toLocaleString/localeCompare (CLDR,
- * IANA time zones; local time is UTC), crypto.randomUUID, URLSearchParams,
- * TextEncoder/TextDecoder, iterator helpers, structuredClone; no URL,
- * modules or Node APIs.
+ * IANA time zones; local time is UTC), crypto.randomUUID, URL and
+ * URLSearchParams, TextEncoder/TextDecoder, iterator helpers,
+ * structuredClone, the RegExp d flag; no modules or Node APIs.
  */
 interface ToolError extends Error { name: "ToolError"; code: string; tool: string }
 

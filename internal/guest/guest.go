@@ -12,6 +12,7 @@ import (
 	_ "embed" // the engine image
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"sync"
 )
 
@@ -21,9 +22,23 @@ import (
 var Wasm []byte
 
 // Prelude is the JS evaluated once at init: the guest side of Intl
-// (intl.js), then the bridge (prelude.js), whose completion value is
-// {start, settle, format}.
-var Prelude = intlJS + "\n" + preludeJS
+// (intl.js), the source text of URL (url.js) as a string the prelude
+// compiles on first use, then the bridge (prelude.js), whose completion
+// value is {start, settle, format}.
+var Prelude = intlJS + "\nglobalThis.__modebox_url_source = " + jsString(urlJS) + ";\n" + preludeJS
+
+//go:embed url.js
+var urlJS string
+
+// jsString is s as a JS string literal (JSON's string syntax, which
+// escapes U+2028 and U+2029 too).
+func jsString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 //go:embed prelude.js
 var preludeJS string

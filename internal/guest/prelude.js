@@ -297,6 +297,9 @@
     return new TextDecoder().decode(new Uint8Array(bytes));
   }
   function toUSV(v) { return StringCtor(v).toWellFormed(); }
+  // a URL's searchParams tells the URL when it changes (the URL standard's
+  // update steps)
+  function paramsChanged(sp) { if (sp._url) sp._url._paramsChanged(sp._list); }
   class URLSearchParams {
     constructor(init = '') {
       hidden(this, '_list', []);
@@ -327,12 +330,13 @@
       }
     }
     get size() { return this._list.length; }
-    append(k, v) { this._list.push([toUSV(k), toUSV(v)]); }
+    append(k, v) { this._list.push([toUSV(k), toUSV(v)]); paramsChanged(this); }
     delete(k, v) {
       k = toUSV(k);
       const hasV = arguments.length > 1 && v !== undefined;
       if (hasV) v = toUSV(v);
       this._list = this._list.filter((p) => !(p[0] === k && (!hasV || p[1] === v)));
+      paramsChanged(this);
     }
     get(k) { k = toUSV(k); for (const p of this._list) if (p[0] === k) return p[1]; return null; }
     getAll(k) { k = toUSV(k); return this._list.filter((p) => p[0] === k).map((p) => p[1]); }
@@ -345,15 +349,17 @@
     set(k, v) {
       k = toUSV(k); v = toUSV(v);
       const i = this._list.findIndex((p) => p[0] === k);
-      if (i < 0) { this._list.push([k, v]); return; }
+      if (i < 0) { this._list.push([k, v]); paramsChanged(this); return; }
       this._list[i][1] = v;
       this._list = this._list.filter((p, j) => j <= i || p[0] !== k);
+      paramsChanged(this);
     }
     sort() {
       // stable, by UTF-16 code units of the names
       const keyed = this._list.map((p, i) => [p, i]);
       keyed.sort((a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]));
       this._list = keyed.map((x) => x[0]);
+      paramsChanged(this);
     }
     forEach(fn, thisArg) { for (const [k, v] of this) apply(fn, thisArg, [v, k, this]); }
     *entries() { for (let i = 0; i < this._list.length; i++) yield [this._list[i][0], this._list[i][1]]; }
@@ -364,6 +370,31 @@
   }
   defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true });
   polyfill(G, 'URLSearchParams', URLSearchParams);
+
+  // URL (the WHATWG URL standard's basic parser and serializer). Hosts:
+  // domains are lowercased and NFC-normalized, non-ASCII labels written
+  // in Punycode (no UTS 46 mapping table), IPv4 in every form the
+  // standard reads, IPv6 with the longest zero run compressed.
+  // The implementation is url.js, whose text the engine passes in as
+  // __modebox_url_source; it is compiled when a program first reads URL,
+  // so the snapshot every run restores holds only the text.
+  const urlSource = G.__modebox_url_source;
+  delete G.__modebox_url_source;
+  const evalFn = G.eval;
+  let URLImpl;
+  defineProperty(G, 'URL', {
+    configurable: true,
+    enumerable: false,
+    get() {
+      if (!URLImpl) {
+        URLImpl = evalFn(urlSource)({ G, O, hasOwnProp, arrayFrom, StringCtor, TypeErrorCtor, WeakMapCtor, weakMapGet, weakMapSet,
+          apply, defineProperty, hidden, utf8Bytes, URLSearchParams, formEncode });
+      }
+      defineProperty(G, 'URL', { value: URLImpl, writable: true, configurable: true, enumerable: false });
+      return URLImpl;
+    },
+    set(v) { defineProperty(G, 'URL', { value: v, writable: true, configurable: true, enumerable: false }); },
+  });
 
   // Error options ({cause}) and V8's Error.captureStackTrace.
   function wrapError(name, optionsIndex) {

@@ -1,0 +1,26 @@
+// The RegExp d flag (hasIndices): match.indices and indices.groups.
+const out = [];
+const t = (k, f) => { try { out.push([k, f()]); } catch (e) { out.push([k, 'throws ' + e.name + ': ' + e.message]); } };
+const show = (m) => m && { m: [...m], index: m.index, indices: m.indices && [...m.indices], groups: m.indices && m.indices.groups && { ...m.indices.groups }, hasGroups: m.indices && 'groups' in m.indices };
+t('literal', () => show(/b(c)/d.exec('abcd')));
+t('constructor', () => show(new RegExp('b(c)', 'd').exec('abcd')));
+t('named groups', () => show(/(?<year>\d{4})-(?<month>\d{2})(-(?<day>\d{2}))?/d.exec('on 2024-05 ok')));
+t('unmatched group', () => show(/(a)|(b)/d.exec('b')));
+t('no groups', () => show(/x/d.exec('yyx')));
+t('no match', () => /x/d.exec('yy'));
+t('without d', () => 'indices' in /b/.exec('b'));
+t('hasIndices', () => [/a/d.hasIndices, /a/.hasIndices, new RegExp('a', 'dg').hasIndices]);
+t('flags', () => [/a/dgimsy.flags, new RegExp('a', 'yd').flags, /a/du.flags, String(/a/gd)]);
+t('source', () => /a/d.source);
+t('duplicate d', () => new RegExp('a', 'dd'));
+t('global d', () => { const r = /o/dg; const a = []; let m; while ((m = r.exec('foo boo'))) a.push(m.indices[0]); return a; });
+t('matchAll', () => [...'a1b22c333'.matchAll(/(?<n>\d+)/dg)].map((m) => [m[0], m.indices[0], m.indices.groups.n]));
+t('match', () => show('xaby'.match(/a(b)/d)));
+t('unicode', () => show(/(😀)(é)/du.exec('x😀é')));
+t('sticky', () => { const r = /b/dy; r.lastIndex = 1; return show(r.exec('abc')); });
+t('replace keeps working', () => 'abc'.replace(/b/d, 'X'));
+t('split', () => 'a,b,c'.split(/,/d));
+t('indices is array', () => { const m = /(a)/d.exec('a'); return [Array.isArray(m.indices), Array.isArray(m.indices[1]), m.indices.length]; });
+t('groups proto', () => Object.getPrototypeOf(/(?<a>x)/d.exec('x').indices.groups));
+t('descriptor', () => typeof Object.getOwnPropertyDescriptor(RegExp.prototype, 'hasIndices').get);
+return out;
