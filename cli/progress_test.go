@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,8 +101,23 @@ func TestDownstreamProgress(t *testing.T) {
 // (a shell that sleeps, then runs the reference server): the CLI says it
 // is starting it, then how long it took, and the run works.
 func TestSlowServerStartIsShown(t *testing.T) {
-	cfgPath := everythingConfig(t)
-	cfg, err := config.Load(cfgPath)
+	path := slowEverythingConfig(t)
+	code, out, errs := runCLI(t, `return await everything.get_sum({a: 1, b: 2})`, "run", "--config", path, "-")
+	if code != ExitOK || !strings.Contains(out, "3") {
+		t.Fatalf("exit %d %q %q", code, out, errs)
+	}
+	i := strings.Index(errs, "modebox: starting MCP servers (everything); a first start with npx may be fetching packages...\n")
+	j := strings.Index(errs, "modebox: MCP servers started in ")
+	if i < 0 || j < i {
+		t.Fatalf("stderr %q", errs)
+	}
+}
+
+// slowEverythingConfig writes a configuration whose server "everything"
+// is the reference server behind a shell that first sleeps 3 s.
+func slowEverythingConfig(t *testing.T) string {
+	t.Helper()
+	cfg, err := config.Load(everythingConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +130,119 @@ func TestSlowServerStartIsShown(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, `return await everything.get_sum({a: 1, b: 2})`, "run", "--config", path, "-")
-	if code != ExitOK || !strings.Contains(out, "3") {
-		t.Fatalf("exit %d %q %q", code, out, errs)
+	return path
+}
+
+// TestSlowServerStartIsMCPProgress drives modebox mcp over stdio while
+// its downstream server takes 3 s to start: the client connects at once,
+// its tools/list with a progress token hears notifications/progress naming
+// the starting server before the list arrives, a client that set a
+// logging level gets a log message too, and the list and a run are then
+// those of a server that started normally.
+func TestSlowServerStartIsMCPProgress(t *testing.T) {
+	path := slowEverythingConfig(t)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		code := Run([]string{"mcp", "--config", path}, Streams{Stdin: inR, Stdout: outW, Stderr: &stderr})
+		outW.Close()
+		done <- code
+	}()
+	var mu sync.Mutex
+	var events []string // progress and log messages
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			events = append(events, fmt.Sprintf("progress %v %s", r.Params.ProgressToken, r.Params.Message))
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			events = append(events, fmt.Sprintf("log %s %v", r.Params.Logger, r.Params.Data))
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	// wire records what modebox wrote, in the order it wrote it
+	wire := &syncBuffer{}
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: io.NopCloser(io.TeeReader(outR, wire)), Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	i := strings.Index(errs, "modebox: starting MCP servers (everything); a first start with npx may be fetching packages...\n")
-	j := strings.Index(errs, "modebox: MCP servers started in ")
-	if i < 0 || j < i {
-		t.Fatalf("stderr %q", errs)
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
 	}
+	// (protocol 2026-07-28 carries the logging level in each request)
+	p := &mcp.ListToolsParams{Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}
+	p.SetProgressToken("start-1")
+	tools, err := cs.ListTools(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// on the wire, the progress and the log message come before the list
+	w := wire.String()
+	list := strings.Index(w, `"tools":[`)
+	prog := strings.Index(w, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"start-1","message":"starting MCP servers (everything): `)
+	logm := strings.Index(w, `"method":"notifications/message","params":{"data":"starting MCP servers (everything): `)
+	if list < 0 || prog < 0 || prog > list || logm < 0 || logm > list {
+		t.Fatalf("modebox wrote %s", w)
+	}
+	// and the client's handlers got them
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		mu.Lock()
+		joined := strings.Join(events, "\n")
+		mu.Unlock()
+		if strings.Contains(joined, "progress start-1 starting MCP servers (everything): ") && strings.Contains(joined, "log modebox starting MCP servers (everything): ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("client got %q", joined)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	names := map[string]string{}
+	for _, tl := range tools.Tools {
+		names[tl.Name] = tl.Description
+	}
+	if len(names) != 2 || !strings.Contains(names["run"], "everything") || names["search"] == "" {
+		t.Fatalf("tools: %v", names)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"code": `return await everything.get_sum({a: 40, b: 2})`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(res.StructuredContent); res.IsError || !strings.Contains(string(b), "42") {
+		t.Fatalf("run: %s %+v", b, res.Content)
+	}
+	cs.Close()
+	inW.Close()
+	if code := <-done; code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "modebox: MCP servers started in ") {
+		t.Fatalf("stderr %q", stderr.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -19,6 +19,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/config"
 	"github.com/modebox/modebox/mcpserver"
 )
 
@@ -94,14 +96,31 @@ func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
 	}
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	eng, stop, shared, err := openEngineShared(ctx, cfg, true, s)
-	if err != nil {
-		return err
+	opts := mcpserver.Options{ApproveTool: sec.ApproveTool}
+	var srv *mcpserver.Server
+	var started func() error // after serving: waits for the engine's start
+	if len(cfg.MCPServers) == 0 {
+		eng, stop, shared, err := openEngineShared(ctx, cfg, true, s)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		opts.Shared = shared
+		srv = mcpserver.New(eng, opts)
+		started = func() error { return nil }
+	} else {
+		// downstream servers may take long to start (npx fetching a
+		// package): serve at once, and requests wait for the engine,
+		// hearing progress meanwhile
+		srv = mcpserver.NewStarting(opts, "starting MCP servers ("+serverNames(cfg)+")")
+		started = startEngine(&ctx, cfg, srv, s)
 	}
-	defer stop()
-	srv := mcpserver.New(eng, mcpserver.Options{ApproveTool: sec.ApproveTool, Shared: shared})
 	if fl.addr == "" {
-		if err := srv.ServeStdio(ctx, s.Stdin, s.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+		err := srv.ServeStdio(ctx, s.Stdin, s.Stdout)
+		if serr := started(); serr != nil {
+			return serr
+		}
+		if err != nil && !errors.Is(err, context.Canceled) {
 			return failure(err)
 		}
 		return nil
@@ -114,7 +133,53 @@ func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
 	if ho.Bearer == "" && !ho.NoAuth {
 		ho.Bearer, generated = mcpserver.GenerateToken(), true
 	}
-	return status(serveHTTP(ctx, srv, fl.addr, ho, generated, s))
+	code := serveHTTP(ctx, srv, fl.addr, ho, generated, s)
+	if serr := started(); serr != nil {
+		return serr
+	}
+	return status(code)
+}
+
+// startEngine builds the engine for srv (made by NewStarting) in the
+// background, replacing *ctx by a context that ends if the engine cannot
+// be built. The returned function, called once serving has ended, stops
+// a start still under way, waits for it, stops the engine, and returns
+// the start's error if the start failed while serving.
+func startEngine(ctx *context.Context, cfg *config.Config, srv *mcpserver.Server, s Streams) func() error {
+	serveCtx, endServe := context.WithCancel(*ctx)
+	startCtx, endStart := context.WithCancel(*ctx)
+	*ctx = serveCtx
+	done := make(chan struct{})
+	var stop func()
+	var err error
+	go func() {
+		defer close(done)
+		var eng *modebox.Engine
+		var shared *mcpserver.Shared
+		eng, stop, shared, err = openEngineShared(startCtx, cfg, true, s)
+		if err != nil {
+			srv.Fail(err)
+			endServe()
+			return
+		}
+		srv.Ready(eng, shared)
+	}()
+	return func() error {
+		var failed error
+		select {
+		case <-done:
+			failed = err
+		default: // serving ended first: the start's error is moot
+			endStart()
+			<-done
+		}
+		endStart()
+		endServe()
+		if stop != nil {
+			stop()
+		}
+		return failed
+	}
 }
 
 func serveHTTP(ctx context.Context, srv *mcpserver.Server, addr string, ho mcpserver.HTTPOptions, generated bool, s Streams) int {

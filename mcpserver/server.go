@@ -71,6 +71,7 @@ type Server struct {
 	asks    *askStore
 	pages   *pageStore // approval pages (served over HTTP)
 	runs    *runLog    // the runs page's record
+	start   *starting  // set by NewStarting: the wait for the engine
 }
 
 // New returns a server for eng. An engine without continuations gets a
@@ -78,6 +79,14 @@ type Server struct {
 // this process), because pausing is how 2026-07-28 clients and the approve
 // tool approve calls.
 func New(eng *modebox.Engine, opts Options) *Server {
+	s := newServer(opts, nil)
+	s.setEngine(eng, opts.Shared)
+	return s
+}
+
+// newServer returns a server without its engine and tools: setEngine
+// gives it both. caps, when not nil, are the capabilities to declare.
+func newServer(opts Options, caps *mcp.ServerCapabilities) *Server {
 	if opts.Name == "" {
 		opts.Name = "modebox"
 	}
@@ -88,21 +97,28 @@ func New(eng *modebox.Engine, opts Options) *Server {
 		opts.MaxResultText = DefaultMaxResultText
 	}
 	s := &Server{
-		eng:     withContinuations(eng),
 		opts:    opts,
 		resumes: newResumeCache(resumeKeep),
 		asks:    newAskStore(askKeep),
 		pages:   newPageStore(),
 		runs:    newRunLog(runsKept),
 	}
-	if sh := newShared(opts.Shared); sh != nil {
-		s.resumes.shared, s.asks.shared = sh, sh
-	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Title: "modebox", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
+		Capabilities: caps,
 	})
-	s.addTools()
 	return s
+}
+
+// setEngine gives s its engine and shared retry cache and adds the tools,
+// whose descriptions come from the engine.
+func (s *Server) setEngine(eng *modebox.Engine, shared *Shared) {
+	s.eng = withContinuations(eng)
+	s.opts.Shared = shared
+	if sh := newShared(shared); sh != nil {
+		s.resumes.shared, s.asks.shared = sh, sh
+	}
+	s.addTools()
 }
 
 // MCPServer returns the underlying SDK server, for transports other than
