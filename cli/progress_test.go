@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 tests the starting log notification (a deprecated MCP feature still served)
+
 package cli
 
 import (
@@ -245,4 +247,32 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestStartFailureEndsMCP: when the engine cannot be built (here the
+// token key is bad) modebox mcp, already serving while its downstream
+// servers start, stops serving and exits with the configuration error's
+// code, whether its stdin has ended or is still open.
+func TestStartFailureEndsMCP(t *testing.T) {
+	path := slowEverythingConfig(t)
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("MODEBOX_SECRET", "not-a-key")
+	if code, _, errs := runCLI(t, "", "mcp", "--config", path); code != ExitConfig || !strings.Contains(errs, "key") {
+		t.Fatalf("stdin ended: exit %d %q", code, errs)
+	}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run([]string{"mcp", "--config", path}, Streams{Stdin: inR, Stdout: io.Discard, Stderr: &stderr})
+	}()
+	select {
+	case code := <-done:
+		if code != ExitConfig {
+			t.Fatalf("stdin open: exit %d %q", code, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("modebox mcp kept serving without an engine")
+	}
 }

@@ -142,12 +142,13 @@ func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
 
 // startEngine builds the engine for srv (made by NewStarting) in the
 // background, replacing *ctx by a context that ends if the engine cannot
-// be built. The returned function, called once serving has ended, stops
-// a start still under way, waits for it, stops the engine, and returns
-// the start's error if the start failed while serving.
+// be built. The returned function, called once serving has ended, waits
+// for the start to finish (as modebox mcp did before serving when it
+// started the servers first), stops the engine, and returns the start's
+// error.
 func startEngine(ctx *context.Context, cfg *config.Config, srv *mcpserver.Server, s Streams) func() error {
-	serveCtx, endServe := context.WithCancel(*ctx)
-	startCtx, endStart := context.WithCancel(*ctx)
+	startCtx := *ctx
+	serveCtx, endServe := context.WithCancel(startCtx)
 	*ctx = serveCtx
 	done := make(chan struct{})
 	var stop func()
@@ -165,20 +166,12 @@ func startEngine(ctx *context.Context, cfg *config.Config, srv *mcpserver.Server
 		srv.Ready(eng, shared)
 	}()
 	return func() error {
-		var failed error
-		select {
-		case <-done:
-			failed = err
-		default: // serving ended first: the start's error is moot
-			endStart()
-			<-done
-		}
-		endStart()
+		<-done
 		endServe()
 		if stop != nil {
 			stop()
 		}
-		return failed
+		return err
 	}
 }
 

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the starting message also goes out as an MCP log notification, which clients up to 2025-11-25 read; the feature is deprecated from 2026-07-28 but still served
+
 package mcpserver
 
 import (
