@@ -1,5 +1,6 @@
 // Package intl is the host side of the guest's Intl: NumberFormat,
-// DateTimeFormat, Collator, PluralRules, ListFormat and RelativeTimeFormat,
+// DateTimeFormat, Collator, PluralRules, ListFormat, RelativeTimeFormat
+// and Segmenter,
 // reached from the guest by a synchronous host call (evSync).
 //
 // Every answer is a pure function of the request and of data embedded in
@@ -198,6 +199,8 @@ func dispatch(op string, args []json.RawMessage) (any, error) {
 		return cached("PluralRules", args, newPluralRules, func(f *pluralRules, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	case "lf":
 		return cached("ListFormat", args, newListFormat, func(f *listFormat, rest []json.RawMessage) (any, error) { return f.call(rest) })
+	case "seg":
+		return cached("Segmenter", args, newSegmenter, func(f *segmenter, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	case "rtf":
 		return cached("RelativeTimeFormat", args, newRelativeTimeFormat, func(f *relativeTimeFormat, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	}
