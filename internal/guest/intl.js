@@ -306,6 +306,22 @@
   });
   hidden(Intl, 'Segmenter', Segmenter);
 
+  // ---- DisplayNames ----
+  const dnSpec = ['localeMatcher', 's', 'style', 's', 'type', 's', 'fallback', 's', 'languageDisplay', 's'];
+  const DisplayNames = ctor('DisplayNames', function DisplayNames(locales, options) {
+    if (!new.target) throw new TypeErrorCtor("Constructor Intl.DisplayNames requires 'new'");
+    if (options === undefined) throw new TypeErrorCtor('invalid_argument');
+    make('DisplayNames', 'dn', this, locales, options, dnSpec);
+  }, 2);
+  methods(DisplayNames.prototype, {
+    of(code) {
+      const r = call(slot(this, 'DisplayNames', 'of'), 'of', [StringCtor(code)]);
+      return r === null ? undefined : r;
+    },
+    resolvedOptions() { return copy(resolved(slot(this, 'DisplayNames', 'resolvedOptions'))); },
+  });
+  hidden(Intl, 'DisplayNames', DisplayNames);
+
   // ---- RelativeTimeFormat ----
   const rtfSpec = ['localeMatcher', 's', 'numberingSystem', 's', 'style', 's', 'numeric', 's'];
   const RelativeTimeFormat = ctor('RelativeTimeFormat', function RelativeTimeFormat(locales, options) {

@@ -1,6 +1,6 @@
 // Package intl is the host side of the guest's Intl: NumberFormat,
-// DateTimeFormat, Collator, PluralRules, ListFormat, RelativeTimeFormat
-// and Segmenter,
+// DateTimeFormat, Collator, PluralRules, ListFormat, RelativeTimeFormat,
+// Segmenter and DisplayNames,
 // reached from the guest by a synchronous host call (evSync).
 //
 // Every answer is a pure function of the request and of data embedded in
@@ -32,6 +32,7 @@ const MaxRequest = 1 << 20
 var (
 	dataOnce sync.Once
 	rawLocs  map[string]json.RawMessage
+	rawNames map[string]json.RawMessage // by locale: Intl.DisplayNames data
 	dataErr  error
 
 	locMu   sync.Mutex
@@ -59,6 +60,7 @@ func loadRaw() {
 	}
 	var doc struct {
 		Locales map[string]json.RawMessage `json:"locales"`
+		Names   map[string]json.RawMessage `json:"names"`
 		Plurals map[string]struct {
 			Cardinal map[string]string `json:"cardinal"`
 			Ordinal  map[string]string `json:"ordinal"`
@@ -66,6 +68,7 @@ func loadRaw() {
 	}
 	dataErr = json.Unmarshal(b, &doc)
 	rawLocs = doc.Locales
+	rawNames = doc.Names
 	plurals = map[string][2]map[string]string{}
 	for k, v := range doc.Plurals {
 		plurals[k] = [2]map[string]string{v.Cardinal, v.Ordinal}
@@ -201,6 +204,8 @@ func dispatch(op string, args []json.RawMessage) (any, error) {
 		return cached("ListFormat", args, newListFormat, func(f *listFormat, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	case "seg":
 		return cached("Segmenter", args, newSegmenter, func(f *segmenter, rest []json.RawMessage) (any, error) { return f.call(rest) })
+	case "dn":
+		return cached("DisplayNames", args, newDisplayNames, func(f *displayNames, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	case "rtf":
 		return cached("RelativeTimeFormat", args, newRelativeTimeFormat, func(f *relativeTimeFormat, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	}
