@@ -10,13 +10,15 @@ import (
 // namesData is one locale's display names (CLDR 48 localenames and the
 // currency names of cldr-numbers-full, made by gen/gen.mjs).
 type namesData struct {
-	Language  nameTable         `json:"language"`
-	Region    nameTable         `json:"region"`
-	Script    nameTable         `json:"script"`
-	Variant   map[string]string `json:"variant"`
-	Currency  map[string]string `json:"currency"`
-	Pattern   string            `json:"pattern"`
-	Separator string            `json:"separator"`
+	Language  nameTable            `json:"language"`
+	Region    nameTable            `json:"region"`
+	Script    nameTable            `json:"script"`
+	Variant   map[string]string    `json:"variant"`
+	Currency  map[string]string    `json:"currency"`
+	Calendar  map[string]string    `json:"calendar"`
+	DateField map[string][3]string `json:"dateField"`
+	Pattern   string               `json:"pattern"`
+	Separator string               `json:"separator"`
 }
 
 // nameTable holds a table's names and, apart, its "-alt-short" variants.
@@ -50,12 +52,23 @@ func namesFor(loc string) (*namesData, error) {
 	if d := namesDec[loc]; d != nil {
 		return d, nil
 	}
-	raw, ok := rawNames[loc]
-	if !ok {
-		return nil, fmt.Errorf("intl: no display names for %s", loc)
+	// the tables of one locale, gathered into one object to decode
+	var b []byte
+	b = append(b, '{')
+	for table, byLoc := range rawNames {
+		raw, ok := byLoc[loc]
+		if !ok {
+			return nil, fmt.Errorf("intl: no display names %s for %s", table, loc)
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(table)
+		b = append(append(append(b, k...), ':'), raw...)
 	}
+	b = append(b, '}')
 	d := new(namesData)
-	if err := json.Unmarshal(raw, d); err != nil {
+	if err := json.Unmarshal(b, d); err != nil {
 		return nil, err
 	}
 	namesDec[loc] = d
@@ -63,7 +76,7 @@ func namesFor(loc string) (*namesData, error) {
 }
 
 // displayNames is Intl.DisplayNames for the types language, region,
-// script and currency.
+// script, currency, calendar and dateTimeField.
 type displayNames struct {
 	locale, style, typ, fallback, languageDisplay string
 	d                                             *namesData
@@ -81,7 +94,7 @@ func newDisplayNames(locales []string, o options) (*displayNames, error) {
 	if f.style, err = o.str("style", []string{"narrow", "short", "long"}, "long"); err != nil {
 		return nil, err
 	}
-	if f.typ, err = o.str("type", []string{"language", "region", "script", "currency"}, ""); err != nil {
+	if f.typ, err = o.str("type", []string{"language", "region", "script", "currency", "calendar", "dateTimeField"}, ""); err != nil {
 		return nil, err
 	}
 	if f.typ == "" {
@@ -238,6 +251,37 @@ func (f *displayNames) of(code string) (string, bool, error) {
 		}
 		name, ok := f.d.Script.get(code, short)
 		return found(name, ok, code)
+	case "calendar":
+		if !isCalendarType(code) {
+			return "", false, invalidArg()
+		}
+		key := code
+		switch code { // the BCP 47 names whose CLDR keys differ
+		case "gregory":
+			key = "gregorian"
+		case "ethioaa":
+			key = "ethiopic-amete-alem"
+		}
+		name, ok := f.d.Calendar[key]
+		return found(name, ok, code)
+	case "dateTimeField":
+		key, ok := dateFieldKeys[code]
+		if !ok {
+			return "", false, invalidArg()
+		}
+		w := 0
+		switch f.style {
+		case "short":
+			w = 1
+		case "narrow":
+			w = 2
+		}
+		names := f.d.DateField[key]
+		name := names[w]
+		if name == "" {
+			name = names[0]
+		}
+		return found(name, name != "", code)
 	case "currency":
 		if !isAlpha(code, 3, 3) {
 			return "", false, invalidArg()
@@ -343,4 +387,27 @@ func caseTag(parts []string) string {
 		}
 	}
 	return strings.Join(out, "-")
+}
+
+// dateFieldKeys maps DisplayNames' dateTimeField codes to CLDR's fields.
+var dateFieldKeys = map[string]string{
+	"era": "era", "year": "year", "quarter": "quarter", "month": "month", "weekOfYear": "week", "weekday": "weekday",
+	"day": "day", "dayPeriod": "dayperiod", "hour": "hour", "minute": "minute", "second": "second", "timeZoneName": "zone",
+}
+
+// isCalendarType says whether code is a Unicode "type" (3 to 8
+// alphanumerics, and more such parts after hyphens), the form a calendar
+// code has.
+func isCalendarType(code string) bool {
+	for _, p := range strings.Split(code, "-") {
+		if len(p) < 3 || len(p) > 8 {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if !isAlnum(p[i]) {
+				return false
+			}
+		}
+	}
+	return true
 }

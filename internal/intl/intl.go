@@ -32,7 +32,7 @@ const MaxRequest = 1 << 20
 var (
 	dataOnce sync.Once
 	rawLocs  map[string]json.RawMessage
-	rawNames map[string]json.RawMessage // by locale: Intl.DisplayNames data
+	rawNames map[string]map[string]json.RawMessage // by table, then locale: Intl.DisplayNames data
 	dataErr  error
 
 	locMu   sync.Mutex
@@ -59,8 +59,8 @@ func loadRaw() {
 		return
 	}
 	var doc struct {
-		Locales map[string]json.RawMessage `json:"locales"`
-		Names   map[string]json.RawMessage `json:"names"`
+		Locales map[string]json.RawMessage            `json:"locales"`
+		Names   map[string]map[string]json.RawMessage `json:"names"`
 		Plurals map[string]struct {
 			Cardinal map[string]string `json:"cardinal"`
 			Ordinal  map[string]string `json:"ordinal"`

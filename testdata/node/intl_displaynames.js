@@ -12,6 +12,9 @@ const codes = {
   region: ['US', 'GB', 'DE', 'FR', 'JP', 'CN', 'HK', 'MO', 'PS', 'UN', 'EU', '419', '001', '150', 'ZZ', 'XK', 'QO', 'AA', 'us', 'Gb', '276', '999'],
   script: ['Latn', 'Cyrl', 'Arab', 'Hans', 'Hant', 'Deva', 'Jpan', 'Kore', 'Zzzz', 'Zyyy', 'Qaaa', 'latn'],
   currency: ['USD', 'EUR', 'GBP', 'JPY', 'CNY', 'INR', 'BRL', 'RUB', 'TRY', 'KRW', 'EGP', 'CHF', 'XXX', 'usd', 'ABC'],
+  calendar: ['gregory', 'buddhist', 'chinese', 'coptic', 'dangi', 'ethioaa', 'ethiopic', 'hebrew', 'indian', 'islamic', 'islamic-civil',
+    'islamic-rgsa', 'islamic-tbla', 'islamic-umalqura', 'iso8601', 'japanese', 'persian', 'roc', 'xyz', 'islamicc', 'GREGORY'],
+  dateTimeField: ['era', 'year', 'quarter', 'month', 'weekOfYear', 'weekday', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'timeZoneName'],
 };
 for (const loc of LOCALES) {
   for (const type of Object.keys(codes)) {
@@ -22,7 +25,8 @@ for (const loc of LOCALES) {
   }
   t(`${loc} language standard`, () => { const dn = new Intl.DisplayNames(loc, { type: 'language', languageDisplay: 'standard' }); return codes.language.map((c) => dn.of(c)); });
 }
-const bad = { language: ['en_US', 'root', 'en-u-ca-buddhist', 'i-klingon', 'zh-min-nan', '', '1a', 'en-GB-GB', 'en-fonipa-fonipa'], region: ['USA', 'U', 'DE ', '12', 1], script: ['Lat', 'Latin1', '1234'], currency: ['US', 'USDD', '123', 'U$D'] };
+const bad = { language: ['en_US', 'root', 'en-u-ca-buddhist', 'i-klingon', 'zh-min-nan', '', '1a', 'en-GB-GB', 'en-fonipa-fonipa'], region: ['USA', 'U', 'DE ', '12', 1], script: ['Lat', 'Latin1', '1234'], currency: ['US', 'USDD', '123', 'U$D'],
+  calendar: ['gr', 'a-b', 'gregorian1', 'greg_ory'], dateTimeField: ['years', 'Year', 'week', 'zone', ''] };
 for (const [type, cs] of Object.entries(bad)) for (const c of cs) t(`bad ${type} ${JSON.stringify(c)}`, () => new Intl.DisplayNames('en', { type }).of(c));
 t('of undefined', () => new Intl.DisplayNames('en', { type: 'region' }).of());
 t('no options', () => new Intl.DisplayNames('en'));
