@@ -63,4 +63,5 @@ t('supportedLocalesOf', () => Intl.Segmenter.supportedLocalesOf(['en-US', 'fr', 
 t('word count', () => [...new Intl.Segmenter('en', { granularity: 'word' }).segment(texts.prose)].filter((s) => s.isWordLike).length);
 t('grapheme count', () => [...new Intl.Segmenter().segment(texts.zwj + texts.flags + texts.skin)].length);
 t('length', () => [Intl.Segmenter.length, Intl.Segmenter.name, typeof Intl.Segmenter.prototype.segment]);
+t('over the request cap', () => [...new Intl.Segmenter().segment('a'.repeat(2 << 20))].length);
 return out;
