@@ -39,3 +39,15 @@ func BenchmarkIntlNumberFormat1000(b *testing.B) {
 func BenchmarkIntlLocaleCompare1000(b *testing.B) {
 	benchProgram(b, `let s = 0; for (let i = 0; i < 1000; i++) s += 'résumé'.localeCompare('resume' + (i % 3)); return s`, nil)
 }
+
+// BenchmarkIntlSegmenterWords is a run that splits a 60-word sentence into
+// words and counts the word-like ones (one synchronous host call).
+func BenchmarkIntlSegmenterWords(b *testing.B) {
+	benchProgram(b, `const s = 'The quick brown fox jumps over the lazy dog. '.repeat(6); let n = 0; for (const x of new Intl.Segmenter('en', {granularity: 'word'}).segment(s)) if (x.isWordLike) n++; return n`, nil)
+}
+
+// BenchmarkIntlDisplayNames is a run that makes a DisplayNames and names
+// one region.
+func BenchmarkIntlDisplayNames(b *testing.B) {
+	benchProgram(b, `return new Intl.DisplayNames('de-DE', {type: 'region'}).of('US')`, nil)
+}

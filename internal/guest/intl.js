@@ -94,10 +94,17 @@
     return n;
   }
 
+  // how V8 names a receiver in an error: #<Constructor> for an object
+  function receiverName(v) {
+    if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return typeof v === 'string' ? v : StringCtor(v);
+    let n;
+    try { const c = v.constructor; n = typeof c === 'function' ? c.name : undefined; } catch (e) { n = undefined; }
+    return '#<' + (n || 'Object') + '>';
+  }
   const slots = new WeakMapCtor();
   function slot(obj, kind, method) {
     const s = obj !== null && typeof obj === 'object' ? apply(wmGet, slots, [obj]) : undefined;
-    if (!s || s.kind !== kind) throw new TypeErrorCtor('Method Intl.' + kind + '.prototype.' + method + ' called on incompatible receiver ' + StringCtor(obj));
+    if (!s || s.kind !== kind) throw new TypeErrorCtor('Method Intl.' + kind + '.prototype.' + method + ' called on incompatible receiver ' + receiverName(obj));
     return s;
   }
   function arg(v) {
@@ -230,6 +237,90 @@
     resolvedOptions() { return copy(resolved(slot(this, 'ListFormat', 'resolvedOptions'))); },
   });
   hidden(Intl, 'ListFormat', ListFormat);
+
+  // ---- Segmenter ----
+  // The host answers segment() with each segment's end (UTF-16 index) and,
+  // for words, whether each is word-like; Segments and its iterator are here.
+  const mathTrunc = Math.trunc;
+  const segSpec = ['localeMatcher', 's', 'granularity', 's'];
+  const Segmenter = ctor('Segmenter', function Segmenter(locales, options) {
+    if (!new.target) throw new TypeErrorCtor("Constructor Intl.Segmenter requires 'new'");
+    make('Segmenter', 'seg', this, locales, options, segSpec);
+  }, 0);
+  const segmentsOf = new WeakMapCtor();
+  function segData(d, i) {
+    const start = i === 0 ? 0 : d.e[i - 1];
+    const o = { segment: apply(stringSlice, d.input, [start, d.e[i]]), index: start, input: d.input };
+    if (d.w) o.isWordLike = d.w[i];
+    return o;
+  }
+  function segState(self, method) {
+    const d = self !== null && typeof self === 'object' ? apply(wmGet, segmentsOf, [self]) : undefined;
+    if (!d) throw new TypeErrorCtor('Method %Segments.prototype%.' + method + ' called on incompatible receiver ' + receiverName(self));
+    return d;
+  }
+  const IteratorProto = O.getPrototypeOf(O.getPrototypeOf([][Symbol.iterator]()));
+  const SegmentIterator = O.create(IteratorProto);
+  const iterState = new WeakMapCtor();
+  methods(SegmentIterator, {
+    next() {
+      const it = this !== null && typeof this === 'object' ? apply(wmGet, iterState, [this]) : undefined;
+      if (!it) throw new TypeErrorCtor('Method %SegmentIterator.prototype%.next called on incompatible receiver ' + StringCtor(this));
+      if (it.i >= it.d.e.length) return { value: undefined, done: true };
+      return { value: segData(it.d, it.i++), done: false };
+    },
+  });
+  defineProperty(SegmentIterator, Symbol.toStringTag, { value: 'Segmenter String Iterator', configurable: true });
+  const SegmentsProto = {};
+  methods(SegmentsProto, {
+    containing(index) {
+      const d = segState(this, 'containing');
+      let n = NumberCtor(index);
+      n = n !== n ? 0 : mathTrunc(n);
+      if (n < 0 || n >= d.input.length) return undefined;
+      let lo = 0, hi = d.e.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (d.e[mid] > n) hi = mid; else lo = mid + 1;
+      }
+      return segData(d, lo);
+    },
+  });
+  hidden(SegmentsProto, Symbol.iterator, function () {
+    const d = segState(this, '[Symbol.iterator]');
+    const it = O.create(SegmentIterator);
+    apply(wmSet, iterState, [it, { d, i: 0 }]);
+    return it;
+  });
+  methods(Segmenter.prototype, {
+    segment(input) {
+      const s = slot(this, 'Segmenter', 'segment');
+      const str = StringCtor(input);
+      const d = call(s, 'segment', [str]);
+      d.input = str;
+      const segs = O.create(SegmentsProto);
+      apply(wmSet, segmentsOf, [segs, d]);
+      return segs;
+    },
+    resolvedOptions() { return copy(resolved(slot(this, 'Segmenter', 'resolvedOptions'))); },
+  });
+  hidden(Intl, 'Segmenter', Segmenter);
+
+  // ---- DisplayNames ----
+  const dnSpec = ['localeMatcher', 's', 'style', 's', 'type', 's', 'fallback', 's', 'languageDisplay', 's'];
+  const DisplayNames = ctor('DisplayNames', function DisplayNames(locales, options) {
+    if (!new.target) throw new TypeErrorCtor("Constructor Intl.DisplayNames requires 'new'");
+    if (options === undefined) throw new TypeErrorCtor('invalid_argument');
+    make('DisplayNames', 'dn', this, locales, options, dnSpec);
+  }, 2);
+  methods(DisplayNames.prototype, {
+    of(code) {
+      const r = call(slot(this, 'DisplayNames', 'of'), 'of', [StringCtor(code)]);
+      return r === null ? undefined : r;
+    },
+    resolvedOptions() { return copy(resolved(slot(this, 'DisplayNames', 'resolvedOptions'))); },
+  });
+  hidden(Intl, 'DisplayNames', DisplayNames);
 
   // ---- RelativeTimeFormat ----
   const rtfSpec = ['localeMatcher', 's', 'numberingSystem', 's', 'style', 's', 'numeric', 's'];

@@ -1,5 +1,6 @@
 // Package intl is the host side of the guest's Intl: NumberFormat,
-// DateTimeFormat, Collator, PluralRules, ListFormat and RelativeTimeFormat,
+// DateTimeFormat, Collator, PluralRules, ListFormat, RelativeTimeFormat,
+// Segmenter and DisplayNames,
 // reached from the guest by a synchronous host call (evSync).
 //
 // Every answer is a pure function of the request and of data embedded in
@@ -31,6 +32,7 @@ const MaxRequest = 1 << 20
 var (
 	dataOnce sync.Once
 	rawLocs  map[string]json.RawMessage
+	rawNames map[string]map[string]json.RawMessage // by table, then locale: Intl.DisplayNames data
 	dataErr  error
 
 	locMu   sync.Mutex
@@ -57,7 +59,8 @@ func loadRaw() {
 		return
 	}
 	var doc struct {
-		Locales map[string]json.RawMessage `json:"locales"`
+		Locales map[string]json.RawMessage            `json:"locales"`
+		Names   map[string]map[string]json.RawMessage `json:"names"`
 		Plurals map[string]struct {
 			Cardinal map[string]string `json:"cardinal"`
 			Ordinal  map[string]string `json:"ordinal"`
@@ -65,6 +68,7 @@ func loadRaw() {
 	}
 	dataErr = json.Unmarshal(b, &doc)
 	rawLocs = doc.Locales
+	rawNames = doc.Names
 	plurals = map[string][2]map[string]string{}
 	for k, v := range doc.Plurals {
 		plurals[k] = [2]map[string]string{v.Cardinal, v.Ordinal}
@@ -198,6 +202,10 @@ func dispatch(op string, args []json.RawMessage) (any, error) {
 		return cached("PluralRules", args, newPluralRules, func(f *pluralRules, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	case "lf":
 		return cached("ListFormat", args, newListFormat, func(f *listFormat, rest []json.RawMessage) (any, error) { return f.call(rest) })
+	case "seg":
+		return cached("Segmenter", args, newSegmenter, func(f *segmenter, rest []json.RawMessage) (any, error) { return f.call(rest) })
+	case "dn":
+		return cached("DisplayNames", args, newDisplayNames, func(f *displayNames, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	case "rtf":
 		return cached("RelativeTimeFormat", args, newRelativeTimeFormat, func(f *relativeTimeFormat, rest []json.RawMessage) (any, error) { return f.call(rest) })
 	}

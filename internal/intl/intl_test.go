@@ -12,7 +12,9 @@ func TestHandleMalformed(t *testing.T) {
 	reqs := []string{``, `[]`, `{}`, `null`, `["nf"]`, `["nf",1,2]`, `["nf",[],{},"format"]`, `["nf",["en"],{"style":5},"format",1]`,
 		`["dtf",[],{"timeZone":"../../etc/passwd"},"format",0]`, `["dtf",[],{},"format","x"]`, `["coll",[],{},"compare",1,2]`,
 		`["canonical",["en_US"]]`, `["locale","",null]`, `["bogus"]`, `["nf",["en"],{"maximumFractionDigits":1e9},"format",1]`,
-		`["nf",["en"],{},"format",{"s":"1e999999999"}]`, `["rtf",["en"],{},"format",1,"eon"]`, `["lf",["en"],{},"format",[1,2]]`}
+		`["nf",["en"],{},"format",{"s":"1e999999999"}]`, `["rtf",["en"],{},"format",1,"eon"]`, `["lf",["en"],{},"format",[1,2]]`,
+		`["seg",["en"],{},"segment",1]`, `["seg",["en"],{"granularity":"word"},"segment"]`, `["dn",["en"],{},"of","US"]`,
+		`["dn",["en"],{"type":"language"},"of",5]`, `["dn",["en"],{"type":"language"},"of","en-` + strings.Repeat("a", 1000) + `"]`}
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 300; i++ {
 		b := make([]byte, r.IntN(40))

@@ -32,6 +32,10 @@ func canonical(tag string) (string, error) {
 	if _, unknown := err.(language.ValueError); err != nil && !unknown {
 		return "", rangeErr("Incorrect locale information provided")
 	}
+	// CLDR's alias for "mo" is "ro"; golang.org/x/text adds the region MD
+	if first, _, _ := strings.Cut(tag, "-"); strings.EqualFold(first, "mo") && !hasRegion(tag) {
+		return strings.Replace(t.String(), "-MD", "", 1), nil
+	}
 	return t.String(), nil
 }
 
@@ -260,4 +264,14 @@ func localeInfo(tag string, opts map[string]any) (any, error) {
 		info["numeric"] = false
 	}
 	return info, nil
+}
+
+// hasRegion says whether a tag names a region subtag itself.
+func hasRegion(tag string) bool {
+	for i, p := range strings.Split(tag, "-") {
+		if i > 0 && (len(p) == 2 || len(p) == 3 && p[0] >= '0' && p[0] <= '9') {
+			return true
+		}
+	}
+	return false
 }

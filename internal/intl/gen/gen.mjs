@@ -1,5 +1,6 @@
 // Reads FormatJS's CLDR locale data for the locales modebox ships and
-// prints one JSON document: {locales: {tag: {number, date, list, relative}}}.
+// prints one JSON document: {locales: {tag: {number, date, list, relative}},
+// plurals: {tag: ...}, names: {table: {tag: display names}}}.
 // Run by gen.sh; the output is deterministic (sorted keys).
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
@@ -150,6 +151,42 @@ for (const loc of LOCALES) {
   const key = pl[loc] ? loc : lang;
   out.plurals[loc] = { cardinal: strip(pl[key] || pl[lang]), ordinal: strip(ord[key] || ord[lang]) };
 }
+// Display names (Intl.DisplayNames) from the CLDR 48 localenames, and the
+// currency names of cldr-numbers-full: each table's names, and the
+// "-alt-short" variants apart; the locale display pattern and separator;
+// calendar names, and the date fields' names (long, short, narrow) of
+// cldr-dates-full.
+function displayNames(loc) {
+  const ldn = (file) => Object.values(require(`cldr-localenames-full/main/${loc}/${file}.json`).main)[0].localeDisplayNames;
+  const split = (table) => {
+    const long = {}, short = {};
+    for (const [k, v] of Object.entries(table || {})) {
+      if (k.endsWith('-alt-short')) short[k.slice(0, -'-alt-short'.length)] = v;
+      else if (!k.includes('-alt-')) long[k] = v;
+    }
+    return { long, short };
+  };
+  const c = Object.values(require(`cldr-numbers-full/main/${loc}/currencies.json`).main)[0].numbers.currencies;
+  const currency = {};
+  for (const [code, v] of Object.entries(c)) if (v.displayName) currency[code] = v.displayName;
+  const p = ldn('localeDisplayNames').localeDisplayPattern;
+  const calendar = {};
+  for (const [k, v] of Object.entries(ldn('localeDisplayNames').types.calendar)) if (!k.includes('-alt-')) calendar[k] = v;
+  const fields = Object.values(require(`cldr-dates-full/main/${loc}/dateFields.json`).main)[0].dates.fields;
+  const dateField = {};
+  for (const f of ['era', 'year', 'quarter', 'month', 'week', 'weekday', 'day', 'dayperiod', 'hour', 'minute', 'second', 'zone']) {
+    dateField[f] = ['', '-short', '-narrow'].map((w) => fields[f + w]?.displayName);
+  }
+  return {
+    language: split(ldn('languages').languages), region: split(ldn('territories').territories),
+    script: split(ldn('scripts').scripts), variant: split(ldn('variants').variants).long, currency, calendar, dateField,
+    pattern: p.localePattern, separator: p.localeSeparator,
+  };
+}
+// by table, then locale: a locale's tables sit beside its neighbours'
+// (en, en-001, en-AU, ...), within gzip's window of each other
+out.names = {};
+for (const loc of LOCALES) for (const [table, v] of Object.entries(displayNames(loc))) (out.names[table] ||= {})[loc] = v;
 for (const loc of LOCALES) {
   out.locales[loc] = {
     number: numberData(grab('intl-numberformat', 'NumberFormat', loc)),
