@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -127,7 +128,7 @@ func convertResult(server, tool string, res *mcp.CallToolResult) (json.RawMessag
 	}
 	if len(res.Content) == 1 {
 		if t, ok := res.Content[0].(*mcp.TextContent); ok {
-			return json.Marshal(t.Text)
+			return marshalText(t.Text)
 		}
 	}
 	blocks := res.Content
@@ -141,6 +142,24 @@ func convertResult(server, tool string, res *mcp.CallToolResult) (json.RawMessag
 		return nil, &ServerError{Server: server, Reason: "sent a result that cannot be encoded", Err: err}
 	}
 	return b, nil
+}
+
+// marshalText returns the JSON string for s, byte for byte what
+// json.Marshal returns, in one allocation of the final size when s is
+// plain printable ASCII without the characters json.Marshal escapes (the
+// encoder would otherwise grow its buffer by doubling and copy it out).
+func marshalText(s string) (json.RawMessage, error) {
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b < 0x20 || b >= utf8.RuneSelf || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
+			return json.Marshal(s)
+		}
+	}
+	out := make([]byte, len(s)+2)
+	out[0] = '"'
+	copy(out[1:], s)
+	out[len(out)-1] = '"'
+	return out, nil
 }
 
 // errorMessage joins the text blocks of an isError result; without any (or

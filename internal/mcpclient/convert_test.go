@@ -1,7 +1,10 @@
 package mcpclient
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +103,38 @@ func TestServerErrorText(t *testing.T) {
 	e := &ServerError{Server: "x", Reason: "exited (exit status 1)", StderrTail: "boom\n"}
 	if got := e.Error(); got != "mcp server \"x\" exited (exit status 1)\nstderr: boom" {
 		t.Errorf("Error() = %q", got)
+	}
+}
+
+func TestMarshalTextProperty(t *testing.T) {
+	// marshalText returns what json.Marshal returns for every string:
+	// plain ASCII (its fast path), each byte value, the characters JSON
+	// or HTML escaping touches, every Unicode plane, invalid UTF-8, and
+	// large sizes
+	rnd := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "Z", "0", " ", "~", "\x7f", "\"", "\\", "<", ">", "&", "\x00", "\n", "\t", "\x1f",
+		"é", "\u2028", "\u2029", "\ufffd", "\U0001F600", "\U000E0001", "\U0010FFFF", "\xff", "\xc3", "\xed\xa0\x80"}
+	cases := []string{"", strings.Repeat("r", 15<<20), strings.Repeat("r", 1<<20) + "<"}
+	for b := range 256 {
+		cases = append(cases, "x"+string(rune(b))+"y", "x"+string([]byte{byte(b)})+"y")
+	}
+	for range 3000 {
+		var s strings.Builder
+		ascii := rnd.IntN(2) == 0
+		for range rnd.IntN(40) {
+			if ascii {
+				s.WriteByte(byte(0x20 + rnd.IntN(0x5f)))
+			} else {
+				s.WriteString(pieces[rnd.IntN(len(pieces))])
+			}
+		}
+		cases = append(cases, s.String())
+	}
+	for _, s := range cases {
+		got, err := marshalText(s)
+		want, werr := json.Marshal(s)
+		if err != nil || werr != nil || !bytes.Equal(got, want) {
+			t.Fatalf("marshalText(%q) = %q, %v; json.Marshal gives %q, %v", s, got, err, want, werr)
+		}
 	}
 }

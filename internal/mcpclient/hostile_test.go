@@ -337,6 +337,61 @@ func TestHostileBigResultMemory(t *testing.T) {
 	}
 }
 
+// TestHostileBigResultMemoryParallel makes 8 calls at once, two to each of
+// four servers that answer with a 15 MiB result, and checks that the heap
+// peak stays under 80 MiB per result (a conversion that copied each
+// result a few more times would go over). It measures what parallel large
+// results cost; it is not a process-wide bound (there is none yet).
+func TestHostileBigResultMemoryParallel(t *testing.T) {
+	m := startManager(t, map[string]config.Server{"a": hostileStdio("big-result"), "b": hostileStdio("big-result"), "c": hostileStdio("big-result"), "d": hostileStdio("big-result")}, Options{})
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	stop := make(chan struct{})
+	peak := make(chan uint64)
+	go func() {
+		var max uint64
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				peak <- max
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			max = maxU(max, ms.HeapInuse)
+		}
+	}()
+	const calls = 8
+	errs := make(chan error, calls)
+	sizes := make(chan int, calls)
+	for i := range calls {
+		go func() {
+			res, err := m.Call(context.Background(), []string{"a", "b", "c", "d"}[i%4], "evil", nil)
+			sizes <- len(res)
+			errs <- err
+		}()
+	}
+	total := 0
+	for range calls {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+		total += <-sizes
+	}
+	close(stop)
+	p := <-peak
+	if total != calls*(15<<20+2) {
+		t.Fatalf("results of %d bytes in all, want %d", total, calls*(15<<20+2))
+	}
+	over := p - min(p, base.HeapInuse)
+	t.Logf("%d calls of a 15 MiB result at once: heap peak %d MiB over the baseline", calls, over>>20)
+	if over > calls*80<<20 {
+		t.Errorf("heap peak %d MiB for %d results of 15 MiB at once", over>>20, calls)
+	}
+}
+
 func maxU(a, b uint64) uint64 {
 	if a > b {
 		return a
