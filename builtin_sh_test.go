@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/modebox/modebox/internal/shtest"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -35,28 +36,7 @@ func needBwrap(t *testing.T) {
 // shWorkspace is a fresh workspace that commands can write. As root it
 // belongs to nobody, so commands run as nobody (the default when the
 // workspace's owner is not root), never as host uid 0.
-func shWorkspace(t testing.TB) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		return t.TempDir()
-	}
-	base, err := os.MkdirTemp("", "mbxsh-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	ws := filepath.Join(base, "ws")
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(ws, 65534, 65534); err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
+func shWorkspace(t testing.TB) string { t.Helper(); return shtest.Workspace(t) }
 
 func shEngine(t *testing.T, sc *ShellConfig, pol Policy) *Engine {
 	t.Helper()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/modebox/modebox/internal/shtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,28 +88,5 @@ func TestCapabilitiesExample(t *testing.T) {
 	}
 }
 
-// shWorkspace returns a directory sh() may write: as root, commands run
-// as the workspace's owner (never host uid 0), so the workspace is given
-// to nobody under a parent nobody can traverse.
-func shWorkspace(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		return t.TempDir()
-	}
-	base, err := os.MkdirTemp("", "mbxsh-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	if err := os.Chmod(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ws := filepath.Join(base, "ws")
-	if err := os.Mkdir(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(ws, 65534, 65534); err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
+// shWorkspace returns a directory sh() may write (shtest.Workspace).
+func shWorkspace(t testing.TB) string { t.Helper(); return shtest.Workspace(t) }
