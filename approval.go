@@ -60,9 +60,6 @@ func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) (Decisio
 	return f(ctx, req)
 }
 
-// CodeApprovalDenied: a person (or a resume decision) denied the call.
-const CodeApprovalDenied = "APPROVAL_DENIED"
-
 // runHost answers one run's calls: policies, data flow and approvals, then
 // the tool. Gate runs on the driver in call order (replayed calls too), so
 // the flow state is deterministic; Call runs on workers.
@@ -361,10 +358,6 @@ func (h *runHost) callApproved(id int) bool {
 // DefaultApprovalTimeout is how long a call waits for an approver's
 // answer when EngineConfig.ApprovalTimeout is not set.
 const DefaultApprovalTimeout = 10 * time.Minute
-
-// CodeApprovalTimeout: nobody answered an approval request within
-// EngineConfig.ApprovalTimeout; the call was refused.
-const CodeApprovalTimeout = "APPROVAL_TIMEOUT"
 
 // errApprovalTimeout is the cause of an approval wait that ran out.
 var errApprovalTimeout = errors.New("no answer to the approval request in time")

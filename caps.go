@@ -291,10 +291,6 @@ type shResult struct {
 	Truncated bool   `json:"truncated"`
 }
 
-// CodeSandboxUnavailable: sh() cannot start its sandbox on this machine;
-// it never runs a command unconfined.
-const CodeSandboxUnavailable = "SANDBOX_UNAVAILABLE"
-
 // statePaths lists modebox's own state, which no shell command may read
 // or write: the key directory, the state directory (used tokens), the
 // engine's compilation cache (native code the host runs) and a custom
@@ -591,10 +587,6 @@ const (
 	fsWrite      = `{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"contentBase64":{"type":"string"}},"required":["path"],"additionalProperties":false}`
 	fsGlobSchema = `{"type":"object","properties":{"pattern":{"type":"string"}},"required":["pattern"],"additionalProperties":false}`
 )
-
-// CodeFSNotText: fs.read of a file that is not UTF-8 text without
-// {encoding: "bytes"}.
-const CodeFSNotText = "FS_NOT_TEXT"
 
 type fsArgs struct {
 	Path          string  `json:"path"`

@@ -47,6 +47,20 @@ const (
 	// CodeApprovalUnavailable: the tool's policy is ask and nothing can
 	// approve the call now; it was refused before anything ran.
 	CodeApprovalUnavailable = "APPROVAL_UNAVAILABLE"
+	// CodeSandboxUnavailable: sh() cannot start its sandbox on this machine;
+	// it never runs a command unconfined.
+	CodeSandboxUnavailable = "SANDBOX_UNAVAILABLE"
+	// CodeFSNotText: fs.read of a file that is not UTF-8 text without
+	// {encoding: "bytes"}.
+	CodeFSNotText = "FS_NOT_TEXT"
+	// CodeApprovalDenied: a person (or a resume decision) denied the call.
+	CodeApprovalDenied = "APPROVAL_DENIED"
+	// CodeApprovalTimeout: nobody answered an approval request within
+	// EngineConfig.ApprovalTimeout; the call was refused.
+	CodeApprovalTimeout = "APPROVAL_TIMEOUT"
+	// CodeEngineBusy: the engine was running MaxRuns programs and its queue was
+	// full, or the run waited QueueTimeout for a slot. Nothing ran; try again.
+	CodeEngineBusy = "ENGINE_BUSY"
 )
 
 // ToolError is an error a tool handler may return to give the guest a

@@ -8,10 +8,6 @@ import (
 	"time"
 )
 
-// CodeEngineBusy: the engine was running MaxRuns programs and its queue was
-// full, or the run waited QueueTimeout for a slot. Nothing ran; try again.
-const CodeEngineBusy = "ENGINE_BUSY"
-
 // Defaults of the host-side run limit.
 const (
 	DefaultMaxQueued    = 256
