@@ -8,6 +8,8 @@
   const G = globalThis;
   const send = G.__modebox_send;
   delete G.__modebox_send;
+  const plainEncode = G.__modebox_encode; // JSON of plain data, else null (glue.c)
+  delete G.__modebox_encode;
 
   const O = Object;
   const defineProperty = O.defineProperty;
@@ -627,7 +629,10 @@
     return v;
   }
   function encode(v) {
-    return jsonStringify(v, boundary);
+    // plain data (no BigInt, Map, Set, toJSON, getter or Proxy) is
+    // encoded in C without calling the replacer: the text is the same
+    const s = plainEncode(v);
+    return s !== null ? s : jsonStringify(v, boundary);
   }
 
   function readable(f) {

@@ -340,6 +340,25 @@ static JSValue js_sync(JSContext *c, JSValueConst this_val, int argc,
     return r;
 }
 
+/* In quickjs.c (src/json_fast.c): JSON.stringify of plain data. */
+int JS_ModeboxStringifyPlain(JSContext *ctx, JSValueConst v, JSValue *out);
+
+/* __modebox_encode(v) -> JSON.stringify(v) when v is plain data (plain
+   objects, dense arrays, strings, numbers, booleans, null: nothing a
+   replacer or toJSON could change), else null and nothing happened.
+   Captured by the prelude, which falls back to its full encoder. */
+static JSValue js_encode(JSContext *c, JSValueConst this_val, int argc,
+                         JSValueConst *argv)
+{
+    JSValue r;
+    (void)this_val;
+    if (argc < 1)
+        return JS_NULL;
+    if (!JS_ModeboxStringifyPlain(c, argv[0], &r))
+        return JS_NULL;
+    return r;
+}
+
 static void send_error(int32_t id, const char *s, size_t n)
 {
     host_event(EV_ERROR, id, s, (int32_t)n);
@@ -436,6 +455,8 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     JS_SetPropertyStr(ctx, global, "__modebox_send", fn);
     fn = JS_NewCFunction(ctx, js_sync, "sync", 1);
     JS_SetPropertyStr(ctx, global, "__modebox_sync", fn);
+    fn = JS_NewCFunction(ctx, js_encode, "encode", 1);
+    JS_SetPropertyStr(ctx, global, "__modebox_encode", fn);
     JS_FreeValue(ctx, global);
 
     hooks = JS_Eval(ctx, prelude, (size_t)len, "<prelude>",

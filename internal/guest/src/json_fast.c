@@ -1,0 +1,367 @@
+/*
+ * modebox: a fast path for JSON.stringify of plain data.
+ *
+ * Included into quickjs.c (by patches/quickjs-y1-fast-json.patch) just
+ * before JS_JSONStringify, so it uses QuickJS's internals directly.
+ *
+ * QuickJS's own JSON.stringify follows the specification step by step:
+ * for every object it builds an array of its keys, looks up toJSON,
+ * converts each array index to a string, keeps a stack array for the cycle
+ * check and allocates the quoted form of every key and string. Under wasm
+ * that is about five times the native cost. For plain data none of it
+ * can have an effect, so this walk writes the text directly.
+ *
+ * The walk runs no user code at all: it reads only plain objects (class
+ * Object, prototype Object.prototype or null), dense arrays (prototype
+ * Array.prototype), strings, numbers, booleans and null, and only data
+ * properties, with no toJSON anywhere on the way. On anything else (a
+ * getter, a Proxy, a Map, a BigInt, a function, a toJSON, an array index
+ * key, a sparse array, nesting deeper than JF_MAX_DEPTH, a replacer, a
+ * space that is an object) it gives up before doing anything observable,
+ * and the caller runs the specification's algorithm from the start. The
+ * text is the one that algorithm gives: same key order, same escapes
+ * (lone surrogates as \udxxx), same number text (JS_ToString), same gap.
+ */
+
+#define JF_MAX_DEPTH 64
+
+/* results of a walk step */
+#define JF_OK 0
+#define JF_ERR (-1)  /* an exception is pending (out of memory) */
+#define JF_BAIL 1    /* not plain data: use the full algorithm */
+
+typedef struct {
+    JSContext *ctx;
+    StringBuffer *b;
+    JSString *gap; /* NULL when there is no gap */
+    int gap_len;
+    JSObject *obj_proto, *arr_proto;
+} JSONFast;
+
+static const char jf_hex[] = "0123456789abcdef";
+
+static int jf_escape(StringBuffer *b, uint32_t c)
+{
+    char e[6];
+    switch (c) {
+    case '\t': c = 't'; goto two;
+    case '\r': c = 'r'; goto two;
+    case '\n': c = 'n'; goto two;
+    case '\b': c = 'b'; goto two;
+    case '\f': c = 'f'; goto two;
+    case '"':
+    case '\\':
+    two:
+        e[0] = '\\';
+        e[1] = (char)c;
+        return string_buffer_write8(b, (const uint8_t *)e, 2);
+    default:
+        e[0] = '\\';
+        e[1] = 'u';
+        e[2] = jf_hex[(c >> 12) & 15];
+        e[3] = jf_hex[(c >> 8) & 15];
+        e[4] = jf_hex[(c >> 4) & 15];
+        e[5] = jf_hex[c & 15];
+        return string_buffer_write8(b, (const uint8_t *)e, 6);
+    }
+}
+
+/* The quoted form of p, as JS_ToQuotedString writes it. */
+static int jf_quote(StringBuffer *b, const JSString *p)
+{
+    uint32_t i, start, len = p->len;
+
+    if (string_buffer_putc8(b, '"'))
+        return -1;
+    if (!p->is_wide_char) {
+        const uint8_t *s = p->u.str8;
+        for (i = start = 0; i < len; i++) {
+            uint32_t c = s[i];
+            if (c >= 0x20 && c != '"' && c != '\\')
+                continue;
+            if (i > start && string_buffer_write8(b, s + start, i - start))
+                return -1;
+            if (jf_escape(b, c))
+                return -1;
+            start = i + 1;
+        }
+        if (i > start && string_buffer_write8(b, s + start, i - start))
+            return -1;
+    } else {
+        const uint16_t *s = p->u.str16;
+        for (i = start = 0; i < len; i++) {
+            uint32_t c = s[i];
+            if (c >= 0x20 && c != '"' && c != '\\' && (c < 0xd800 || c >= 0xe000))
+                continue;
+            if (c >= 0xd800 && c < 0xdc00 && i + 1 < len &&
+                s[i + 1] >= 0xdc00 && s[i + 1] < 0xe000) {
+                i++; /* a surrogate pair is kept as it is */
+                continue;
+            }
+            if (i > start && string_buffer_write16(b, s + start, i - start))
+                return -1;
+            if (jf_escape(b, c))
+                return -1;
+            start = i + 1;
+        }
+        if (i > start && string_buffer_write16(b, s + start, i - start))
+            return -1;
+    }
+    return string_buffer_putc8(b, '"');
+}
+
+static int jf_newline(JSONFast *jf, int depth)
+{
+    int i;
+    if (!jf->gap)
+        return 0;
+    if (string_buffer_putc8(jf->b, '\n'))
+        return -1;
+    for (i = 0; i < depth; i++) {
+        if (string_buffer_concat(jf->b, jf->gap, 0, jf->gap_len))
+            return -1;
+    }
+    return 0;
+}
+
+static int jf_int(StringBuffer *b, int32_t v)
+{
+    char buf[16];
+    int n = 0, i;
+    uint32_t u = v < 0 ? -(uint32_t)v : (uint32_t)v;
+    char tmp[12];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        buf[n++] = '-';
+    for (i = k - 1; i >= 0; i--)
+        buf[n++] = tmp[i];
+    return string_buffer_write8(b, (const uint8_t *)buf, n);
+}
+
+/* 1 when an own toJSON of p could be found (present in any form) */
+static int jf_has_tojson(JSObject *p)
+{
+    JSProperty *pr;
+    return find_own_property(&pr, p, JS_ATOM_toJSON) != NULL;
+}
+
+/* What JSON does with v inside an object (skip the property) or an array
+   (write null): 1 for undefined and symbols. Functions are not plain data
+   (their toJSON is looked up), so they make the walk give up. */
+static int jf_skipped(JSValueConst v)
+{
+    int tag = JS_VALUE_GET_NORM_TAG(v);
+    return tag == JS_TAG_UNDEFINED || tag == JS_TAG_SYMBOL;
+}
+
+static int jf_value(JSONFast *jf, JSValueConst v, int depth);
+
+static int jf_array(JSONFast *jf, JSObject *p, int depth)
+{
+    JSValueConst lenv;
+    uint32_t i, len;
+    int r;
+
+    if (!p->fast_array || p->shape->proto != jf->arr_proto || jf_has_tojson(p))
+        return JF_BAIL;
+    lenv = p->prop[0].u.value;
+    if (JS_VALUE_GET_NORM_TAG(lenv) != JS_TAG_INT ||
+        (uint32_t)JS_VALUE_GET_INT(lenv) != p->u.array.count)
+        return JF_BAIL; /* holes past the elements read the prototype */
+    len = p->u.array.count;
+    if (string_buffer_putc8(jf->b, '['))
+        return JF_ERR;
+    for (i = 0; i < len; i++) {
+        JSValueConst e;
+        if (i > 0 && string_buffer_putc8(jf->b, ','))
+            return JF_ERR;
+        if (jf_newline(jf, depth + 1))
+            return JF_ERR;
+        /* re-read each time: the array cannot change (no user code runs),
+           but keep the bound check next to the read */
+        if (!p->fast_array || i >= p->u.array.count)
+            return JF_BAIL;
+        e = p->u.array.u.values[i];
+        if (jf_skipped(e)) {
+            if (string_buffer_puts8(jf->b, "null"))
+                return JF_ERR;
+            continue;
+        }
+        r = jf_value(jf, e, depth + 1);
+        if (r != JF_OK)
+            return r;
+    }
+    if (len > 0 && jf_newline(jf, depth))
+        return JF_ERR;
+    if (string_buffer_putc8(jf->b, ']'))
+        return JF_ERR;
+    return JF_OK;
+}
+
+static int jf_object(JSONFast *jf, JSObject *p, int depth)
+{
+    JSRuntime *rt = jf->ctx->rt;
+    JSShape *sh = p->shape;
+    JSShapeProperty *prs;
+    uint32_t i, n;
+    int r, has_content = 0;
+
+    if ((sh->proto != NULL && sh->proto != jf->obj_proto) || jf_has_tojson(p))
+        return JF_BAIL;
+    /* first pass: only data properties, no array index keys (which JSON
+       would order first); nothing is written yet */
+    n = sh->prop_count;
+    for (i = 0, prs = get_shape_prop(sh); i < n; i++, prs++) {
+        JSAtom atom = prs->atom;
+        uint32_t idx;
+        if (atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE))
+            continue;
+        if ((prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL)
+            return JF_BAIL;
+        if (JS_AtomIsArrayIndex(jf->ctx, &idx, atom))
+            return JF_BAIL;
+    }
+    if (string_buffer_putc8(jf->b, '{'))
+        return JF_ERR;
+    for (i = 0, prs = get_shape_prop(sh); i < n; i++, prs++) {
+        JSAtom atom = prs->atom;
+        JSValueConst v;
+        JSAtomStruct *a;
+        if (atom == JS_ATOM_NULL || !(prs->flags & JS_PROP_ENUMERABLE))
+            continue;
+        a = rt->atom_array[atom];
+        if (a->atom_type != JS_ATOM_TYPE_STRING)
+            continue; /* symbols are not keys in JSON */
+        v = p->prop[i].u.value;
+        if (jf_skipped(v))
+            continue;
+        if (has_content && string_buffer_putc8(jf->b, ','))
+            return JF_ERR;
+        if (jf_newline(jf, depth + 1) || jf_quote(jf->b, a) ||
+            string_buffer_putc8(jf->b, ':') ||
+            (jf->gap && string_buffer_putc8(jf->b, ' ')))
+            return JF_ERR;
+        r = jf_value(jf, v, depth + 1);
+        if (r != JF_OK)
+            return r;
+        has_content = 1;
+    }
+    if (has_content && jf_newline(jf, depth))
+        return JF_ERR;
+    if (string_buffer_putc8(jf->b, '}'))
+        return JF_ERR;
+    return JF_OK;
+}
+
+/* Write v (not undefined nor a symbol). */
+static int jf_value(JSONFast *jf, JSValueConst v, int depth)
+{
+    switch (JS_VALUE_GET_NORM_TAG(v)) {
+    case JS_TAG_INT:
+        return jf_int(jf->b, JS_VALUE_GET_INT(v)) ? JF_ERR : JF_OK;
+    case JS_TAG_BOOL:
+        return string_buffer_puts8(jf->b, JS_VALUE_GET_BOOL(v) ? "true" : "false") ? JF_ERR : JF_OK;
+    case JS_TAG_NULL:
+        return string_buffer_puts8(jf->b, "null") ? JF_ERR : JF_OK;
+    case JS_TAG_STRING:
+        return jf_quote(jf->b, JS_VALUE_GET_STRING(v)) ? JF_ERR : JF_OK;
+    case JS_TAG_OBJECT: {
+        JSObject *p = JS_VALUE_GET_OBJ(v);
+        if (depth >= JF_MAX_DEPTH)
+            return JF_BAIL; /* maybe a cycle: the full algorithm reports it */
+        if (p->class_id == JS_CLASS_OBJECT)
+            return jf_object(jf, p, depth);
+        if (p->class_id == JS_CLASS_ARRAY)
+            return jf_array(jf, p, depth);
+        return JF_BAIL;
+    }
+    case JS_TAG_FLOAT64: {
+        double d = JS_VALUE_GET_FLOAT64(v);
+        if (!isfinite(d))
+            return string_buffer_puts8(jf->b, "null") ? JF_ERR : JF_OK;
+        return string_buffer_concat_value(jf->b, v) ? JF_ERR : JF_OK;
+    }
+    default:
+        return JF_BAIL; /* BigInt, BigFloat, ...: toJSON is looked up */
+    }
+}
+
+/* The fast path of JSON.stringify(obj, replacer, space0). Returns 1 with
+   *out set (a string, undefined, or an exception) when it applies, 0
+   when the full algorithm must run. */
+static int js_json_fast(JSContext *ctx, JSValueConst obj, JSValueConst replacer,
+                        JSValueConst space0, JSValue *out)
+{
+    StringBuffer b_s;
+    JSONFast jf;
+    JSObject *op, *ap;
+    JSValue gapv = JS_UNDEFINED;
+    int r, tag;
+
+    if (JS_IsObject(replacer) || JS_IsObject(space0))
+        return 0;
+    op = JS_VALUE_GET_OBJ(ctx->class_proto[JS_CLASS_OBJECT]);
+    ap = JS_VALUE_GET_OBJ(ctx->class_proto[JS_CLASS_ARRAY]);
+    /* toJSON on either prototype, or Array.prototype moved under
+       another prototype, means user code could run */
+    if (jf_has_tojson(op) || jf_has_tojson(ap) || ap->shape->proto != op)
+        return 0;
+    tag = JS_VALUE_GET_NORM_TAG(obj);
+    if (tag == JS_TAG_UNDEFINED || tag == JS_TAG_SYMBOL) {
+        *out = JS_UNDEFINED;
+        return 1;
+    }
+    jf.ctx = ctx;
+    jf.b = &b_s;
+    jf.gap = NULL;
+    jf.gap_len = 0;
+    jf.obj_proto = op;
+    jf.arr_proto = ap;
+    tag = JS_VALUE_GET_NORM_TAG(space0);
+    if (tag == JS_TAG_INT || tag == JS_TAG_FLOAT64) {
+        int n;
+        if (JS_ToInt32Clamp(ctx, &n, space0, 0, 10, 0))
+            return 0;
+        if (n > 0) {
+            gapv = JS_NewStringLen(ctx, "          ", n);
+            if (JS_IsException(gapv)) {
+                *out = JS_EXCEPTION;
+                return 1;
+            }
+        }
+    } else if (tag == JS_TAG_STRING && JS_VALUE_GET_STRING(space0)->len > 0) {
+        gapv = JS_DupValue(ctx, space0);
+    }
+    if (!JS_IsUndefined(gapv)) {
+        jf.gap = JS_VALUE_GET_STRING(gapv);
+        jf.gap_len = min_int(jf.gap->len, 10);
+    }
+    if (string_buffer_init(ctx, jf.b, 64)) {
+        JS_FreeValue(ctx, gapv);
+        *out = JS_EXCEPTION;
+        return 1;
+    }
+    r = jf_value(&jf, obj, 0);
+    JS_FreeValue(ctx, gapv);
+    if (r == JF_OK) {
+        *out = string_buffer_end(jf.b);
+        return 1;
+    }
+    string_buffer_free(jf.b);
+    if (r == JF_ERR) {
+        *out = JS_EXCEPTION;
+        return 1;
+    }
+    return 0;
+}
+
+/* For the glue: JSON.stringify(v) when v is plain data (1, *out set),
+   else 0 and nothing happened. */
+int JS_ModeboxStringifyPlain(JSContext *ctx, JSValueConst v, JSValue *out)
+{
+    return js_json_fast(ctx, v, JS_UNDEFINED, JS_UNDEFINED, out);
+}
