@@ -303,7 +303,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		})
 		delete(r.pending, c.call.id)
 		var ptr uint32
-		ptr, err = writeWith(ctx, mod, alloc, c.value, false)
+		ptr, err = writeWith(ctx, mod, alloc, c.value, true) // NUL-terminated for the JSON parser
 		if err != nil {
 			continue
 		}

@@ -10,6 +10,8 @@
   delete G.__modebox_send;
   const plainEncode = G.__modebox_encode; // JSON of plain data, else null (glue.c)
   delete G.__modebox_encode;
+  const nativeCall = G.__modebox_call; // host calls (glue.c)
+  delete G.__modebox_call;
 
   const O = Object;
   const defineProperty = O.defineProperty;
@@ -745,37 +747,20 @@
   hidden(G, 'console', console);
 
   // ---- host calls ----
-  let nextId = 0;
-  const pending = O.create(null);
+  // nativeCall (glue.c) sends the call and keeps the promise's resolving
+  // functions; the host's answer resolves it in C, or rejects it through
+  // settle below.
   function call(tool, args) {
-    let payload;
+    let a;
     try {
       // a missing argument is {} (the declarations make it optional)
-      const a = args === undefined ? '{}' : encode(args);
-      payload = tool + '\n' + (a === undefined ? 'null' : a);
+      a = args === undefined ? '{}' : encode(args);
     } catch (e) {
       return PromiseCtor.reject(e);
     }
-    const id = ++nextId;
-    return new PromiseCtor((resolve, reject) => {
-      pending[id] = { resolve, reject, tool };
-      const answer = send(EV_CALL, id, payload);
-      if (answer !== 0) {
-        delete pending[id];
-        reject(new TypeErrorCtor('host refused the call'));
-      }
-    });
+    return nativeCall(tool, a === undefined ? 'null' : a);
   }
-  function settle(id, ok, text) {
-    const rec = pending[id];
-    if (!rec) return;
-    delete pending[id];
-    if (ok) {
-      let v;
-      try { v = text === '' ? undefined : jsonParse(text); } catch (e) { rec.reject(e); return; }
-      rec.resolve(v);
-      return;
-    }
+  function settle(reject, tool, text) {
     // read only the host's own fields: getters a program put on
     // Object.prototype must not decide what the error says
     let info = null;
@@ -783,11 +768,11 @@
     const own = (k) => (info !== null && typeof info === 'object' && apply(hasOwnProp, info, [k]) ? info[k] : undefined);
     const message = info === null ? text : own('message');
     const code = StringCtor(own('code') || 'TOOL_ERROR');
-    const err = new ToolError(StringCtor(message === undefined ? '' : message), code, rec.tool[0] === '$' ? undefined : rec.tool);
+    const err = new ToolError(StringCtor(message === undefined ? '' : message), code, tool[0] === '$' ? undefined : tool);
     const details = own('details');
     if (details !== undefined) field(err, 'details', details);
     apply(weakMapSet, hostErrorCodes, [err, code]);
-    rec.reject(err);
+    reject(err);
   }
 
   // ---- timers, served by the host's clock ----

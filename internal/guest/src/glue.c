@@ -58,6 +58,15 @@ enum { ANSWER_GO = 0, ANSWER_STOP = 1 };
 static JSRuntime *rt;
 static JSContext *ctx;
 static JSValue hook_start, hook_settle, hook_format;
+
+/* Host calls in flight: the promise's resolving functions, by call id. */
+typedef struct {
+    int32_t id;
+    JSValue resolve, reject, tool;
+} pending_call;
+static pending_call *calls;
+static int calls_len, calls_cap;
+static int32_t last_call_id;
 static int stopped;
 static uint32_t alloc_count;
 
@@ -304,6 +313,69 @@ static JSValue js_send(JSContext *c, JSValueConst this_val, int argc,
     return JS_NewInt32(c, answer);
 }
 
+/* __modebox_call(tool, argsJSON) -> promise: sends EV_CALL with the next
+   call id and keeps the promise's resolving functions until mb_settle.
+   Captured by the prelude, which encodes the arguments. */
+static JSValue js_call(JSContext *c, JSValueConst this_val, int argc,
+                       JSValueConst *argv)
+{
+    size_t tool_len, args_len;
+    const char *tool, *args;
+    char *payload;
+    JSValue funcs[2], promise;
+    pending_call *pc;
+    int32_t id, answer;
+    (void)this_val;
+    if (argc < 2 || !JS_IsString(argv[0]) || !JS_IsString(argv[1]))
+        return JS_ThrowTypeError(c, "call: 2 strings expected");
+    if (calls_len == calls_cap) {
+        int cap = calls_cap ? calls_cap * 2 : 16;
+        pending_call *n = js_realloc(c, calls, (size_t)cap * sizeof(*n));
+        if (!n)
+            return JS_EXCEPTION;
+        calls = n;
+        calls_cap = cap;
+    }
+    tool = JS_ToCStringLen(c, &tool_len, argv[0]);
+    if (!tool)
+        return JS_EXCEPTION;
+    args = JS_ToCStringLen(c, &args_len, argv[1]);
+    if (!args) {
+        JS_FreeCString(c, tool);
+        return JS_EXCEPTION;
+    }
+    payload = js_malloc(c, tool_len + 1 + args_len);
+    if (!payload) {
+        JS_FreeCString(c, tool);
+        JS_FreeCString(c, args);
+        return JS_EXCEPTION;
+    }
+    memcpy(payload, tool, tool_len);
+    payload[tool_len] = '\n';
+    memcpy(payload + tool_len + 1, args, args_len);
+    JS_FreeCString(c, tool);
+    JS_FreeCString(c, args);
+    promise = JS_NewPromiseCapability(c, funcs);
+    if (JS_IsException(promise)) {
+        js_free(c, payload);
+        return promise;
+    }
+    id = ++last_call_id;
+    pc = &calls[calls_len++];
+    pc->id = id;
+    pc->resolve = funcs[0];
+    pc->reject = funcs[1];
+    pc->tool = JS_DupValue(c, argv[0]);
+    answer = host_event(EV_CALL, id, payload, (int32_t)(tool_len + 1 + args_len));
+    js_free(c, payload);
+    if (answer == ANSWER_STOP) {
+        JS_FreeValue(c, promise);
+        request_stop();
+        return throw_stopped(c);
+    }
+    return promise;
+}
+
 /* __modebox_sync(text) -> text: a synchronous host call (Intl). The host
    answers EV_SYNC with the reply's length and writes the reply into a
    buffer given with EV_SYNC_READ. Captured by the prelude. */
@@ -457,6 +529,8 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     JS_SetPropertyStr(ctx, global, "__modebox_sync", fn);
     fn = JS_NewCFunction(ctx, js_encode, "encode", 1);
     JS_SetPropertyStr(ctx, global, "__modebox_encode", fn);
+    fn = JS_NewCFunction(ctx, js_call, "call", 2);
+    JS_SetPropertyStr(ctx, global, "__modebox_call", fn);
     JS_FreeValue(ctx, global);
 
     hooks = JS_Eval(ctx, prelude, (size_t)len, "<prelude>",
@@ -520,21 +594,50 @@ EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
     return stopped;
 }
 
-/* Settle host call id: ok != 0 resolves it with the JSON value in buf,
-   ok == 0 rejects it with the JSON error in buf. buf (from mb_alloc) is
-   freed here. */
+/* Settle host call id: ok != 0 resolves it with the JSON value in buf
+   (empty for undefined), ok == 0 rejects it through the prelude's settle
+   hook, which makes the ToolError from the JSON error in buf. buf (from
+   mb_alloc, NUL-terminated at buf[len]) is freed here. */
 EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
                                     int32_t len)
 {
-    JSValue args[3], r;
+    JSValue args[3], r, v;
+    pending_call pc;
+    int i;
 
     JS_UpdateStackTop(rt);
-    args[0] = JS_NewInt32(ctx, id);
-    args[1] = JS_NewBool(ctx, ok != 0);
-    args[2] = JS_NewStringLen(ctx, buf, (size_t)len);
-    free((void *)buf);
-    r = JS_Call(ctx, hook_settle, JS_UNDEFINED, 3, (JSValueConst *)args);
-    JS_FreeValue(ctx, args[2]);
+    for (i = 0; i < calls_len && calls[i].id != id; i++)
+        ;
+    if (i == calls_len) {
+        free((void *)buf);
+        return stopped;
+    }
+    pc = calls[i];
+    calls[i] = calls[--calls_len];
+    if (ok) {
+        if (len == 0)
+            v = JS_UNDEFINED;
+        else
+            v = JS_ParseJSON(ctx, buf, (size_t)len, "<input>");
+        free((void *)buf);
+        if (JS_IsException(v)) {
+            v = JS_GetException(ctx);
+            r = JS_Call(ctx, pc.reject, JS_UNDEFINED, 1, (JSValueConst *)&v);
+        } else {
+            r = JS_Call(ctx, pc.resolve, JS_UNDEFINED, 1, (JSValueConst *)&v);
+        }
+        JS_FreeValue(ctx, v);
+    } else {
+        args[0] = pc.reject;
+        args[1] = pc.tool;
+        args[2] = JS_NewStringLen(ctx, buf, (size_t)len);
+        free((void *)buf);
+        r = JS_Call(ctx, hook_settle, JS_UNDEFINED, 3, (JSValueConst *)args);
+        JS_FreeValue(ctx, args[2]);
+    }
+    JS_FreeValue(ctx, pc.resolve);
+    JS_FreeValue(ctx, pc.reject);
+    JS_FreeValue(ctx, pc.tool);
     if (JS_IsException(r)) {
         report_exception(JS_GetException(ctx));
         return 1;
