@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"time"
@@ -212,21 +211,6 @@ func (b backtracking) MatchString(s string) bool {
 
 // String returns the original pattern.
 func (b backtracking) String() string { return b.re.String() }
-
-// decodeJSON decodes exactly one JSON value, keeping numbers as json.Number
-// so that large integers and decimals are compared exactly.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the top-level value")
-	}
-	return v, nil
-}
 
 // Validate checks instance, a value as produced by json.Unmarshal into an
 // any (map[string]any, []any, string, float64 or json.Number, bool, nil).
