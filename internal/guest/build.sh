@@ -53,7 +53,7 @@ for p in "$here"/patches/*.patch; do
 done
 cp "$here/src/glue.c" "$src/glue.c"
 # included into quickjs.c by the patches
-cp "$here/src/json_fast.c" "$src/json_fast.c"
+cp "$here/src/json_fast.c" "$here/src/numfmt.c" "$here/src/pow10.h" "$src/"
 
 CFLAGS="--target=wasm32-wasi -nostdlibinc -isystem $SYSROOT/include/wasm32-wasi
  -O2 -funsigned-char -D_GNU_SOURCE -DCONFIG_VERSION=\"2021-03-27\" -DCONFIG_BIGNUM
