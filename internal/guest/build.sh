@@ -6,10 +6,11 @@
 # fetched at build time and never committed. Our patches (patches/) and glue
 # (src/glue.c) are applied and compiled with Debian's clang-19, lld-19 and
 # wasi-libc into a wasm32 reactor module that imports only env.host_event and
-# env.host_clock.
+# env.host_clock, then optimised by binaryen's wasm-opt -O3 (Debian's
+# binaryen 108; measured: fib(27) 5% faster, the image 11% smaller).
 #
 # Usage: internal/guest/build.sh [OUTPUT]   (default: internal/guest/modebox.wasm)
-# Needs: clang-19 lld-19 libclang-rt-19-dev-wasm32 wasi-libc npm patch openssl
+# Needs: clang-19 lld-19 libclang-rt-19-dev-wasm32 wasi-libc binaryen npm patch openssl
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,12 +25,13 @@ INITIAL_MEMORY=851968
 
 CC=${CC:-clang-19}
 LD=${LD:-wasm-ld-19}
+WASM_OPT=${WASM_OPT:-wasm-opt}
 SYSROOT=${WASI_SYSROOT:-/usr}
 BUILTINS=${WASM_BUILTINS:-/usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a}
 
-for tool in "$CC" "$LD" npm patch openssl tar; do
+for tool in "$CC" "$LD" "$WASM_OPT" npm patch openssl tar; do
 	command -v "$tool" >/dev/null 2>&1 || {
-		echo "build.sh: $tool not found (apt-get install clang-19 lld-19 libclang-rt-19-dev-wasm32 wasi-libc patch openssl; npm from Node.js)" >&2
+		echo "build.sh: $tool not found (apt-get install clang-19 lld-19 libclang-rt-19-dev-wasm32 wasi-libc binaryen patch openssl; npm from Node.js)" >&2
 		exit 1
 	}
 done
@@ -79,5 +81,11 @@ $LD -o "$work/modebox.wasm" \
 	--strip-all --export=_initialize --export=mb_alloc --export=mb_free \
 	--export=mb_init --export=mb_run --export=mb_settle
 
-cp "$work/modebox.wasm" "$out"
+# The features are those the linked module uses (sign-ext, mutable
+# globals) plus what wazero runs and -O3 may use instead of loops (bulk
+# memory, non-trapping float-to-int).
+"$WASM_OPT" -O3 --enable-sign-ext --enable-mutable-globals --enable-bulk-memory \
+	--enable-nontrapping-float-to-int "$work/modebox.wasm" -o "$work/modebox-opt.wasm"
+
+cp "$work/modebox-opt.wasm" "$out"
 echo "build.sh: wrote $out ($(wc -c <"$out") bytes)"
