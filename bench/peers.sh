@@ -321,6 +321,8 @@ echo "### Go engines side by side: modebox, goja, modernc.org/quickjs"
 echo
 echo "bench/peers-go: modebox through its public API (modebox.New, Engine.Run with a Go tool),"
 echo "a new goja.Runtime and a new quickjs.VM per run; the same sources, every result checked."
+echo "Memory per live run: the process's Pss growth with 64 runs started at once and each waiting"
+echo "in its host call (a modebox Go tool blocked on a channel; a pending promise in goja/modernc), / 64."
 echo
 cat "$work/peers-go.txt"
 echo

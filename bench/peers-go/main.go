@@ -124,6 +124,19 @@ func mainErr(rounds int, dir string) error {
 		}
 	}
 
+	// memory per live run: memRounds interleaved rounds, like the others
+	for round := range memRounds {
+		fmt.Fprintf(os.Stderr, "peers-go: memory round %d/%d\n", round+1, memRounds)
+		for k := range engines {
+			ei := (k + round) % len(engines)
+			kib, err := liveKiB(engines[ei].name())
+			if err != nil {
+				return fmt.Errorf("%s on the live-run row: %w", engines[ei].name(), err)
+			}
+			samples[ei]["live"] = append(samples[ei]["live"], kib)
+		}
+	}
+
 	med := func(ei int, key string) float64 { return median(samples[ei][key]) }
 	fmt.Printf("| figure (median of %d interleaved rounds) | modebox | goja | modernc | modebox / goja | modebox / modernc |\n", rounds)
 	fmt.Println("|---|---:|---:|---:|---:|---:|")
@@ -141,6 +154,7 @@ func mainErr(rounds int, dir string) error {
 			line("awaited host call round trip, (100 calls − start) / 100 (µs)", "rtt", 1)
 		}
 	}
+	line(fmt.Sprintf("memory per live run: resident growth with %d runs waiting in a host call, / %d (KiB)", liveRuns, liveRuns), "live", 0)
 	fmt.Println()
 	fmt.Printf("Runs per engine per round: ")
 	for i, r := range rows {
@@ -149,9 +163,12 @@ func mainErr(rounds int, dir string) error {
 		}
 		fmt.Printf("%s %d", r.key, r.reps)
 	}
-	fmt.Printf(". %s, %d cores, GOMAXPROCS %d.\n", runtime.Version(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	fmt.Printf("; memory %d rounds. %s, %d cores, GOMAXPROCS %d.\n", memRounds, runtime.Version(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	return nil
 }
+
+// memRounds is the number of rounds of the memory-per-live-run row.
+const memRounds = 3
 
 func median(v []float64) float64 {
 	if len(v) == 0 {
