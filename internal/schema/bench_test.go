@@ -73,3 +73,20 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	}
 }
+
+// addSchema is the input schema inferred for a Go tool taking
+// struct{ A, B float64 }: a simple schema (simple.go).
+const addSchema = `{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`
+
+// BenchmarkValidateJSONToolArgs is one host call's argument check for
+// such a tool: decode and validate {"a":..,"b":..}.
+func BenchmarkValidateJSONToolArgs(b *testing.B) {
+	v := mustCompile(b, addSchema)
+	data := []byte(`{"a":41,"b":1}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := v.ValidateJSON(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -27,6 +27,8 @@ type Validator struct {
 	doc any                // decoded schema document, for error hints
 	id  string             // the document's top-level "$id", if any
 	m   *meter             // bounds each validation
+	// simple is the schema's simple form (simple.go), nil if it has none
+	simple *simpleSchema
 }
 
 // CompileError reports a schema that cannot be compiled: malformed JSON, a
@@ -93,7 +95,7 @@ func Compile(raw json.RawMessage) (*Validator, error) {
 		}
 		return nil, compileError(err, loader.refused, doc)
 	}
-	v := &Validator{sch: sch, doc: doc, m: m}
+	v := &Validator{sch: sch, doc: doc, m: m, simple: compileSimple(doc)}
 	if obj, ok := doc.(map[string]any); ok {
 		v.id, _ = obj["$id"].(string)
 	}
@@ -226,6 +228,9 @@ func (v *Validator) Validate(instance any) error {
 func (v *Validator) ValidateContext(ctx context.Context, instance any) error {
 	if v == nil || v.sch == nil {
 		return nil
+	}
+	if v.simple != nil && ctx.Err() == nil && simpleValid(v.simple, instance) {
+		return nil // certainly valid: the full validator would say so too
 	}
 	err := v.m.run(ctx, MaxValidationSteps, func() error { return v.sch.Validate(instance) })
 	if err == nil {
