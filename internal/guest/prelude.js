@@ -1077,19 +1077,22 @@
       });
     }
     // wrap makes node (the object at path under tools) answer missing
-    // names, and its namespaces too.
+    // names, and its namespaces too. The Proxy is node's prototype, not
+    // node itself: a name node has (every tool) is read without a trap,
+    // and only a missing one reaches the Proxy, whose target stands in for
+    // node's old prototype (so inherited names such as toString resolve).
     function wrap(node, path) {
       const keys = objectKeys(node);
       for (let i = 0; i < keys.length; i++) {
         const v = node[keys[i]];
         if (v !== null && typeof v === 'object') node[keys[i]] = wrap(v, plus(path, keys[i]));
       }
-      return new ProxyCtor(node, {
+      setPrototypeOf(node, new ProxyCtor(O.create(getPrototypeOf(node)), {
         get(t, k, r) {
           if (special(k) || k in t) return reflectGet(t, k, r);
           const at = plus(path, k);
           return rejecter(at, () => {
-            const names = objectKeys(t);
+            const names = objectKeys(node);
             const near = closest(k, names);
             const msg = show(at) + ' is not a tool';
             if (near.length > 0) {
@@ -1104,7 +1107,8 @@
               ' (tools.search("words") finds tools by what they do)';
           });
         },
-      });
+      }));
+      return node;
     }
     // builtinOff is the stand-in for a built-in the configuration left off.
     function builtinOff(name, key) {
