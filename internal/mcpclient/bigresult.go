@@ -1,0 +1,349 @@
+package mcpclient
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// convertLine converts a JSON-RPC response line for the sandbox without
+// the SDK, when it is the plainest result of a tools/call and the most
+// common big one: exactly
+//
+//	{"jsonrpc":"2.0","id":ID,"result":{"content":[{"type":"text","text":"…"}]}}
+//
+// (members in any order, whitespace anywhere; the result may also have
+// "isError":false, "structuredContent":null and an object "_meta"). The
+// value is what convertResult returns for the same line decoded by the
+// SDK (the text as a JSON string, as json.Marshal writes it); when the
+// text needs no change, it is the text's bytes within line, not a copy.
+// Anything else (other members, a duplicate, an escaped member name, a
+// surrogate escape, bytes that are not UTF-8, nesting the SDK refuses) is
+// not converted here: ok is false and the SDK decodes the line.
+func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
+	if len(line) == 0 || line[0] != '{' || !json.Valid(line) || !depthWithin(line, maxDepth) {
+		return id, nil, false
+	}
+	var idRaw, res []byte
+	version := false
+	if !eachMember(line, func(key, val []byte) bool {
+		switch string(key) {
+		case "jsonrpc":
+			if version || string(val) != `"2.0"` {
+				return false
+			}
+			version = true
+		case "id":
+			if idRaw != nil {
+				return false
+			}
+			idRaw = val
+		case "result":
+			if res != nil || val[0] != '{' {
+				return false
+			}
+			res = val
+		default:
+			return false
+		}
+		return true
+	}) || !version || idRaw == nil || res == nil {
+		return id, nil, false
+	}
+	// the id as the SDK reads it
+	probe := append(append([]byte(`{"jsonrpc":"2.0","id":`), idRaw...), `,"result":{}}`...)
+	m, err := jsonrpc.DecodeMessage(probe)
+	resp, isResp := m.(*jsonrpc.Response)
+	if err != nil || !isResp {
+		return id, nil, false
+	}
+	var content []byte
+	var isError, structured, meta bool
+	if !eachMember(res, func(key, val []byte) bool {
+		switch string(key) {
+		case "content":
+			if content != nil || val[0] != '[' {
+				return false
+			}
+			content = val
+		case "isError":
+			if isError || string(val) != "false" {
+				return false
+			}
+			isError = true
+		case "structuredContent":
+			if structured || string(val) != "null" {
+				return false
+			}
+			structured = true
+		case "_meta":
+			if meta || val[0] != '{' {
+				return false
+			}
+			meta = true
+		default:
+			return false
+		}
+		return true
+	}) || content == nil {
+		return id, nil, false
+	}
+	var block []byte
+	n := 0
+	eachElement(content, func(v []byte) {
+		n++
+		block = v
+	})
+	if n != 1 || block[0] != '{' {
+		return id, nil, false
+	}
+	var typ bool
+	var text []byte
+	if !eachMember(block, func(key, val []byte) bool {
+		switch string(key) {
+		case "type":
+			if typ || string(val) != `"text"` {
+				return false
+			}
+			typ = true
+		case "text":
+			if text != nil || val[0] != '"' {
+				return false
+			}
+			text = val
+		default:
+			return false
+		}
+		return true
+	}) || !typ || text == nil {
+		return id, nil, false
+	}
+	out, ok = canonicalString(text)
+	return resp.ID, out, ok
+}
+
+// maxDepth is the deepest nesting the SDK's decoder accepts.
+const maxDepth = 1000
+
+// depthWithin reports whether valid JSON data nests at most max levels of
+// objects and arrays.
+func depthWithin(data []byte, max int) bool {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			i = skipString(data, i) - 1
+		case '{', '[':
+			depth++
+			if depth > max {
+				return false
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return true
+}
+
+// skipSpace returns the index of the first non-space byte from i.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string that starts at i.
+func skipString(data []byte, i int) int {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// skipValue returns the index just past the value that starts at i, in
+// valid JSON.
+func skipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = skipString(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	}
+	for i < len(data) {
+		switch data[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// eachMember calls fn with the raw name (between its quotes, escapes as
+// sent) and the raw value of each member of the valid JSON object obj,
+// until fn returns false; it reports whether fn never did.
+func eachMember(obj []byte, fn func(key, val []byte) bool) bool {
+	i := skipSpace(obj, 1)
+	for i < len(obj) && obj[i] != '}' {
+		end := skipString(obj, i)
+		key := obj[i+1 : end-1]
+		i = skipSpace(obj, end)
+		i = skipSpace(obj, i+1) // past ':'
+		vend := skipValue(obj, i)
+		if !fn(key, obj[i:vend]) {
+			return false
+		}
+		i = skipSpace(obj, vend)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+	return true
+}
+
+// eachElement calls fn with each element of the valid JSON array arr.
+func eachElement(arr []byte, fn func(v []byte)) {
+	i := skipSpace(arr, 1)
+	for i < len(arr) && arr[i] != ']' {
+		end := skipValue(arr, i)
+		fn(arr[i:end])
+		i = skipSpace(arr, end)
+		if i < len(arr) && arr[i] == ',' {
+			i = skipSpace(arr, i+1)
+		}
+	}
+}
+
+// canonicalString returns the JSON string that json.Marshal writes for
+// the string the valid JSON string raw (with its quotes) decodes to. When
+// raw is already that, it is raw itself; otherwise it is written in one
+// allocation of its final size. ok is false for raw that is not UTF-8 or
+// has a \u escape of a surrogate (decoders differ on those; the SDK
+// decodes them).
+func canonicalString(raw []byte) (out json.RawMessage, ok bool) {
+	body := raw[1 : len(raw)-1]
+	size, same := 2, true
+	for i := 0; i < len(body); {
+		r, n, ok := nextRune(body, i)
+		if !ok {
+			return nil, false
+		}
+		w := encodedLen(r)
+		if w != n || body[i] == '\\' {
+			same = false
+		}
+		size += w
+		i += n
+	}
+	if same {
+		return raw[:len(raw):len(raw)], true
+	}
+	out = make([]byte, 0, size)
+	out = append(out, '"')
+	for i := 0; i < len(body); {
+		r, n, _ := nextRune(body, i)
+		out = appendEncoded(out, r)
+		i += n
+	}
+	return append(out, '"'), true
+}
+
+// nextRune decodes the character at body[i] of a valid JSON string's
+// body: a UTF-8 sequence or an escape; n is how many bytes it took. ok is
+// false for invalid UTF-8 and for surrogate escapes.
+func nextRune(body []byte, i int) (r rune, n int, ok bool) {
+	c := body[i]
+	if c != '\\' {
+		if c < utf8.RuneSelf {
+			return rune(c), 1, true
+		}
+		r, n := utf8.DecodeRune(body[i:])
+		return r, n, r != utf8.RuneError || n > 1
+	}
+	switch body[i+1] {
+	case 'b':
+		return '\b', 2, true
+	case 'f':
+		return '\f', 2, true
+	case 'n':
+		return '\n', 2, true
+	case 'r':
+		return '\r', 2, true
+	case 't':
+		return '\t', 2, true
+	case 'u':
+		var v rune
+		for _, h := range body[i+2 : i+6] {
+			v <<= 4
+			switch {
+			case h >= '0' && h <= '9':
+				v |= rune(h - '0')
+			case h >= 'a' && h <= 'f':
+				v |= rune(h-'a') + 10
+			case h >= 'A' && h <= 'F':
+				v |= rune(h-'A') + 10
+			}
+		}
+		if v >= 0xD800 && v < 0xE000 {
+			return 0, 0, false
+		}
+		return v, 6, true
+	}
+	return rune(body[i+1]), 2, true // \" \\ \/
+}
+
+// encodedLen is the length of r as json.Marshal writes it in a string.
+func encodedLen(r rune) int {
+	switch {
+	case r == '"' || r == '\\' || r == '\b' || r == '\f' || r == '\n' || r == '\r' || r == '\t':
+		return 2
+	case r < 0x20 || r == '<' || r == '>' || r == '&' || r == 0x2028 || r == 0x2029:
+		return 6
+	}
+	return utf8.RuneLen(r)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendEncoded appends r as json.Marshal writes it in a string.
+func appendEncoded(out []byte, r rune) []byte {
+	switch r {
+	case '"', '\\':
+		return append(out, '\\', byte(r))
+	case '\b':
+		return append(out, '\\', 'b')
+	case '\f':
+		return append(out, '\\', 'f')
+	case '\n':
+		return append(out, '\\', 'n')
+	case '\r':
+		return append(out, '\\', 'r')
+	case '\t':
+		return append(out, '\\', 't')
+	}
+	if r < 0x20 || r == '<' || r == '>' || r == '&' || r == 0x2028 || r == 0x2029 {
+		return append(out, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+	}
+	return utf8.AppendRune(out, r)
+}
