@@ -1,7 +1,9 @@
 package mcpclient
 
 import (
+	"bytes"
 	"encoding/json"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -18,10 +20,10 @@ import (
 // value is what convertResult returns for the same line decoded by the
 // SDK (the text as a JSON string, as json.Marshal writes it); when the
 // text needs no change, it is the text's bytes within line, not a copy.
-// Anything else (other members, a duplicate, an escaped member name, a
-// surrogate escape, bytes that are not UTF-8, nesting the SDK refuses) is
-// not converted here: ok is false and the SDK decodes the line.
+// Anything else (other members, a duplicate, an escaped member name,
+// nesting the SDK refuses) is not converted here: ok is false and the SDK decodes the line.
 func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
+	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' || !json.Valid(line) || !depthWithin(line, maxDepth) {
 		return id, nil, false
 	}
@@ -238,19 +240,14 @@ func eachElement(arr []byte, fn func(v []byte)) {
 // canonicalString returns the JSON string that json.Marshal writes for
 // the string the valid JSON string raw (with its quotes) decodes to. When
 // raw is already that, it is raw itself; otherwise it is written in one
-// allocation of its final size. ok is false for raw that is not UTF-8 or
-// has a \u escape of a surrogate (decoders differ on those; the SDK
-// decodes them).
+// allocation of its final size.
 func canonicalString(raw []byte) (out json.RawMessage, ok bool) {
 	body := raw[1 : len(raw)-1]
 	size, same := 2, true
 	for i := 0; i < len(body); {
-		r, n, ok := nextRune(body, i)
-		if !ok {
-			return nil, false
-		}
+		r, n := nextRune(body, i)
 		w := encodedLen(r)
-		if w != n || body[i] == '\\' {
+		if w != n || body[i] == '\\' || r == utf8.RuneError {
 			same = false
 		}
 		size += w
@@ -262,7 +259,7 @@ func canonicalString(raw []byte) (out json.RawMessage, ok bool) {
 	out = make([]byte, 0, size)
 	out = append(out, '"')
 	for i := 0; i < len(body); {
-		r, n, _ := nextRune(body, i)
+		r, n := nextRune(body, i)
 		out = appendEncoded(out, r)
 		i += n
 	}
@@ -270,47 +267,59 @@ func canonicalString(raw []byte) (out json.RawMessage, ok bool) {
 }
 
 // nextRune decodes the character at body[i] of a valid JSON string's
-// body: a UTF-8 sequence or an escape; n is how many bytes it took. ok is
-// false for invalid UTF-8 and for surrogate escapes.
-func nextRune(body []byte, i int) (r rune, n int, ok bool) {
+// body: a UTF-8 sequence or an escape; n is how many bytes it took. As
+// Go's decoders do, a byte that is not UTF-8 and a \u escape of a lone
+// surrogate decode to U+FFFD; a pair of surrogate escapes to its
+// character.
+func nextRune(body []byte, i int) (r rune, n int) {
 	c := body[i]
 	if c != '\\' {
 		if c < utf8.RuneSelf {
-			return rune(c), 1, true
+			return rune(c), 1
 		}
-		r, n := utf8.DecodeRune(body[i:])
-		return r, n, r != utf8.RuneError || n > 1
+		return utf8.DecodeRune(body[i:])
 	}
 	switch body[i+1] {
 	case 'b':
-		return '\b', 2, true
+		return '\b', 2
 	case 'f':
-		return '\f', 2, true
+		return '\f', 2
 	case 'n':
-		return '\n', 2, true
+		return '\n', 2
 	case 'r':
-		return '\r', 2, true
+		return '\r', 2
 	case 't':
-		return '\t', 2, true
+		return '\t', 2
 	case 'u':
-		var v rune
-		for _, h := range body[i+2 : i+6] {
-			v <<= 4
-			switch {
-			case h >= '0' && h <= '9':
-				v |= rune(h - '0')
-			case h >= 'a' && h <= 'f':
-				v |= rune(h-'a') + 10
-			case h >= 'A' && h <= 'F':
-				v |= rune(h-'A') + 10
+		v := hex4(body[i+2 : i+6])
+		if !utf16.IsSurrogate(v) {
+			return v, 6
+		}
+		if v < 0xDC00 && i+12 <= len(body) && body[i+6] == '\\' && body[i+7] == 'u' {
+			if pair := utf16.DecodeRune(v, hex4(body[i+8:i+12])); pair != utf8.RuneError {
+				return pair, 12
 			}
 		}
-		if v >= 0xD800 && v < 0xE000 {
-			return 0, 0, false
-		}
-		return v, 6, true
+		return utf8.RuneError, 6
 	}
-	return rune(body[i+1]), 2, true // \" \\ \/
+	return rune(body[i+1]), 2 // \" \\ \/
+}
+
+// hex4 decodes four hex digits.
+func hex4(h []byte) rune {
+	var v rune
+	for _, c := range h {
+		v <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			v |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			v |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			v |= rune(c-'A') + 10
+		}
+	}
+	return v
 }
 
 // encodedLen is the length of r as json.Marshal writes it in a string.
