@@ -215,6 +215,81 @@ func TestHostileElicitationsRoutedToTheirCall(t *testing.T) {
 	}
 }
 
+// TestHostileElicitationsOfParallelCalls runs two calls of two callers
+// at once to one server that elicits during both, naming the call each
+// question belongs to (by the call's progress token, over stdio and HTTP,
+// or by its JSON-RPC id, over stdio): each question reaches its own
+// caller, and each answer lands on its own call. Both questions are in
+// flight together (each caller answers only once the other was asked). A
+// question naming a call that is not in flight is declined, even with
+// one call in flight.
+func TestHostileElicitationsOfParallelCalls(t *testing.T) {
+	servers := map[string]config.Server{
+		"tagged": hostileStdio("elicit-tagged"), "tagged-http": hostileHTTP(t, "elicit-tagged", ""),
+		"related": hostileStdio("elicit-related"),
+	}
+	for name, srv := range servers {
+		var mu sync.Mutex
+		var asked []string
+		both := make(chan struct{})
+		var once sync.Once
+		elicitor := func(ctx context.Context, server, message string, _ json.RawMessage) (string, map[string]any, error) {
+			who, _ := ctx.Value(whoKey{}).(string)
+			mu.Lock()
+			asked = append(asked, who+": "+message)
+			if len(asked) == 2 {
+				once.Do(func() { close(both) })
+			}
+			mu.Unlock()
+			select {
+			case <-both:
+			case <-time.After(20 * time.Second):
+			}
+			answer := map[string]string{"alice": "approve", "bob": "deny"}[who]
+			return "accept", map[string]any{"decision": answer}, nil
+		}
+		m := startManager(t, map[string]config.Server{"s": srv}, Options{Elicitor: elicitor})
+		results := map[string]json.RawMessage{}
+		var wg sync.WaitGroup
+		for _, who := range []string{"alice", "bob"} {
+			wg.Go(func() {
+				res, err := m.Call(context.WithValue(context.Background(), whoKey{}, who), "s", "evil", json.RawMessage(`{"who":"`+who+`"}`))
+				if err != nil {
+					t.Errorf("%s: %s: %v", name, who, err)
+				}
+				mu.Lock()
+				results[who] = res
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		slices.Sort(asked)
+		if strings.Join(asked, "|") != "alice: question for alice|bob: question for bob" {
+			t.Errorf("%s: asked %q, want each caller about their own call", name, asked)
+		}
+		if !strings.Contains(string(results["alice"]), `\"approve\"`) || strings.Contains(string(results["alice"]), "deny") {
+			t.Errorf("%s: alice got %s", name, results["alice"])
+		}
+		if !strings.Contains(string(results["bob"]), `\"deny\"`) || strings.Contains(string(results["bob"]), "approve") {
+			t.Errorf("%s: bob got %s", name, results["bob"])
+		}
+		m.Close()
+	}
+	for _, srv := range []config.Server{hostileStdio("elicit-stale"), hostileHTTP(t, "elicit-stale", "")} {
+		var n atomic.Int32
+		elicitor := func(context.Context, string, string, json.RawMessage) (string, map[string]any, error) {
+			n.Add(1)
+			return "accept", map[string]any{"decision": "approve"}, nil
+		}
+		m := startManager(t, map[string]config.Server{"s": srv}, Options{Elicitor: elicitor})
+		res := mustCall(t, m, "s", "evil", `{"who":"alice"}`)
+		if n.Load() != 0 || !strings.Contains(string(res), "decline") {
+			t.Errorf("%s: a question naming no call in flight: asked %d times, result %s", srv.Transport(), n.Load(), res)
+		}
+		m.Close()
+	}
+}
+
 func TestHostileElicitationFlood(t *testing.T) {
 	for _, srv := range []config.Server{hostileStdio("elicit-flood"), hostileHTTP(t, "elicit-flood", "")} {
 		var n atomic.Int32
