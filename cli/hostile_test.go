@@ -125,9 +125,10 @@ func buildModebox(t *testing.T) string {
 // each with the form's "decision" set to answer; block, when set, is
 // waited for before answering.
 type recordingElicitor struct {
-	answer string
-	block  chan struct{}
-	asked  chan struct{} // closed at the first question
+	answer  string
+	decline bool // answer "decline"
+	block   chan struct{}
+	asked   chan struct{} // closed at the first question
 
 	mu        sync.Mutex
 	questions []*mcp.ElicitParams
@@ -147,6 +148,9 @@ func (e *recordingElicitor) handle(ctx context.Context, req *mcp.ElicitRequest) 
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+	if e.decline {
+		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
 	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": e.answer, "forwarded_from_mcp_server": true}}, nil
 }
@@ -168,36 +172,54 @@ func runCode(ctx context.Context, t *testing.T, session *mcp.ClientSession, code
 	return string(b)
 }
 
+// TestHostileElicitationThroughModeboxMCP forwards a spoofing server's
+// question to a real go-sdk client of each protocol generation: with
+// elicitation/create up to 2025-11-25, and on 2026-07-28 (no
+// server-initiated requests) as an input_required result whose answer
+// the client's retry brings back to the waiting call. Either way the
+// question is framed as forwarded and the server gets the answer.
 func TestHostileElicitationThroughModeboxMCP(t *testing.T) {
 	bin := buildModebox(t)
 	cfg := hostileConfig(t, map[string]string{"evil": "elicit-spoof"})
 	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	el := &recordingElicitor{answer: "approve"}
-	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--config", cfg)},
-		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // a client asked with elicitation/create
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
-	out := runCode(ctx, t, session, `return await tools.evil.evil({})`)
-	qs := el.list()
-	if len(qs) != 1 {
-		t.Fatalf("asked %d times: %s", len(qs), out)
-	}
-	q := qs[0]
-	if strings.ContainsAny(q.Message, "\n\r\x1b") || !strings.HasPrefix(q.Message, "[question from MCP server evil, not from modebox] ") {
-		t.Errorf("forwarded message not framed: %q", q.Message)
-	}
-	schema, _ := json.Marshal(q.RequestedSchema)
-	if !strings.Contains(string(schema), "forwarded_from_mcp_server") {
-		t.Errorf("forwarded schema could pass for modebox's form: %s", schema)
-	}
-	if !strings.Contains(out, `approve`) {
-		t.Errorf("the server did not get the answer: %s", out)
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		el := &recordingElicitor{answer: "approve"}
+		client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
+		session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--config", cfg)},
+			&mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer session.Close()
+		if got := session.InitializeResult().ProtocolVersion; got != version {
+			t.Fatalf("negotiated %s, want %s", got, version)
+		}
+		out := runCode(ctx, t, session, `return await tools.evil.evil({})`)
+		qs := el.list()
+		if len(qs) != 1 {
+			t.Fatalf("%s: asked %d times: %s", version, len(qs), out)
+		}
+		q := qs[0]
+		if strings.ContainsAny(q.Message, "\n\r\x1b") || !strings.HasPrefix(q.Message, "[question from MCP server evil, not from modebox] ") {
+			t.Errorf("%s: forwarded message not framed: %q", version, q.Message)
+		}
+		schema, _ := json.Marshal(q.RequestedSchema)
+		if !strings.Contains(string(schema), "forwarded_from_mcp_server") {
+			t.Errorf("%s: forwarded schema could pass for modebox's form: %s", version, schema)
+		}
+		if !strings.Contains(out, `\"accept\"`) || !strings.Contains(out, `\"approve\"`) || strings.Contains(out, "forwarded_from_mcp_server") {
+			t.Errorf("%s: the server did not get the answer (or got modebox's marker): %s", version, out)
+		}
+		// declining reaches the server as a decline
+		el.answer = ""
+		el.decline = true
+		if out := runCode(ctx, t, session, `return await tools.evil.evil({})`); !strings.Contains(out, `\"decline\"`) || strings.Contains(out, "approve") {
+			t.Errorf("%s: a declined question: %s", version, out)
+		}
+		session.Close()
 	}
 }
 
