@@ -223,12 +223,11 @@ func TestHostileElicitationThroughModeboxMCP(t *testing.T) {
 	}
 }
 
-func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
-	bin := buildModebox(t)
-	cfg := hostileConfig(t, map[string]string{"evil": "elicit-who"})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "mcp", "--config", cfg, "--http", "127.0.0.1:0", "--no-auth") // this test is about routing, not authentication
+// serveHostileHTTP starts `modebox mcp --http` with cfg and returns its
+// URL; the server stops when the test ends.
+func serveHostileHTTP(ctx context.Context, t *testing.T, bin, cfg string) string {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, bin, "mcp", "--config", cfg, "--http", "127.0.0.1:0", "--no-auth") // these tests are about routing, not authentication
 	cmd.Env = append(os.Environ(), "MODEBOX_SECRET=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8", "XDG_STATE_HOME="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -237,10 +236,10 @@ func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()
-	}()
+	})
 	sc := bufio.NewScanner(stderr)
 	url := ""
 	for sc.Scan() {
@@ -253,41 +252,68 @@ func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
 		t.Fatal("modebox mcp --http did not say where it serves")
 	}
 	go func() { _, _ = io.Copy(io.Discard, stderr) }()
-	connect := func(el *recordingElicitor) *mcp.ClientSession {
-		client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
-		s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-		if err != nil {
-			t.Fatal(err)
+	return url
+}
+
+// TestHostileElicitationsDoNotCrossClientsOverHTTP serves alice and bob
+// from one `modebox mcp --http`, their calls to one downstream server in
+// flight together. A question that does not say which call it belongs
+// to ("elicit-who") is asked of alice while hers is the only call, and
+// declined for bob (it cannot be told apart); one that names its call by
+// the call's progress token ("elicit-tagged") reaches each of them, and
+// each answer lands on its own run.
+func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
+	bin := buildModebox(t)
+	for _, mode := range []string{"elicit-who", "elicit-tagged"} {
+		cfg := hostileConfig(t, map[string]string{"evil": mode})
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		url := serveHostileHTTP(ctx, t, bin, cfg)
+		connect := func(el *recordingElicitor) *mcp.ClientSession {
+			client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
+			s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
 		}
-		return s
-	}
-	alice := &recordingElicitor{answer: "approve", block: make(chan struct{}), asked: make(chan struct{})}
-	bob := &recordingElicitor{answer: "deny"}
-	as, bs := connect(alice), connect(bob)
-	defer as.Close()
-	defer bs.Close()
-	var wg sync.WaitGroup
-	var aliceOut string
-	wg.Go(func() { aliceOut = runCode(ctx, t, as, `return await tools.evil.evil({who: "alice"})`) })
-	select {
-	case <-alice.asked:
-	case <-ctx.Done():
-		t.Fatal("alice was never asked")
-	}
-	bobOut := runCode(ctx, t, bs, `return await tools.evil.evil({who: "bob"})`)
-	close(alice.block)
-	wg.Wait()
-	for _, q := range bob.list() {
-		t.Errorf("bob was asked %q", q.Message)
-	}
-	if qs := alice.list(); len(qs) != 1 || !strings.HasSuffix(qs[0].Message, "question for alice") {
-		t.Errorf("alice was asked %d questions", len(qs))
-	}
-	if !strings.Contains(aliceOut, `\"approve\"`) || strings.Contains(aliceOut, "deny") {
-		t.Errorf("alice's run got %s", aliceOut)
-	}
-	if !strings.Contains(bobOut, "decline") || strings.Contains(bobOut, "approve") {
-		t.Errorf("bob's run got %s, want his question declined", bobOut)
+		alice := &recordingElicitor{answer: "approve", block: make(chan struct{}), asked: make(chan struct{})}
+		bob := &recordingElicitor{answer: "deny"}
+		as, bs := connect(alice), connect(bob)
+		defer as.Close()
+		defer bs.Close()
+		var wg sync.WaitGroup
+		var aliceOut string
+		wg.Go(func() { aliceOut = runCode(ctx, t, as, `return await tools.evil.evil({who: "alice"})`) })
+		select {
+		case <-alice.asked:
+		case <-ctx.Done():
+			t.Fatal("alice was never asked")
+		}
+		bobOut := runCode(ctx, t, bs, `return await tools.evil.evil({who: "bob"})`)
+		close(alice.block)
+		wg.Wait()
+		if qs := alice.list(); len(qs) != 1 || !strings.HasSuffix(qs[0].Message, "question for alice") {
+			t.Errorf("%s: alice was asked %d questions", mode, len(qs))
+		}
+		if !strings.Contains(aliceOut, `\"approve\"`) || strings.Contains(aliceOut, "deny") {
+			t.Errorf("%s: alice's run got %s", mode, aliceOut)
+		}
+		if mode == "elicit-who" {
+			for _, q := range bob.list() {
+				t.Errorf("%s: bob was asked %q", mode, q.Message)
+			}
+			if !strings.Contains(bobOut, "decline") || strings.Contains(bobOut, "approve") {
+				t.Errorf("%s: bob's run got %s, want his question declined", mode, bobOut)
+			}
+			continue
+		}
+		if qs := bob.list(); len(qs) != 1 || !strings.HasSuffix(qs[0].Message, "question for bob") {
+			t.Errorf("%s: bob was asked %d questions", mode, len(qs))
+		}
+		if !strings.Contains(bobOut, `\"deny\"`) || strings.Contains(bobOut, "approve") {
+			t.Errorf("%s: bob's run got %s, want his own answer", mode, bobOut)
+		}
 	}
 }
 
