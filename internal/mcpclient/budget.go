@@ -7,9 +7,10 @@ import "sync"
 // big message waits, with its line read, until the budget has room for
 // it; one message larger than the whole budget waits until the budget is
 // free. The budget is held from the end of the line until the call it
-// answers has its result converted (or the message is decoded, for other
-// messages).
-const ResultBudget = 48 << 20
+// answers has its result converted; a message that is not a call's final
+// result (another response, a result that asks for input, a request or
+// notification) gives it back once it is decoded.
+const ResultBudget = 32 << 20
 
 // resultBudget is the process-wide budget.
 var resultBudget = newBudget(ResultBudget)

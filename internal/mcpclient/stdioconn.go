@@ -49,8 +49,8 @@ type stdioConn struct {
 type callSlot struct {
 	ids     []jsonrpc.ID    // its tools/call requests (more than one after a retry)
 	out     json.RawMessage // the converted result, once read
-	release func()          // gives back the budget its result holds; nil if none
 	got     bool            // out is set
+	release func()          // gives back the budget its big result holds (at take or forget); nil if none
 }
 
 // incomingBatch tracks the requests of a batch the server sent: the
@@ -426,12 +426,40 @@ func (c *stdioConn) decode(line []byte, release func()) readItem {
 		}
 		c.mu.Unlock()
 	}
-	defer release()
 	m, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
+		release()
 		return readItem{err: err}
 	}
+	if !c.holdFor(m, release) {
+		release()
+	}
 	return readItem{msgs: []jsonrpc.Message{m}}
+}
+
+// holdFor gives release to the call in flight whose final result m is
+// (the SDK decodes and Call converts it: the budget is given back when
+// the call ends), and reports whether it did. A result that asks for
+// input (the call goes on, maybe waiting for a person) keeps no budget.
+func (c *stdioConn) holdFor(m jsonrpc.Message, release func()) bool {
+	resp, ok := m.(*jsonrpc.Response)
+	if !ok || resp.Error != nil || len(resp.Result) == 0 || resp.Result[0] != '{' {
+		return false
+	}
+	final := eachMember(resp.Result, func(key, _ []byte) bool {
+		return string(key) != "inputRequests" && string(key) != "resultType"
+	})
+	if !final {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.calls[c.ids[resp.ID]]
+	if s == nil || s.got || s.release != nil {
+		return false
+	}
+	s.release = release
+	return true
 }
 
 // convertFor converts line when it is the result of a tools/call in
