@@ -3,6 +3,9 @@ package mcpclient
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -10,18 +13,24 @@ import (
 )
 
 // convertLine converts a JSON-RPC response line for the sandbox without
-// the SDK, when it is the plainest result of a tools/call and the most
-// common big one: exactly
+// the SDK, when it is one of the plainest results of a tools/call, which
+// are also the common big ones:
 //
 //	{"jsonrpc":"2.0","id":ID,"result":{"content":[{"type":"text","text":"…"}]}}
+//	{"jsonrpc":"2.0","id":ID,"result":{"structuredContent":VALUE,"content":[…]}}
 //
 // (members in any order, whitespace anywhere; the result may also have
-// "isError":false, "structuredContent":null and an object "_meta"). The
-// value is what convertResult returns for the same line decoded by the
-// SDK (the text as a JSON string, as json.Marshal writes it); when the
-// text needs no change, it is the text's bytes within line, not a copy.
+// "isError":false and an object "_meta"; the content blocks beside a
+// structuredContent must be text blocks like the one above, and
+// structuredContent may be null when there is one text block). The value
+// is what convertResult returns for the same line decoded by the SDK: the
+// text as a JSON string, or the structured value, each as json.Marshal
+// writes it (object members sorted, the last of a duplicate name kept,
+// numbers as float64). Plain text needs no change: the value is the
+// text's bytes within line, not a copy; otherwise it is written once.
 // Anything else (other members, a duplicate, an escaped member name,
-// nesting the SDK refuses) is not converted here: ok is false and the SDK decodes the line.
+// a number out of float64's range, nesting the SDK refuses) is not
+// converted here: ok is false and the SDK decodes the line.
 func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' || !json.Valid(line) || !depthWithin(line, maxDepth) {
@@ -60,8 +69,8 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 	if err != nil || !isResp {
 		return id, nil, false
 	}
-	var content []byte
-	var isError, structured, meta bool
+	var content, structured []byte
+	var isError, meta bool
 	if !eachMember(res, func(key, val []byte) bool {
 		switch string(key) {
 		case "content":
@@ -75,10 +84,10 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 			}
 			isError = true
 		case "structuredContent":
-			if structured || string(val) != "null" {
+			if structured != nil {
 				return false
 			}
-			structured = true
+			structured = val
 		case "_meta":
 			if meta || val[0] != '{' {
 				return false
@@ -88,20 +97,39 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 			return false
 		}
 		return true
-	}) || content == nil {
+	}) {
 		return id, nil, false
 	}
-	var block []byte
-	n := 0
-	eachElement(content, func(v []byte) {
-		n++
-		block = v
-	})
-	if n != 1 || block[0] != '{' {
+	var texts [][]byte
+	if content != nil {
+		good := true
+		eachElement(content, func(block []byte) {
+			text, ok := textBlock(block)
+			good = good && ok
+			texts = append(texts, text)
+		})
+		if !good {
+			return id, nil, false
+		}
+	}
+	if structured != nil && string(structured) != "null" {
+		out, ok = canonicalValue(structured)
+		return resp.ID, out, ok
+	}
+	if len(texts) != 1 {
 		return id, nil, false
 	}
-	var typ bool
-	var text []byte
+	out, ok = canonicalString(texts[0])
+	return resp.ID, out, ok
+}
+
+// textBlock returns the raw text of a content block that is exactly
+// {"type":"text","text":"…"}; ok is false for any other block.
+func textBlock(block []byte) (text []byte, ok bool) {
+	if block[0] != '{' {
+		return nil, false
+	}
+	typ := false
 	if !eachMember(block, func(key, val []byte) bool {
 		switch string(key) {
 		case "type":
@@ -119,10 +147,144 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 		}
 		return true
 	}) || !typ || text == nil {
-		return id, nil, false
+		return nil, false
 	}
-	out, ok = canonicalString(text)
-	return resp.ID, out, ok
+	return text, true
+}
+
+// canonicalValue returns what json.Marshal writes for the value Go's
+// decoders make of the valid JSON raw (objects as maps, numbers as
+// float64), written into one buffer; ok is false for a number out of
+// float64's range (the decoders refuse it).
+func canonicalValue(raw []byte) (json.RawMessage, bool) {
+	c := &canonicalizer{out: make([]byte, 0, len(raw)+16)}
+	if !c.value(raw) {
+		return nil, false
+	}
+	return c.out, true
+}
+
+// canonicalizer writes canonical JSON; members is scratch space for the
+// members of the objects being written, innermost last.
+type canonicalizer struct {
+	out     []byte
+	members []member
+}
+
+// member is one member of an object being written sorted.
+type member struct {
+	name []byte // decoded (the raw name itself when it has no escapes)
+	val  []byte // raw
+}
+
+// value appends the canonical form of the valid JSON value raw.
+func (c *canonicalizer) value(raw []byte) bool {
+	switch raw[0] {
+	case '"':
+		c.out = appendCanonicalString(c.out, raw)
+		return true
+	case '{':
+		start := len(c.members)
+		eachMember(raw, func(key, val []byte) bool {
+			c.members = append(c.members, member{name: decodeName(key), val: val})
+			return true
+		})
+		ms := c.members[start:]
+		// the last of a duplicate name wins, as in a map
+		slices.SortStableFunc(ms, func(a, b member) int { return bytes.Compare(a.name, b.name) })
+		c.out = append(c.out, '{')
+		first := true
+		for i := start; i < len(c.members); i++ {
+			m := c.members[i]
+			if i+1 < len(c.members) && bytes.Equal(c.members[i+1].name, m.name) {
+				continue
+			}
+			if !first {
+				c.out = append(c.out, ',')
+			}
+			first = false
+			c.out = append(c.out, '"')
+			for _, r := range string(m.name) {
+				c.out = appendEncoded(c.out, r)
+			}
+			c.out = append(c.out, '"', ':')
+			if !c.value(m.val) {
+				return false
+			}
+		}
+		c.members = c.members[:start]
+		c.out = append(c.out, '}')
+		return true
+	case '[':
+		c.out = append(c.out, '[')
+		ok, first := true, true
+		eachElement(raw, func(v []byte) {
+			if !ok {
+				return
+			}
+			if !first {
+				c.out = append(c.out, ',')
+			}
+			first = false
+			ok = c.value(v)
+		})
+		c.out = append(c.out, ']')
+		return ok
+	case 't', 'f', 'n':
+		c.out = append(c.out, raw...)
+		return true
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return false
+	}
+	c.out = appendFloat(c.out, f)
+	return true
+}
+
+// decodeName decodes a member name (the body of a valid JSON string): the
+// raw bytes themselves when they hold no escape and are UTF-8.
+func decodeName(body []byte) []byte {
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return body
+	}
+	out := make([]byte, 0, len(body))
+	for i := 0; i < len(body); {
+		r, n := nextRune(body, i)
+		out = utf8.AppendRune(out, r)
+		i += n
+	}
+	return out
+}
+
+// appendFloat appends f as json.Marshal writes a float64.
+func appendFloat(out []byte, f float64) []byte {
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	out = strconv.AppendFloat(out, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 → e-9, as json.Marshal writes it
+		if n := len(out); n >= 4 && out[n-4] == 'e' && out[n-3] == '-' && out[n-2] == '0' {
+			out[n-2] = out[n-1]
+			out = out[:n-1]
+		}
+	}
+	return out
+}
+
+// appendCanonicalString appends the JSON string raw (with its quotes) as
+// json.Marshal writes the string it decodes to.
+func appendCanonicalString(out, raw []byte) []byte {
+	body := raw[1 : len(raw)-1]
+	out = append(out, '"')
+	for i := 0; i < len(body); {
+		r, n := nextRune(body, i)
+		out = appendEncoded(out, r)
+		i += n
+	}
+	return append(out, '"')
 }
 
 // maxDepth is the deepest nesting the SDK's decoder accepts.

@@ -40,7 +40,7 @@ func sdkConvert(line []byte) (jsonrpc.ID, json.RawMessage, error) {
 // half the time in a shape convertLine takes (any member order and
 // spacing, the optional members it allows), half the time with one of
 // the changes it must leave to the SDK.
-func resultLine(rnd *rand.Rand, text string) string {
+func resultLine(rnd *rand.Rand, text, structured string) string {
 	sp := func() string { return []string{"", " ", "\t", "\r\n  "}[rnd.IntN(4)] }
 	member := func(k, v string) string { return sp() + `"` + k + `"` + sp() + ":" + sp() + v + sp() }
 	obj := func(members ...string) string {
@@ -70,7 +70,18 @@ func resultLine(rnd *rand.Rand, text string) string {
 		blocks = "[]"
 	}
 	res := []string{member("content", blocks)}
-	optional := []string{member("isError", "false"), member("structuredContent", "null"),
+	if structured != "" {
+		switch rnd.IntN(3) {
+		case 0:
+			res = nil // no content at all
+		case 1:
+			res = []string{member("content", "[]")}
+		}
+		res = append(res, member("structuredContent", structured))
+	} else if rnd.IntN(3) == 0 {
+		res = append(res, member("structuredContent", "null"))
+	}
+	optional := []string{member("isError", "false"),
 		member("_meta", `{"progressToken":"x","deep":{"a":[null,true,"<&>"]}}`)}
 	for _, m := range optional {
 		if rnd.IntN(3) == 0 {
@@ -103,6 +114,18 @@ func resultLine(rnd *rand.Rand, text string) string {
 	return sp() + obj(msg...) + sp()
 }
 
+// oddValues are structured values the generator does not make: duplicate
+// and escaped member names, names that sort differently decoded, numbers
+// in every notation and at float64's edges, whitespace, deep nesting.
+var oddValues = []string{
+	`{"a":1,"a":2}`, `{"b":{"x":1,"y":2,"x":[3]},"a":null}`, `{"\u0062":1,"a":2,"b":3}`, `{"é":1,"e":2,"\u00e9":3,"z":4}`,
+	`{"\ud83d\ude00":1,"\uffff":2,"\ud800":3,"\udbff":4}`, `{"<&>":"<&>","\u2028":"\u2029"}`,
+	`[1E400]`, `[-1e-400]`, `[-0, 0.0, -0.0, 1.0, 1e0, 10E-1]`, `[0.000001, 0.0000001, 1e20, 1e21, 123456789012345678901234567890]`,
+	`[1.7976931348623157e308, 5e-324, 4.9e-324, 2.2250738585072014e-308, 9007199254740993]`, `[1e-7, 1.5e-10, -2.5E+30, 1E21, 9.999999999999999e20]`,
+	` { "k" : [ 1 , 2 ] , "j" : { } } `, `[[[[[[[[[[{"a":[[[[[[[[[[]]]]]]]]]]}]]]]]]]]]]`, `"just a string <\n>"`, `12.5`, `true`, `{}`, `[]`,
+	"{\"\xff\":1,\"\xfe\":2}", "[\"a\xffb\"]",
+}
+
 // TestConvertLineIsTheSDKPath checks convertLine against the SDK's
 // decoding followed by convertResult over generated lines: text with
 // every kind of character (every plane, & < > " \ /, controls, NUL,
@@ -115,7 +138,7 @@ func TestConvertLineIsTheSDKPath(t *testing.T) {
 	g := jsongen.New(7)
 	rnd := rand.New(rand.NewPCG(3, 4))
 	invalid := []string{"\xff", "\xc3", "\xed\xa0\x80", "\xf4\x90\x80\x80"}
-	converted, copied := 0, 0
+	converted, copied, structuredDone := 0, 0, 0
 	for i := range 20000 {
 		text := g.Quote(g.Units(rnd.IntN(60)))
 		switch rnd.IntN(10) {
@@ -127,13 +150,23 @@ func TestConvertLineIsTheSDKPath(t *testing.T) {
 		case 2: // the escapes json.Marshal does not write
 			text = `"a\/b\u0041\u00e9\u007f\ufffd\u2028\u003C"`
 		}
-		line := []byte(resultLine(rnd, text))
+		structured := ""
+		if rnd.IntN(3) == 0 {
+			structured = g.Any().Source
+			if rnd.IntN(3) == 0 {
+				structured = oddValues[rnd.IntN(len(oddValues))]
+			}
+		}
+		line := []byte(resultLine(rnd, text, structured))
 		id, out, ok := convertLine(line)
 		wantID, want, err := sdkConvert(line)
 		if !ok {
 			continue
 		}
 		converted++
+		if structured != "" && structured != "null" {
+			structuredDone++
+		}
 		if len(out) > 0 && len(line) > 0 && &out[0] != &line[0] && !bytes.Contains(line, out) {
 			copied++
 		}
@@ -144,10 +177,10 @@ func TestConvertLineIsTheSDKPath(t *testing.T) {
 			t.Fatalf("case %d:\n%s\nconvertLine: id %v, %q\nSDK path:    id %v, %q", i, line, id.Raw(), out, wantID.Raw(), want)
 		}
 	}
-	if converted < 4000 || copied < 500 {
+	if converted < 4000 || copied < 500 || structuredDone < 1000 {
 		t.Fatalf("only %d of 20000 lines converted (%d rewritten): the comparison covers too little", converted, copied)
 	}
-	t.Logf("%d lines converted (%d rewritten), all as the SDK path", converted, copied)
+	t.Logf("%d lines converted (%d rewritten, %d structured), all as the SDK path", converted, copied, structuredDone)
 	// large: 15 MiB of plain text is the line's own bytes; with escapes,
 	// one buffer of the final size
 	big := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("r", 15<<20) + `"}]}}`
