@@ -307,3 +307,27 @@ func TestBigResultBudgetComesBack(t *testing.T) {
 		t.Fatalf("%d bytes of the budget still held", resultBudget.inUse())
 	}
 }
+
+// FuzzConvertLine checks convertLine against the SDK path on arbitrary
+// lines: whatever it converts, the SDK path converts to the same id and
+// bytes.
+func FuzzConvertLine(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a\n<b>"}]}}`,
+		`{"jsonrpc":"2.0","id":"x","result":{"structuredContent":{"b":1,"a":[1e-7,-0,"\u2028"]},"content":[]}}`,
+		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"\ud83d\ude00\ud800"}],"isError":false,"_meta":{}}}`,
+		`{"id":3,"jsonrpc":"2.0","result":{"structuredContent":{"k":{"k":1,"k":2}}}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		id, out, ok := convertLine(line)
+		if !ok {
+			return
+		}
+		wantID, want, err := sdkConvert(line)
+		if err != nil || id != wantID || !bytes.Equal(out, want) {
+			t.Fatalf("%q: convertLine id %v %q; SDK path id %v %q, %v", line, id.Raw(), out, wantID.Raw(), want, err)
+		}
+	})
+}

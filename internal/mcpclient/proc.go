@@ -54,8 +54,9 @@ func catchesTerm(pid int) bool {
 
 // stdioTransport is an mcp.Transport that starts a stdio server. Unlike the
 // SDK's CommandTransport it puts the server in its own process group, so
-// that stopping it also stops what it started (npx → node), and keeps the
-// tail of its stderr.
+// that stopping it also stops what it started (npx → node), keeps the
+// tail of its stderr, and speaks to it over modebox's own connection
+// (stdioconn.go).
 type stdioTransport struct {
 	cfg    config.Server
 	out    *lockedWriter // nil: stderr only goes to the tail
