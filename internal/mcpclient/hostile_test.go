@@ -551,3 +551,21 @@ func TestEventCapProperty(t *testing.T) {
 		t.Errorf("a 5000-byte body under a 5000-byte cap: %d bytes, %v", len(b), err)
 	}
 }
+
+// TestStdioBatches talks to a server that answers everything in JSON-RPC
+// batches (of one) and sends a batch of a notification and two requests:
+// the results are read from the batches, and the answers to the batched
+// requests go back together in one batch.
+func TestStdioBatches(t *testing.T) {
+	m := startManager(t, map[string]config.Server{"s": hostileStdio("batch")}, Options{})
+	if got := mustCall(t, m, "s", "echo", `{"a":"<b>"}`); string(got) != `"{\"a\":\"\\u003cb\\u003e\"}"` {
+		t.Errorf("echo in a batch: %s", got)
+	}
+	var res string
+	if err := json.Unmarshal(mustCall(t, m, "s", "batch", `{}`), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res != `answers in batches: [["\"b1\"","\"b2\""]]` && res != `answers in batches: [["\"b2\"","\"b1\""]]` {
+		t.Errorf("the batch of requests was answered as %s", res)
+	}
+}
