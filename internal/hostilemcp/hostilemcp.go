@@ -64,7 +64,7 @@ type peer struct {
 	next    int
 	pending map[string]chan msg
 	batches [][]string // the ids of each batch of answers the client sent (mode "batch")
-	parent  *peer // when set, ids and pending answers are the parent's
+	parent  *peer      // when set, ids and pending answers are the parent's
 }
 
 func newPeer(mode string, send func(v any) error) *peer {
