@@ -45,6 +45,7 @@ type liveRun struct {
 	s      *Server
 	args   [32]byte                                                  // argsDigest of the run request: retries must match
 	render func(*modebox.Result, error) (*mcp.CallToolResult, error) // the run's end as the request's result
+	forms  bool                                                      // the client shows forms (not only links)
 
 	turn    chan struct{} // one question at a time
 	changed chan struct{} // a question or the end (capacity 1)
@@ -74,12 +75,12 @@ type liveKey struct{}
 // AskForwarded puts a downstream server's form (already framed as
 // forwarded) to the client of the run that ctx (the downstream call's
 // context) belongs to, when that run was started by a client of protocol
-// 2026-07-28 with elicitation; ok is false otherwise. The run's clock is
+// 2026-07-28 that shows forms; ok is false otherwise. The run's clock is
 // held while waiting; the wait ends with "cancel" after the engine's
 // approval timeout or when ctx ends.
 func AskForwarded(ctx context.Context, message string, schema json.RawMessage) (action string, content map[string]any, ok bool, err error) {
 	lr, _ := ctx.Value(liveKey{}).(*liveRun)
-	if lr == nil {
+	if lr == nil || !lr.forms {
 		return "", nil, false, nil
 	}
 	release := engine.HoldClock(ctx)
@@ -150,6 +151,9 @@ func (lr *liveRun) finish(res *modebox.Result, err error) {
 func (s *Server) runLive(ctx context.Context, in runInput, run func(context.Context) (*modebox.Result, error),
 	render func(*modebox.Result, error) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	lr := &liveRun{s: s, args: argsDigest(in), render: render, turn: make(chan struct{}, 1), changed: make(chan struct{}, 1)}
+	if in.req != nil {
+		lr.forms = canElicitForm(in.req.ClientCapabilities())
+	}
 	runCtx := context.WithValue(context.WithoutCancel(ctx), liveKey{}, lr)
 	go func() {
 		res, err := run(runCtx)

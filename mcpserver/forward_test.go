@@ -154,3 +154,28 @@ func waitUntil(d time.Duration, cond func() bool) bool {
 	}
 	return cond()
 }
+
+// A 2026-07-28 client over HTTP that shows links but not forms is not
+// sent a forwarded form it cannot show (the question is declined); one
+// that shows both is asked.
+func TestForwardedQuestionNeedsForms(t *testing.T) {
+	eng := forwardEngine(t, 0)
+	_, endpoint := serveHTTP(t, New(eng, Options{}), HTTPOptions{Bearer: "tok"})
+	for _, c := range []struct {
+		name  string
+		caps  *mcp.ElicitationCapabilities
+		asked bool
+	}{
+		{"url only", &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}, false},
+		{"form and url", &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}, Form: &mcp.FormElicitationCapabilities{}}, true},
+	} {
+		el := &elicitor{decision: "approve"}
+		opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: c.caps}, ElicitationHandler: el.handle}
+		cs := connectHTTP(t, endpoint, "tok", opts, newVersion)
+		_, o := runCode(t, cs, `return (await srv.ask({q: "which?"})).asked`)
+		wantResult(t, o, map[bool]string{true: "true", false: "false"}[c.asked])
+		if (el.count() == 1) != c.asked {
+			t.Errorf("%s: asked %d times", c.name, el.count())
+		}
+	}
+}
