@@ -75,7 +75,9 @@ type liveKey struct{}
 // AskForwarded puts a downstream server's form (already framed as
 // forwarded) to the client of the run that ctx (the downstream call's
 // context) belongs to, when that run was started by a client of protocol
-// 2026-07-28 that shows forms; ok is false otherwise. The run's clock is
+// 2026-07-28 that shows forms, and this server keeps its state to itself
+// (no Options.Shared store: a retry could reach another replica, which
+// has no live run); ok is false otherwise. The run's clock is
 // held while waiting; the wait ends with "cancel" after the engine's
 // approval timeout or when ctx ends.
 func AskForwarded(ctx context.Context, message string, schema json.RawMessage) (action string, content map[string]any, ok bool, err error) {
@@ -151,7 +153,9 @@ func (lr *liveRun) finish(res *modebox.Result, err error) {
 func (s *Server) runLive(ctx context.Context, in runInput, run func(context.Context) (*modebox.Result, error),
 	render func(*modebox.Result, error) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	lr := &liveRun{s: s, args: argsDigest(in), render: render, turn: make(chan struct{}, 1), changed: make(chan struct{}, 1)}
-	if in.req != nil {
+	// replicas share no live runs, and a 2026-07-28 retry may reach any
+	// of them: with a shared store, forwarded questions are declined
+	if in.req != nil && (s.opts.Shared == nil || s.opts.Shared.Store == nil) {
 		lr.forms = canElicitForm(in.req.ClientCapabilities())
 	}
 	runCtx := context.WithValue(context.WithoutCancel(ctx), liveKey{}, lr)

@@ -157,7 +157,7 @@ func waitUntil(d time.Duration, cond func() bool) bool {
 
 // A 2026-07-28 client over HTTP that shows links but not forms is not
 // sent a forwarded form it cannot show (the question is declined); one
-// that shows both is asked.
+// that shows both is asked. Replicas sharing a store decline too.
 func TestForwardedQuestionNeedsForms(t *testing.T) {
 	eng := forwardEngine(t, 0)
 	_, endpoint := serveHTTP(t, New(eng, Options{}), HTTPOptions{Bearer: "tok"})
@@ -177,5 +177,14 @@ func TestForwardedQuestionNeedsForms(t *testing.T) {
 		if (el.count() == 1) != c.asked {
 			t.Errorf("%s: asked %d times", c.name, el.count())
 		}
+	}
+	// replicas (a shared store): the retry could reach another replica
+	el := &elicitor{decision: "approve"}
+	shared := New(eng, Options{Shared: &Shared{Store: nopStore{}, Keys: [][]byte{testKey(t)}}})
+	cs := connect(t, shared, clientOptions(el), newVersion)
+	_, o := runCode(t, cs, `return (await srv.ask({q: "which?"})).asked`)
+	wantResult(t, o, "false")
+	if el.count() != 0 {
+		t.Errorf("with a shared store: asked %d times", el.count())
 	}
 }
