@@ -89,14 +89,15 @@ func (s *server) elicitationStarted(meta mcp.Meta) *call {
 	}
 	s.mu.Unlock()
 	var byID string
-	if raw, ok := meta[RelatedRequestKey]; ok && read != nil {
+	raw, hasID := meta[RelatedRequestKey]
+	if hasID && read != nil {
 		if id, err := jsonrpc.MakeID(raw); err == nil && id.IsValid() {
 			byID, _ = read.callOf(id)
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.callFor(meta, byID)
+	c := s.callFor(meta, hasID && read != nil, byID)
 	if c == nil || c.asked >= MaxElicitationsPerCall {
 		return nil
 	}
@@ -109,13 +110,14 @@ func (s *server) elicitationStarted(meta mcp.Meta) *call {
 // call sends a progress token of its own; a server names the call by
 // putting that token in the elicitation's _meta ("progressToken"), or by
 // the call's JSON-RPC id under RelatedRequestKey (byID is the token of
-// the call with that id, "" if none). A request that names neither is
-// attributed to the one call in flight to the server; with none or
-// several (the question could be for another client's call), or when it
-// names a call that is not in flight, it is not attributed.
-func (s *server) callFor(meta mcp.Meta, byID string) *call {
+// the call with that id, "" if none; hasID is false where the transport
+// keeps no ids, over HTTP, and the id is then not looked at). A request
+// that names neither is attributed to the one call in flight to the
+// server; with none or several (the question could be for another
+// client's call), or when it names a call that is not in flight, it is
+// not attributed.
+func (s *server) callFor(meta mcp.Meta, hasID bool, byID string) *call {
 	_, hasToken := meta["progressToken"]
-	_, hasID := meta[RelatedRequestKey]
 	if hasToken || hasID {
 		token, _ := meta["progressToken"].(string)
 		if !hasToken {

@@ -275,6 +275,20 @@ func TestHostileElicitationsOfParallelCalls(t *testing.T) {
 		}
 		m.Close()
 	}
+	// over HTTP no ids are kept: a related-request id is not looked at, and
+	// the question goes to the one call in flight
+	{
+		var n atomic.Int32
+		elicitor := func(context.Context, string, string, json.RawMessage) (string, map[string]any, error) {
+			n.Add(1)
+			return "accept", map[string]any{"decision": "approve"}, nil
+		}
+		m := startManager(t, map[string]config.Server{"s": hostileHTTP(t, "elicit-related", "")}, Options{Elicitor: elicitor})
+		if res := mustCall(t, m, "s", "evil", `{"who":"alice"}`); n.Load() != 1 || !strings.Contains(string(res), "approve") {
+			t.Errorf("http, related id, one call: asked %d times, result %s", n.Load(), res)
+		}
+		m.Close()
+	}
 	for _, srv := range []config.Server{hostileStdio("elicit-stale"), hostileHTTP(t, "elicit-stale", "")} {
 		var n atomic.Int32
 		elicitor := func(context.Context, string, string, json.RawMessage) (string, map[string]any, error) {
