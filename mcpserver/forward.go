@@ -36,8 +36,15 @@ const liveStatePrefix = "mbx-live-"
 // forwardedInputKey names the input request of a forwarded question.
 const forwardedInputKey = "forwarded-question"
 
-// liveRuns maps the requestState of each open question to its live run.
+// liveRuns maps the requestState of each question to its live run, until
+// a retry used it or a while after the question ended (liveKeep more
+// than the approval timeout).
 var liveRuns sync.Map // string -> *liveRun
+
+// liveKeep is how long past the approval timeout a question's state still
+// reaches its run: a retry that comes after the question ended (its call
+// ended, or it timed out) gets the run's result or its next question.
+const liveKeep = time.Minute
 
 // liveRun is a run of a 2026-07-28 client that keeps running across the
 // requests of its forwarded questions.
@@ -103,7 +110,9 @@ func AskForwarded(ctx context.Context, message string, schema json.RawMessage) (
 	defer func() { <-lr.turn }()
 	q := &liveQuestion{state: newLiveState(), message: prompt.Sanitize(message), schema: schema, answer: make(chan *liveAnswer, 1)}
 	liveRuns.Store(q.state, lr)
-	defer liveRuns.Delete(q.state)
+	// once the question is over (answered, timed out, or its call ended)
+	// a retry with its state still gets the run, for a while
+	defer time.AfterFunc(timeout+liveKeep, func() { liveRuns.CompareAndDelete(q.state, lr) })
 	lr.mu.Lock()
 	lr.question = q
 	lr.mu.Unlock()
@@ -203,7 +212,9 @@ func forwardedInput(q *liveQuestion) *mcp.CallToolResult {
 // retryLive is a client's retry of run with the answer to a forwarded
 // question: the answer goes to the call waiting for it (a missing answer
 // asks again), then the retry waits for the run like the first request.
-// The requestState is single use: each question has its own.
+// The requestState is single use: each question has its own. A retry for
+// a question that is over (it timed out, or its call ended) delivers
+// nothing and waits for the run too.
 func (s *Server) retryLive(ctx context.Context, req *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, error) {
 	state := req.Params.RequestState
 	if v := req.ProtocolVersion(); v < version20260728 {
@@ -222,26 +233,28 @@ func (s *Server) retryLive(ctx context.Context, req *mcp.CallToolRequest, in run
 	lr.mu.Lock()
 	q := lr.question
 	lr.mu.Unlock()
-	if q == nil || q.state != state {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState names no open question"}
-	}
+	open := q != nil && q.state == state
 	er, _ := req.Params.InputResponses[forwardedInputKey].(*mcp.ElicitResult)
-	if er == nil || (er.Action != "accept" && er.Action != "decline" && er.Action != "cancel") {
+	if open && (er == nil || (er.Action != "accept" && er.Action != "decline" && er.Action != "cancel")) {
 		return forwardedInput(q), nil
 	}
 	if _, loaded := liveRuns.LoadAndDelete(state); !loaded {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState was answered already"}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState names no question this server is waiting on (answered already, or it timed out)"}
 	}
-	a := &liveAnswer{action: er.Action}
-	if er.Action == "accept" {
-		a.content = er.Content
+	if open {
+		a := &liveAnswer{action: er.Action}
+		if er.Action == "accept" {
+			a.content = er.Content
+		}
+		q.answer <- a
+		lr.mu.Lock()
+		if lr.question == q {
+			lr.question = nil
+		}
+		lr.mu.Unlock()
 	}
-	q.answer <- a
-	lr.mu.Lock()
-	if lr.question == q {
-		lr.question = nil
-	}
-	lr.mu.Unlock()
+	// a question that is over already takes no answer: the retry waits
+	// for what the run does next
 	return s.awaitLive(ctx, lr)
 }
 

@@ -89,7 +89,8 @@ return [a, d, b];`)
 // The round trip by hand: the question's requestState is single use and
 // bound to the run's code; a missing answer asks again; a state that was
 // never issued is a protocol error; an unanswered question ends with
-// "cancel" after the approval timeout and the run goes on.
+// "cancel" after the approval timeout, the run goes on, and a late retry
+// gets its result.
 func TestForwardedQuestionByHand(t *testing.T) {
 	eng := forwardEngine(t, 2*time.Second)
 	opts := clientOptions(&elicitor{decision: "approve"})
@@ -130,16 +131,28 @@ func TestForwardedQuestionByHand(t *testing.T) {
 		t.Errorf("a used state: %v", err)
 	}
 
-	// unanswered: the question ends after the approval timeout
+	// unanswered: the question ends with "cancel" after the approval
+	// timeout and the run goes on; a retry with its state after that gets
+	// the run's result (its answer is not delivered), once
 	first, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: args})
 	if err != nil || first.RequestState == "" {
 		t.Fatalf("%+v, %v", first, err)
 	}
-	if !waitUntil(20*time.Second, func() bool {
-		_, err := retry(first.RequestState, args, nil)
-		return err != nil && strings.Contains(err.Error(), "no question")
-	}) {
-		t.Fatal("the unanswered question stayed open past the approval timeout")
+	v, _ := liveRuns.Load(first.RequestState)
+	lr, _ := v.(*liveRun)
+	if lr == nil {
+		t.Fatal("no live run for the question")
+	}
+	if !waitUntil(30*time.Second, func() bool { lr.mu.Lock(); defer lr.mu.Unlock(); return lr.done }) {
+		t.Fatal("the run did not go on past the approval timeout")
+	}
+	late, err := retry(first.RequestState, args, accept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantResult(t, structured(t, late), `{"action":"cancel","asked":true}`)
+	if _, err := retry(first.RequestState, args, accept); err == nil || !strings.Contains(err.Error(), "no question") {
+		t.Errorf("the late state used twice: %v", err)
 	}
 }
 
