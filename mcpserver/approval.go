@@ -325,7 +325,7 @@ func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runI
 	// input_required while it goes on (forward.go)
 	return s.runLive(ctx, in, resume, func(res *modebox.Result, err error) (*mcp.CallToolResult, error) {
 		return s.resumedResult(res, err, routeInput, in)
-	})
+	}, false)
 }
 
 // resumedResult renders a resume for a retry of run: a token that does

@@ -53,6 +53,7 @@ type liveRun struct {
 	args   [32]byte                                                  // argsDigest of the run request: retries must match
 	render func(*modebox.Result, error) (*mcp.CallToolResult, error) // the run's end as the request's result
 	forms  bool                                                      // the client shows forms (not only links)
+	stop   func()                                                    // ends the run when a request waiting for it ends; nil: it goes on
 
 	turn    chan struct{} // one question at a time
 	changed chan struct{} // a question or the end (capacity 1)
@@ -159,16 +160,21 @@ func (lr *liveRun) finish(res *modebox.Result, err error) {
 // runLive starts a run (or resume) of a 2026-07-28 client that can
 // elicit, in the background (it outlives the request when it forwards a
 // question), and waits for it; render makes its end the result.
+// stopWithRequest stops the run when a request waiting for it ends.
 func (s *Server) runLive(ctx context.Context, in runInput, run func(context.Context) (*modebox.Result, error),
-	render func(*modebox.Result, error) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+	render func(*modebox.Result, error) (*mcp.CallToolResult, error), stopWithRequest bool) (*mcp.CallToolResult, error) {
 	lr := &liveRun{s: s, args: argsDigest(in), render: render, turn: make(chan struct{}, 1), changed: make(chan struct{}, 1)}
 	// replicas share no live runs, and a 2026-07-28 retry may reach any
 	// of them: with a shared store, forwarded questions are declined
 	if in.req != nil && (s.opts.Shared == nil || s.opts.Shared.Store == nil) {
 		lr.forms = canElicitForm(in.req.ClientCapabilities())
 	}
-	runCtx := context.WithValue(context.WithoutCancel(ctx), liveKey{}, lr)
+	runCtx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), liveKey{}, lr))
+	if stopWithRequest {
+		lr.stop = cancel
+	}
 	go func() {
+		defer cancel()
 		res, err := run(runCtx)
 		lr.finish(res, err)
 	}()
@@ -176,8 +182,10 @@ func (s *Server) runLive(ctx context.Context, in runInput, run func(context.Cont
 }
 
 // awaitLive waits for the live run's end or its next question. When the
-// request ends first, the run goes on; its question, if it asks one, waits
-// for an answer until the approval timeout.
+// request ends first (the client cancelled it), a run is stopped, as a
+// run without questions is; a resume goes on (its result is kept for a
+// retry). An input_required result leaves the run waiting for the answer
+// until the approval timeout.
 func (s *Server) awaitLive(ctx context.Context, lr *liveRun) (*mcp.CallToolResult, error) {
 	for {
 		lr.mu.Lock()
@@ -192,6 +200,9 @@ func (s *Server) awaitLive(ctx context.Context, lr *liveRun) (*mcp.CallToolResul
 		select {
 		case <-lr.changed:
 		case <-ctx.Done():
+			if lr.stop != nil {
+				lr.stop() // the client gave up the run (as it would a run without questions)
+			}
 			return nil, ctx.Err()
 		}
 	}

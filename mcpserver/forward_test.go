@@ -201,3 +201,42 @@ func TestForwardedQuestionNeedsForms(t *testing.T) {
 		t.Errorf("with a shared store: asked %d times", el.count())
 	}
 }
+
+// A 2026-07-28 client that cancels its run call stops the run, as for
+// clients of other versions (the run goes on in the background only once
+// it forwarded a question).
+func TestLiveRunStopsWithItsRequest(t *testing.T) {
+	started, stopped := make(chan struct{}), make(chan struct{})
+	block := modebox.MustTool("block", "Waits until cancelled.", func(ctx context.Context, in askIn) (string, error) {
+		close(started)
+		<-ctx.Done()
+		close(stopped)
+		return "", ctx.Err()
+	})
+	block.Namespace = "srv"
+	eng, err := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{block}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, New(eng, Options{}), clientOptions(&elicitor{decision: "approve"}), newVersion)
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"code": `return await srv.block({q: "x"})`}})
+		errc <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the tool did not start")
+	}
+	cancel()
+	if err := <-errc; err == nil {
+		t.Error("a cancelled call returned no error")
+	}
+	select {
+	case <-stopped:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run went on after its request was cancelled")
+	}
+}

@@ -92,7 +92,7 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 				return s.failure(codeInvalidArgument, err.Error()), nil
 			}
 			return s.runResult(res, routeInput, in), nil
-		})
+		}, true)
 	}
 	res, err := run(ctx)
 	if err != nil {
