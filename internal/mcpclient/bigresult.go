@@ -16,18 +16,18 @@ import (
 // the SDK, when it is one of the plainest results of a tools/call, which
 // are also the common big ones:
 //
-//	{"jsonrpc":"2.0","id":ID,"result":{"content":[{"type":"text","text":"…"}]}}
+//	{"jsonrpc":"2.0","id":ID,"result":{"content":[{"type":"text","text":"…"}, …]}}
 //	{"jsonrpc":"2.0","id":ID,"result":{"structuredContent":VALUE,"content":[…]}}
 //
 // (members in any order, whitespace anywhere; the result may also have
-// "isError":false and an object "_meta"; the content blocks beside a
-// structuredContent must be text blocks like the one above, and
-// structuredContent may be null when there is one text block). The value
-// is what convertResult returns for the same line decoded by the SDK: the
-// text as a JSON string, or the structured value, each as json.Marshal
-// writes it (object members sorted, the last of a duplicate name kept,
-// numbers as float64). Plain text needs no change: the value is the
-// text's bytes within line, not a copy; otherwise it is written once.
+// "isError":false and an object "_meta"; the content blocks must be text
+// blocks like the one above; structuredContent may be null). The value is
+// what convertResult returns for the same line decoded by the SDK: the
+// structured value, or the text of one block as a JSON string, or the
+// text blocks as {"content":[…]}, each as json.Marshal writes it (object
+// members sorted, the last of a duplicate name kept, numbers as float64).
+// Plain text of one block needs no change: the value is the text's bytes
+// within line, not a copy; otherwise it is written once.
 // Anything else (other members, a duplicate, an escaped member name,
 // a number out of float64's range, nesting the SDK refuses) is not
 // converted here: ok is false and the SDK decodes the line.
@@ -116,11 +116,26 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 		out, ok = canonicalValue(structured)
 		return resp.ID, out, ok
 	}
-	if len(texts) != 1 {
-		return id, nil, false
+	if len(texts) == 1 {
+		out, ok = canonicalString(texts[0])
+		return resp.ID, out, ok
 	}
-	out, ok = canonicalString(texts[0])
-	return resp.ID, out, ok
+	// no text block or several: {"content":[{"type":"text","text":…},…]}
+	size := len(`{"content":[]}`)
+	for _, t := range texts {
+		size += len(`{"type":"text","text":},`) + len(t) + 8
+	}
+	out = make([]byte, 0, size)
+	out = append(out, `{"content":[`...)
+	for i, t := range texts {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `{"type":"text","text":`...)
+		out = appendCanonicalString(out, t)
+		out = append(out, '}')
+	}
+	return resp.ID, append(out, "]}"...), true
 }
 
 // textBlock returns the raw text of a content block that is exactly

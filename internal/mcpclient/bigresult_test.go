@@ -288,7 +288,8 @@ func newSmallReader(data []byte, rnd *rand.Rand) *bufio.Reader {
 
 // TestBigResultBudgetComesBack checks that a big result whose call gave
 // up before it arrived gives its budget back (it is left to the SDK,
-// which drops it), and that calls after it convert their results.
+// which drops it), that calls after it convert their results, and that a
+// big result the SDK decodes gives the budget back once converted.
 func TestBigResultBudgetComesBack(t *testing.T) {
 	m := startManager(t, map[string]config.Server{"s": hostileStdio("big-result-late")}, Options{})
 	for range 3 {
@@ -305,6 +306,18 @@ func TestBigResultBudgetComesBack(t *testing.T) {
 	}
 	if !waitFor(10*time.Second, func() bool { return resultBudget.inUse() == 0 }) {
 		t.Fatalf("%d bytes of the budget still held", resultBudget.inUse())
+	}
+	// a big result the SDK decodes holds the budget until its call has
+	// converted it, and then gives it back
+	m2 := startManager(t, map[string]config.Server{"s": hostileStdio("big-blocks")}, Options{})
+	for range 3 {
+		res, err := m2.Call(context.Background(), "s", "evil", nil)
+		if err != nil || !bytes.HasPrefix(res, []byte(`{"content":[{"type":"text","text":"bbb`)) || len(res) < 12<<20 {
+			t.Fatalf("two big blocks: %.60s (%d bytes), %v", res, len(res), err)
+		}
+	}
+	if used := resultBudget.inUse(); used != 0 {
+		t.Fatalf("%d bytes of the budget still held after results the SDK decoded", used)
 	}
 }
 
