@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/modebox/modebox/internal/prompt"
+	"github.com/modebox/modebox/mcpserver"
 
 	"github.com/modebox/modebox"
 )
@@ -20,9 +21,14 @@ type elicitRouter struct{}
 // values, deny declines.
 func (r *elicitRouter) elicit(askCtx context.Context, server, message string, schema json.RawMessage) (string, map[string]any, error) {
 	message = forwardedMessage(server, message)
-	// an approver that shows forms (an MCP client's elicitation) gets the
-	// server's form as it is
-	if action, content, ok, err := modebox.AskForm(askCtx, message, forwardedSchema(schema)); ok {
+	// an approver that shows forms (an MCP client's elicitation, or its
+	// input_required results on protocol 2026-07-28) gets the server's
+	// form as it is
+	action, content, ok, err := mcpserver.AskForwarded(askCtx, message, forwardedSchema(schema))
+	if !ok {
+		action, content, ok, err = modebox.AskForm(askCtx, message, forwardedSchema(schema))
+	}
+	if ok {
 		if err != nil {
 			return "cancel", nil, nil
 		}

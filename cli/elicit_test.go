@@ -40,8 +40,8 @@ func TestDownstreamElicitationReachesTheUser(t *testing.T) {
 		},
 	})
 	// a client that elicits during calls (2025-11-25); 2026-07-28 clients
-	// have no server-initiated requests, so a downstream elicitation is
-	// declined for them
+	// are asked with input_required results instead
+	// (TestHostileElicitationThroughModeboxMCP)
 	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--config", cfg)},
 		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {

@@ -125,9 +125,10 @@ func buildModebox(t *testing.T) string {
 // each with the form's "decision" set to answer; block, when set, is
 // waited for before answering.
 type recordingElicitor struct {
-	answer string
-	block  chan struct{}
-	asked  chan struct{} // closed at the first question
+	answer  string
+	decline bool // answer "decline"
+	block   chan struct{}
+	asked   chan struct{} // closed at the first question
 
 	mu        sync.Mutex
 	questions []*mcp.ElicitParams
@@ -147,6 +148,9 @@ func (e *recordingElicitor) handle(ctx context.Context, req *mcp.ElicitRequest) 
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+	if e.decline {
+		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
 	return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": e.answer, "forwarded_from_mcp_server": true}}, nil
 }
@@ -168,45 +172,62 @@ func runCode(ctx context.Context, t *testing.T, session *mcp.ClientSession, code
 	return string(b)
 }
 
+// TestHostileElicitationThroughModeboxMCP forwards a spoofing server's
+// question to a real go-sdk client of each protocol generation: with
+// elicitation/create up to 2025-11-25, and on 2026-07-28 (no
+// server-initiated requests) as an input_required result whose answer
+// the client's retry brings back to the waiting call. Either way the
+// question is framed as forwarded and the server gets the answer.
 func TestHostileElicitationThroughModeboxMCP(t *testing.T) {
 	bin := buildModebox(t)
 	cfg := hostileConfig(t, map[string]string{"evil": "elicit-spoof"})
 	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	el := &recordingElicitor{answer: "approve"}
-	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--config", cfg)},
-		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // a client asked with elicitation/create
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer session.Close()
-	out := runCode(ctx, t, session, `return await tools.evil.evil({})`)
-	qs := el.list()
-	if len(qs) != 1 {
-		t.Fatalf("asked %d times: %s", len(qs), out)
-	}
-	q := qs[0]
-	if strings.ContainsAny(q.Message, "\n\r\x1b") || !strings.HasPrefix(q.Message, "[question from MCP server evil, not from modebox] ") {
-		t.Errorf("forwarded message not framed: %q", q.Message)
-	}
-	schema, _ := json.Marshal(q.RequestedSchema)
-	if !strings.Contains(string(schema), "forwarded_from_mcp_server") {
-		t.Errorf("forwarded schema could pass for modebox's form: %s", schema)
-	}
-	if !strings.Contains(out, `approve`) {
-		t.Errorf("the server did not get the answer: %s", out)
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		el := &recordingElicitor{answer: "approve"}
+		client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
+		session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--config", cfg)},
+			&mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer session.Close()
+		if got := session.InitializeResult().ProtocolVersion; got != version {
+			t.Fatalf("negotiated %s, want %s", got, version)
+		}
+		out := runCode(ctx, t, session, `return await tools.evil.evil({})`)
+		qs := el.list()
+		if len(qs) != 1 {
+			t.Fatalf("%s: asked %d times: %s", version, len(qs), out)
+		}
+		q := qs[0]
+		if strings.ContainsAny(q.Message, "\n\r\x1b") || !strings.HasPrefix(q.Message, "[question from MCP server evil, not from modebox] ") {
+			t.Errorf("%s: forwarded message not framed: %q", version, q.Message)
+		}
+		schema, _ := json.Marshal(q.RequestedSchema)
+		if !strings.Contains(string(schema), "forwarded_from_mcp_server") {
+			t.Errorf("%s: forwarded schema could pass for modebox's form: %s", version, schema)
+		}
+		if !strings.Contains(out, `\"accept\"`) || !strings.Contains(out, `\"approve\"`) || strings.Contains(out, "forwarded_from_mcp_server") {
+			t.Errorf("%s: the server did not get the answer (or got modebox's marker): %s", version, out)
+		}
+		// declining reaches the server as a decline
+		el.answer = ""
+		el.decline = true
+		if out := runCode(ctx, t, session, `return await tools.evil.evil({})`); !strings.Contains(out, `\"decline\"`) || strings.Contains(out, "approve") {
+			t.Errorf("%s: a declined question: %s", version, out)
+		}
+		session.Close()
 	}
 }
 
-func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
-	bin := buildModebox(t)
-	cfg := hostileConfig(t, map[string]string{"evil": "elicit-who"})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "mcp", "--config", cfg, "--http", "127.0.0.1:0", "--no-auth") // this test is about routing, not authentication
+// serveHostileHTTP starts `modebox mcp --http` with cfg and returns its
+// URL; the server stops when the test ends.
+func serveHostileHTTP(ctx context.Context, t *testing.T, bin, cfg string) string {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, bin, "mcp", "--config", cfg, "--http", "127.0.0.1:0", "--no-auth") // these tests are about routing, not authentication
 	cmd.Env = append(os.Environ(), "MODEBOX_SECRET=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8", "XDG_STATE_HOME="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -215,10 +236,10 @@ func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()
-	}()
+	})
 	sc := bufio.NewScanner(stderr)
 	url := ""
 	for sc.Scan() {
@@ -231,41 +252,68 @@ func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
 		t.Fatal("modebox mcp --http did not say where it serves")
 	}
 	go func() { _, _ = io.Copy(io.Discard, stderr) }()
-	connect := func(el *recordingElicitor) *mcp.ClientSession {
-		client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
-		s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-		if err != nil {
-			t.Fatal(err)
+	return url
+}
+
+// TestHostileElicitationsDoNotCrossClientsOverHTTP serves alice and bob
+// from one `modebox mcp --http`, their calls to one downstream server in
+// flight together. A question that does not say which call it belongs
+// to ("elicit-who") is asked of alice while hers is the only call, and
+// declined for bob (it cannot be told apart); one that names its call by
+// the call's progress token ("elicit-tagged") reaches each of them, and
+// each answer lands on its own run.
+func TestHostileElicitationsDoNotCrossClientsOverHTTP(t *testing.T) {
+	bin := buildModebox(t)
+	for _, mode := range []string{"elicit-who", "elicit-tagged"} {
+		cfg := hostileConfig(t, map[string]string{"evil": mode})
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		url := serveHostileHTTP(ctx, t, bin, cfg)
+		connect := func(el *recordingElicitor) *mcp.ClientSession {
+			client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: el.handle})
+			s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
 		}
-		return s
-	}
-	alice := &recordingElicitor{answer: "approve", block: make(chan struct{}), asked: make(chan struct{})}
-	bob := &recordingElicitor{answer: "deny"}
-	as, bs := connect(alice), connect(bob)
-	defer as.Close()
-	defer bs.Close()
-	var wg sync.WaitGroup
-	var aliceOut string
-	wg.Go(func() { aliceOut = runCode(ctx, t, as, `return await tools.evil.evil({who: "alice"})`) })
-	select {
-	case <-alice.asked:
-	case <-ctx.Done():
-		t.Fatal("alice was never asked")
-	}
-	bobOut := runCode(ctx, t, bs, `return await tools.evil.evil({who: "bob"})`)
-	close(alice.block)
-	wg.Wait()
-	for _, q := range bob.list() {
-		t.Errorf("bob was asked %q", q.Message)
-	}
-	if qs := alice.list(); len(qs) != 1 || !strings.HasSuffix(qs[0].Message, "question for alice") {
-		t.Errorf("alice was asked %d questions", len(qs))
-	}
-	if !strings.Contains(aliceOut, `\"approve\"`) || strings.Contains(aliceOut, "deny") {
-		t.Errorf("alice's run got %s", aliceOut)
-	}
-	if !strings.Contains(bobOut, "decline") || strings.Contains(bobOut, "approve") {
-		t.Errorf("bob's run got %s, want his question declined", bobOut)
+		alice := &recordingElicitor{answer: "approve", block: make(chan struct{}), asked: make(chan struct{})}
+		bob := &recordingElicitor{answer: "deny"}
+		as, bs := connect(alice), connect(bob)
+		defer as.Close()
+		defer bs.Close()
+		var wg sync.WaitGroup
+		var aliceOut string
+		wg.Go(func() { aliceOut = runCode(ctx, t, as, `return await tools.evil.evil({who: "alice"})`) })
+		select {
+		case <-alice.asked:
+		case <-ctx.Done():
+			t.Fatal("alice was never asked")
+		}
+		bobOut := runCode(ctx, t, bs, `return await tools.evil.evil({who: "bob"})`)
+		close(alice.block)
+		wg.Wait()
+		if qs := alice.list(); len(qs) != 1 || !strings.HasSuffix(qs[0].Message, "question for alice") {
+			t.Errorf("%s: alice was asked %d questions", mode, len(qs))
+		}
+		if !strings.Contains(aliceOut, `\"approve\"`) || strings.Contains(aliceOut, "deny") {
+			t.Errorf("%s: alice's run got %s", mode, aliceOut)
+		}
+		if mode == "elicit-who" {
+			for _, q := range bob.list() {
+				t.Errorf("%s: bob was asked %q", mode, q.Message)
+			}
+			if !strings.Contains(bobOut, "decline") || strings.Contains(bobOut, "approve") {
+				t.Errorf("%s: bob's run got %s, want his question declined", mode, bobOut)
+			}
+			continue
+		}
+		if qs := bob.list(); len(qs) != 1 || !strings.HasSuffix(qs[0].Message, "question for bob") {
+			t.Errorf("%s: bob was asked %d questions", mode, len(qs))
+		}
+		if !strings.Contains(bobOut, `\"deny\"`) || strings.Contains(bobOut, "approve") {
+			t.Errorf("%s: bob's run got %s, want his own answer", mode, bobOut)
+		}
 	}
 }
 

@@ -270,6 +270,9 @@ func argsDigest(in runInput) [32]byte {
 // first resume's result.
 func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runInput) (*mcp.CallToolResult, error) {
 	state := req.Params.RequestState
+	if isLiveState(state) {
+		return s.retryLive(ctx, req, in) // the answer to a forwarded question (forward.go)
+	}
 	a, err := s.issuedState(ctx, req, state)
 	if err != nil {
 		return nil, err
@@ -306,17 +309,23 @@ func (s *Server) retryRun(ctx context.Context, req *mcp.CallToolRequest, in runI
 	} else if !complete {
 		return askInput(state, a), nil
 	}
-	res, err := s.resumes.do(ctx, state, func(ctx context.Context) (*modebox.Result, error) {
-		rec := s.runs.start("resume")
-		for id, d := range byID {
-			s.runs.approved(rec, id, d, s.decidedBy(a), 0)
-		}
-		ctx = modebox.WithObserver(ctx, s.runs.observer(rec)) // times the calls the resume makes
-		res, err := s.eng.Resume(ctx, state, modebox.Decisions{ByID: byID, Default: modebox.Deny})
-		s.runs.finish(rec, res, err)
-		return res, err
-	})
-	return s.resumedResult(res, err, routeInput, in)
+	resume := func(ctx context.Context) (*modebox.Result, error) {
+		return s.resumes.do(ctx, state, func(ctx context.Context) (*modebox.Result, error) {
+			rec := s.runs.start("resume")
+			for id, d := range byID {
+				s.runs.approved(rec, id, d, s.decidedBy(a), 0)
+			}
+			ctx = modebox.WithObserver(ctx, s.runs.observer(rec)) // times the calls the resume makes
+			res, err := s.eng.Resume(ctx, state, modebox.Decisions{ByID: byID, Default: modebox.Deny})
+			s.runs.finish(rec, res, err)
+			return res, err
+		})
+	}
+	// a downstream server's question during the resume is forwarded as
+	// input_required while it goes on (forward.go)
+	return s.runLive(ctx, in, resume, func(res *modebox.Result, err error) (*mcp.CallToolResult, error) {
+		return s.resumedResult(res, err, routeInput, in)
+	}, false)
 }
 
 // resumedResult renders a resume for a retry of run: a token that does

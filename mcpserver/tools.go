@@ -78,9 +78,23 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	rec := s.runs.start("run")
 	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.recorded(rec, rt, s.approverFor(rt, req))}
 	ctx, flush := withProgress(ctx, req, s.runs.observer(rec))
-	res, err := s.eng.Run(ctx, in.Code, opts)
-	flush()
-	s.runs.finish(rec, res, err)
+	run := func(ctx context.Context) (*modebox.Result, error) {
+		res, err := s.eng.Run(ctx, in.Code, opts)
+		flush()
+		s.runs.finish(rec, res, err)
+		return res, err
+	}
+	if rt == routeInput {
+		// a downstream server's question is forwarded as input_required
+		// while the run goes on (forward.go)
+		return s.runLive(ctx, in, run, func(res *modebox.Result, err error) (*mcp.CallToolResult, error) {
+			if err != nil {
+				return s.failure(codeInvalidArgument, err.Error()), nil
+			}
+			return s.runResult(res, routeInput, in), nil
+		}, true)
+	}
+	res, err := run(ctx)
 	if err != nil {
 		return s.failure(codeInvalidArgument, err.Error()), nil
 	}

@@ -32,8 +32,11 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	if err != nil {
 		return nil, &ToolError{Server: server, Tool: tool, Message: err.Error(), Code: jsonrpc.CodeInvalidParams}
 	}
+	params := &mcp.CallToolParams{Name: tool, Arguments: arguments}
+	token, unwatch := s.watchProgress(ctx, params) // progress.go
+	defer unwatch()
 	timeout := s.callTimeout()
-	cctx, cancel := s.withCallTimeout(ctx, timeout)
+	cctx, cancel := s.withCallTimeout(ctx, timeout, token)
 	defer cancel()
 	// ended explains a call whose context ended.
 	ended := func() error {
@@ -53,8 +56,10 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 		}
 		return nil, err
 	}
-	params := &mcp.CallToolParams{Name: tool, Arguments: arguments}
-	defer s.watchProgress(ctx, params)() // progress.go
+	if c.read != nil {
+		c.read.expect(token) // its result may be converted by the connection (stdioconn.go)
+		defer c.read.forget(token)
+	}
 	res, err := c.session.CallTool(cctx, params)
 	if err != nil {
 		if cctx.Err() != nil {
@@ -87,6 +92,12 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	s.mu.Lock()
 	s.crashes = 0
 	s.mu.Unlock()
+	if c.read != nil {
+		if out, release, ok := c.read.take(token); ok {
+			release()
+			return out, nil
+		}
+	}
 	return convertResult(server, tool, res)
 }
 

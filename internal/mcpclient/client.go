@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,12 +29,15 @@ func (s *server) clientOptions() *mcp.ClientOptions {
 // later ones are declined without asking.
 const MaxElicitationsPerCall = 3
 
+// RelatedRequestKey is the _meta key by which a server may name the
+// JSON-RPC id of the tools/call its elicitation belongs to (stdio
+// servers; over HTTP, a server names the call by its progress token).
+const RelatedRequestKey = "io.modelcontextprotocol/related-request-id"
+
 // elicit forwards a form elicitation to the Elicitor, in the context of
-// the call that caused it. A server's request does not say which call it
-// belongs to, so it is attributed to the one call in flight to the server;
-// with none, or with several (the question could be for another client's
-// call), it is declined, as are URL elicitations (the Elicitor cannot show
-// a URL) and those past MaxElicitationsPerCall.
+// the call that caused it (see callFor). One that cannot be attributed is
+// declined, as are URL elicitations (the Elicitor cannot show a URL) and
+// those past MaxElicitationsPerCall.
 func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	p := req.Params
 	if p.Mode == "url" {
@@ -47,7 +51,7 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		}
 		schema = b
 	}
-	c := s.elicitationStarted()
+	c := s.elicitationStarted(p.Meta)
 	if c == nil {
 		return &mcp.ElicitResult{Action: "decline"}, nil
 	}
@@ -74,21 +78,62 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	return nil, fmt.Errorf("mcpclient: elicitor returned invalid action %q", action)
 }
 
-// elicitationStarted attributes an elicitation to the one call in flight
+// elicitationStarted attributes an elicitation to its call (see callFor)
 // and returns it, or returns nil when it cannot be attributed or the call
 // has asked too often.
-func (s *server) elicitationStarted() *call {
+func (s *server) elicitationStarted(meta mcp.Meta) *call {
+	var read *stdioConn
+	s.mu.Lock()
+	if s.live != nil {
+		read = s.live.read
+	}
+	s.mu.Unlock()
+	var byID string
+	raw, hasID := meta[RelatedRequestKey]
+	if hasID && read != nil {
+		if id, err := jsonrpc.MakeID(raw); err == nil && id.IsValid() {
+			byID, _ = read.callOf(id)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	c := s.callFor(meta, hasID && read != nil, byID)
+	if c == nil || c.asked >= MaxElicitationsPerCall {
+		return nil
+	}
+	c.asked++
+	c.eliciting++
+	return c
+}
+
+// callFor finds the call an elicitation belongs to, under s.mu. Every
+// call sends a progress token of its own; a server names the call by
+// putting that token in the elicitation's _meta ("progressToken"), or by
+// the call's JSON-RPC id under RelatedRequestKey (byID is the token of
+// the call with that id, "" if none; hasID is false where the transport
+// keeps no ids, over HTTP, and the id is then not looked at). A request
+// that names neither is attributed to the one call in flight to the
+// server; with none or several (the question could be for another
+// client's call), or when it names a call that is not in flight, it is
+// not attributed.
+func (s *server) callFor(meta mcp.Meta, hasID bool, byID string) *call {
+	_, hasToken := meta["progressToken"]
+	if hasToken || hasID {
+		token, _ := meta["progressToken"].(string)
+		if !hasToken {
+			token = byID
+		}
+		for c := range s.calls {
+			if token != "" && c.token == token {
+				return c
+			}
+		}
+		return nil
+	}
 	if len(s.calls) != 1 {
 		return nil
 	}
 	for c := range s.calls {
-		if c.asked >= MaxElicitationsPerCall {
-			return nil
-		}
-		c.asked++
-		c.eliciting++
 		return c
 	}
 	return nil

@@ -54,11 +54,21 @@
 // [Manager.Skipped]; its start is bounded by its own timeout (at least
 // [MinStartTimeout]) when that is shorter than the start timeout.
 //
-// An elicitation does not say which call it belongs to. It is attributed to
-// the one call in flight to the server, and the [Elicitor] gets a context
-// carrying that call's values; with no call or several calls in flight it
-// is declined, as are URL-mode requests and those beyond
-// [MaxElicitationsPerCall].
+// Every call sends a progress token of its own. An elicitation is
+// attributed to the call whose token it names in its _meta
+// ("progressToken"), or whose JSON-RPC id it names under
+// [RelatedRequestKey] (stdio); one that names neither is attributed to the
+// one call in flight to the server. The [Elicitor] gets a context carrying
+// that call's values. An elicitation naming no call in flight, or naming
+// none while several calls are in flight, is declined, as are URL-mode
+// requests and those beyond [MaxElicitationsPerCall].
+//
+// A stdio server's messages are read one line (at most [MaxMessageSize])
+// at a time into one buffer of the line's size; a line of 1 MiB or more
+// waits for the process-wide [ResultBudget] before it is decoded, and
+// holds it until its result is converted. A result of one text block is
+// converted straight from the line (plain text: the line's own bytes),
+// without the SDK's decoding; any other message is decoded by the SDK.
 //
 // The per-call timeout does not run out while the server waits for an
 // answer from the [Elicitor] to one of the call's elicitations (a human

@@ -215,6 +215,95 @@ func TestHostileElicitationsRoutedToTheirCall(t *testing.T) {
 	}
 }
 
+// TestHostileElicitationsOfParallelCalls runs two calls of two callers
+// at once to one server that elicits during both, naming the call each
+// question belongs to (by the call's progress token, over stdio and HTTP,
+// or by its JSON-RPC id, over stdio): each question reaches its own
+// caller, and each answer lands on its own call. Both questions are in
+// flight together (each caller answers only once the other was asked). A
+// question naming a call that is not in flight is declined, even with
+// one call in flight.
+func TestHostileElicitationsOfParallelCalls(t *testing.T) {
+	servers := map[string]config.Server{
+		"tagged": hostileStdio("elicit-tagged"), "tagged-http": hostileHTTP(t, "elicit-tagged", ""),
+		"related": hostileStdio("elicit-related"),
+	}
+	for name, srv := range servers {
+		var mu sync.Mutex
+		var asked []string
+		both := make(chan struct{})
+		var once sync.Once
+		elicitor := func(ctx context.Context, server, message string, _ json.RawMessage) (string, map[string]any, error) {
+			who, _ := ctx.Value(whoKey{}).(string)
+			mu.Lock()
+			asked = append(asked, who+": "+message)
+			if len(asked) == 2 {
+				once.Do(func() { close(both) })
+			}
+			mu.Unlock()
+			select {
+			case <-both:
+			case <-time.After(20 * time.Second):
+			}
+			answer := map[string]string{"alice": "approve", "bob": "deny"}[who]
+			return "accept", map[string]any{"decision": answer}, nil
+		}
+		m := startManager(t, map[string]config.Server{"s": srv}, Options{Elicitor: elicitor})
+		results := map[string]json.RawMessage{}
+		var wg sync.WaitGroup
+		for _, who := range []string{"alice", "bob"} {
+			wg.Go(func() {
+				res, err := m.Call(context.WithValue(context.Background(), whoKey{}, who), "s", "evil", json.RawMessage(`{"who":"`+who+`"}`))
+				if err != nil {
+					t.Errorf("%s: %s: %v", name, who, err)
+				}
+				mu.Lock()
+				results[who] = res
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		slices.Sort(asked)
+		if strings.Join(asked, "|") != "alice: question for alice|bob: question for bob" {
+			t.Errorf("%s: asked %q, want each caller about their own call", name, asked)
+		}
+		if !strings.Contains(string(results["alice"]), `\"approve\"`) || strings.Contains(string(results["alice"]), "deny") {
+			t.Errorf("%s: alice got %s", name, results["alice"])
+		}
+		if !strings.Contains(string(results["bob"]), `\"deny\"`) || strings.Contains(string(results["bob"]), "approve") {
+			t.Errorf("%s: bob got %s", name, results["bob"])
+		}
+		m.Close()
+	}
+	// over HTTP no ids are kept: a related-request id is not looked at, and
+	// the question goes to the one call in flight
+	{
+		var n atomic.Int32
+		elicitor := func(context.Context, string, string, json.RawMessage) (string, map[string]any, error) {
+			n.Add(1)
+			return "accept", map[string]any{"decision": "approve"}, nil
+		}
+		m := startManager(t, map[string]config.Server{"s": hostileHTTP(t, "elicit-related", "")}, Options{Elicitor: elicitor})
+		if res := mustCall(t, m, "s", "evil", `{"who":"alice"}`); n.Load() != 1 || !strings.Contains(string(res), "approve") {
+			t.Errorf("http, related id, one call: asked %d times, result %s", n.Load(), res)
+		}
+		m.Close()
+	}
+	for _, srv := range []config.Server{hostileStdio("elicit-stale"), hostileHTTP(t, "elicit-stale", "")} {
+		var n atomic.Int32
+		elicitor := func(context.Context, string, string, json.RawMessage) (string, map[string]any, error) {
+			n.Add(1)
+			return "accept", map[string]any{"decision": "approve"}, nil
+		}
+		m := startManager(t, map[string]config.Server{"s": srv}, Options{Elicitor: elicitor})
+		res := mustCall(t, m, "s", "evil", `{"who":"alice"}`)
+		if n.Load() != 0 || !strings.Contains(string(res), "decline") {
+			t.Errorf("%s: a question naming no call in flight: asked %d times, result %s", srv.Transport(), n.Load(), res)
+		}
+		m.Close()
+	}
+}
+
 func TestHostileElicitationFlood(t *testing.T) {
 	for _, srv := range []config.Server{hostileStdio("elicit-flood"), hostileHTTP(t, "elicit-flood", "")} {
 		var n atomic.Int32
@@ -303,8 +392,9 @@ func TestHostileDetachedChildrenDieWithTheServer(t *testing.T) {
 	}
 }
 
-func TestHostileBigResultMemory(t *testing.T) {
-	m := startManager(t, map[string]config.Server{"s": hostileStdio("big-result")}, Options{})
+// heapPeak runs fn and returns the peak of the heap in use during it
+// over the heap in use before, sampled every 2ms.
+func heapPeak(fn func()) uint64 {
 	runtime.GC()
 	var base runtime.MemStats
 	runtime.ReadMemStats(&base)
@@ -324,71 +414,81 @@ func TestHostileBigResultMemory(t *testing.T) {
 			max = maxU(max, ms.HeapInuse)
 		}
 	}()
-	res, err := m.Call(context.Background(), "s", "evil", nil)
+	fn()
 	close(stop)
 	p := <-peak
-	if err != nil {
-		t.Fatal(err)
-	}
-	over := p - min(p, base.HeapInuse)
-	t.Logf("a %d MiB result: heap peak %d MiB over the baseline (%.1fx)", len(res)>>20, over>>20, float64(over)/float64(len(res)))
-	if over > 200<<20 {
-		t.Errorf("heap peak %d MiB for a %d MiB result", over>>20, len(res)>>20)
+	return p - min(p, base.HeapInuse)
+}
+
+// TestHostileBigResultMemory checks that one result of 11 to 15 MiB costs
+// the host well under 4 times its size at the peak (a structured value:
+// under 5 times): the line is read once
+// into a buffer of its size and the result converted from it (plain text:
+// the line's own bytes; text with escapes and a structured value of
+// 50,000 rows: one buffer of its final size).
+func TestHostileBigResultMemory(t *testing.T) {
+	for _, mode := range []string{"big-result", "big-result-escaped", "big-structured"} {
+		m := startManager(t, map[string]config.Server{"s": hostileStdio(mode)}, Options{})
+		var res json.RawMessage
+		var err error
+		over := heapPeak(func() { res, err = m.Call(context.Background(), "s", "evil", nil) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: a %d MiB result: heap peak %d MiB over the baseline (%.1fx)", mode, len(res)>>20, over>>20, float64(over)/float64(len(res)))
+		limit := 4 * uint64(len(res))
+		if mode == "big-structured" {
+			limit = 5 * uint64(len(res)) // the line, its blocks and the value rewritten: about 3x
+		}
+		if over > limit {
+			t.Errorf("%s: heap peak %d MiB for a %d MiB result", mode, over>>20, len(res)>>20)
+		}
+		m.Close()
 	}
 }
 
 // TestHostileBigResultMemoryParallel makes 8 calls at once, two to each of
-// four servers that answer with a 15 MiB result, and checks that the heap
-// peak stays under 100 MiB per result (a conversion that copied each
-// result a few more times would go over). It measures what parallel large
-// results cost; it is not a process-wide bound (there is none yet).
+// four servers that answer with a result of 11 to 15 MiB (plain text,
+// text with escapes, structured rows), and checks that the heap peak stays under 40 MiB per
+// result: each connection holds at most one line it reads (up to 16 MiB
+// in blocks, then its buffer), the big lines being converted are bounded
+// by ResultBudget, and plain results are the lines' own bytes. The budget
+// is all given back after.
 func TestHostileBigResultMemoryParallel(t *testing.T) {
-	m := startManager(t, map[string]config.Server{"a": hostileStdio("big-result"), "b": hostileStdio("big-result"), "c": hostileStdio("big-result"), "d": hostileStdio("big-result")}, Options{})
-	runtime.GC()
-	var base runtime.MemStats
-	runtime.ReadMemStats(&base)
-	stop := make(chan struct{})
-	peak := make(chan uint64)
-	go func() {
-		var max uint64
-		var ms runtime.MemStats
-		for {
-			select {
-			case <-stop:
-				peak <- max
-				return
-			case <-time.After(2 * time.Millisecond):
+	for _, mode := range []string{"big-result", "big-result-escaped", "big-structured"} {
+		m := startManager(t, map[string]config.Server{"a": hostileStdio(mode), "b": hostileStdio(mode), "c": hostileStdio(mode), "d": hostileStdio(mode)}, Options{})
+		const calls = 8
+		var sizes []int
+		over := heapPeak(func() {
+			errs := make(chan error, calls)
+			got := make(chan int, calls)
+			for i := range calls {
+				go func() {
+					res, err := m.Call(context.Background(), []string{"a", "b", "c", "d"}[i%4], "evil", nil)
+					got <- len(res)
+					errs <- err
+				}()
 			}
-			runtime.ReadMemStats(&ms)
-			max = maxU(max, ms.HeapInuse)
+			for range calls {
+				if err := <-errs; err != nil {
+					t.Error(err)
+				}
+				sizes = append(sizes, <-got)
+			}
+		})
+		for _, n := range sizes {
+			if n < 11<<20 {
+				t.Fatalf("%s: results of %v bytes", mode, sizes)
+			}
 		}
-	}()
-	const calls = 8
-	errs := make(chan error, calls)
-	sizes := make(chan int, calls)
-	for i := range calls {
-		go func() {
-			res, err := m.Call(context.Background(), []string{"a", "b", "c", "d"}[i%4], "evil", nil)
-			sizes <- len(res)
-			errs <- err
-		}()
-	}
-	total := 0
-	for range calls {
-		if err := <-errs; err != nil {
-			t.Error(err)
+		t.Logf("%s: %d calls of a %d MiB result at once: heap peak %d MiB over the baseline", mode, calls, sizes[0]>>20, over>>20)
+		if over > calls*40<<20 {
+			t.Errorf("%s: heap peak %d MiB for %d results at once", mode, over>>20, calls)
 		}
-		total += <-sizes
-	}
-	close(stop)
-	p := <-peak
-	if total != calls*(15<<20+2) {
-		t.Fatalf("results of %d bytes in all, want %d", total, calls*(15<<20+2))
-	}
-	over := p - min(p, base.HeapInuse)
-	t.Logf("%d calls of a 15 MiB result at once: heap peak %d MiB over the baseline", calls, over>>20)
-	if over > calls*100<<20 {
-		t.Errorf("heap peak %d MiB for %d results of 15 MiB at once", over>>20, calls)
+		if !waitFor(5*time.Second, func() bool { return resultBudget.inUse() == 0 }) {
+			t.Errorf("%s: %d bytes of the budget still held after the calls", mode, resultBudget.inUse())
+		}
+		m.Close()
 	}
 }
 
@@ -463,5 +563,23 @@ func TestEventCapProperty(t *testing.T) {
 	bc = &bodyCap{body: io.NopCloser(bytes.NewReader(make([]byte, 5000))), left: 5000, over: &over}
 	if b, err := io.ReadAll(bc); err != nil && !errors.Is(err, ErrMessageTooLarge) || len(b) != 5000 {
 		t.Errorf("a 5000-byte body under a 5000-byte cap: %d bytes, %v", len(b), err)
+	}
+}
+
+// TestStdioBatches talks to a server that answers everything in JSON-RPC
+// batches (of one) and sends a batch of a notification and two requests:
+// the results are read from the batches, and the answers to the batched
+// requests go back together in one batch.
+func TestStdioBatches(t *testing.T) {
+	m := startManager(t, map[string]config.Server{"s": hostileStdio("batch")}, Options{})
+	if got := mustCall(t, m, "s", "echo", `{"a":"<b>"}`); string(got) != `"{\"a\":\"\\u003cb\\u003e\"}"` {
+		t.Errorf("echo in a batch: %s", got)
+	}
+	var res string
+	if err := json.Unmarshal(mustCall(t, m, "s", "batch", `{}`), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res != `answers in batches: [["\"b1\"","\"b2\""]]` && res != `answers in batches: [["\"b2\"","\"b1\""]]` {
+		t.Errorf("the batch of requests was answered as %s", res)
 	}
 }

@@ -9,13 +9,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/modebox/modebox/internal/config"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -56,8 +54,9 @@ func catchesTerm(pid int) bool {
 
 // stdioTransport is an mcp.Transport that starts a stdio server. Unlike the
 // SDK's CommandTransport it puts the server in its own process group, so
-// that stopping it also stops what it started (npx → node), and keeps the
-// tail of its stderr.
+// that stopping it also stops what it started (npx → node), keeps the
+// tail of its stderr, and speaks to it over modebox's own connection
+// (stdioconn.go).
 type stdioTransport struct {
 	cfg    config.Server
 	out    *lockedWriter // nil: stderr only goes to the tail
@@ -65,43 +64,7 @@ type stdioTransport struct {
 
 	proc     *process // set by Connect once the child runs
 	startErr error    // set by Connect when the child could not be started
-	conn     *readConn
-}
-
-// readConn records the first error reading from a server other than the
-// end of its output: a message over MaxMessageSize or one that is not
-// JSON. It explains a connection that ended while the child still ran.
-type readConn struct {
-	mcp.Connection
-	mu  sync.Mutex
-	err error
-}
-
-// Read implements mcp.Connection.
-func (c *readConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	m, err := c.Connection.Read(ctx)
-	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) &&
-		!errors.Is(err, os.ErrClosed) && !errors.Is(err, mcp.ErrConnectionClosed) {
-		c.mu.Lock()
-		if c.err == nil {
-			if strings.Contains(err.Error(), "maximum line length") {
-				err = ErrMessageTooLarge
-			}
-			c.err = err
-		}
-		c.mu.Unlock()
-	}
-	return m, err
-}
-
-// readErr returns the recorded read error, if any.
-func (c *readConn) readErr() error {
-	if c == nil {
-		return nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
+	conn     *stdioConn
 }
 
 // minimalEnv returns PATH and HOME from modebox's environment, then the
@@ -205,11 +168,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.proc = p
 	go p.readStderr(t.out, t.prefix)
 	go p.wait()
-	c, err := (&mcp.IOTransport{Reader: outR, Writer: inW, MaxLineLength: MaxMessageSize}).Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	t.conn = &readConn{Connection: c}
+	t.conn = newStdioConn(outR, inW)
 	return t.conn, nil
 }
 

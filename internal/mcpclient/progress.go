@@ -50,20 +50,23 @@ var (
 	progressSeq    atomic.Uint64
 )
 
-// watchProgress gives p a progress token when ctx asks for progress, and
-// returns the function that stops routing it.
-func (s *server) watchProgress(ctx context.Context, p *mcp.CallToolParams) func() {
+// watchProgress gives p a progress token, unique in the process (every
+// call has one: it is how the call's result and the server's
+// elicitations are told apart from other calls'), and returns it with the
+// function that stops routing its progress to ctx's WithProgress
+// function, if any.
+func (s *server) watchProgress(ctx context.Context, p *mcp.CallToolParams) (string, func()) {
+	token := "mbx-" + strconv.FormatUint(progressSeq.Add(1), 10)
+	p.SetProgressToken(token)
 	fn, _ := ctx.Value(progressKey{}).(func(Progress))
 	if fn == nil {
-		return func() {}
+		return token, func() {}
 	}
-	token := "mbx-" + strconv.FormatUint(progressSeq.Add(1), 10)
 	route := progressRoute{server: s.name, token: token}
 	progressRoutes.Store(route, progressSink{tool: p.Name, fn: fn})
-	p.SetProgressToken(token)
 	// the SDK may hand a notification sent just before the result to its
 	// handler after the call has returned: keep routing a moment longer
-	return func() { time.AfterFunc(progressGrace, func() { progressRoutes.Delete(route) }) }
+	return token, func() { time.AfterFunc(progressGrace, func() { progressRoutes.Delete(route) }) }
 }
 
 // progressGrace is how long a call's progress is still routed after the

@@ -17,10 +17,9 @@ func TestProgressRouting(t *testing.T) {
 	var got []Progress
 	ctx := WithProgress(context.Background(), func(p Progress) { got = append(got, p) })
 	params := &mcp.CallToolParams{Name: "slow"}
-	stop := a.watchProgress(ctx, params)
+	token, stop := a.watchProgress(ctx, params)
 	defer stop()
-	token, ok := params.GetProgressToken().(string)
-	if !ok || token == "" {
+	if sent, ok := params.GetProgressToken().(string); !ok || sent != token || token == "" {
 		t.Fatalf("no token set: %v", params.GetProgressToken())
 	}
 	send := func(s *server, tok any, msg string) {
@@ -38,10 +37,16 @@ func TestProgressRouting(t *testing.T) {
 		strings.ContainsAny(p.Message, "\x1b\n") || len(p.Message) > maxProgressMessage+len("…") {
 		t.Fatalf("%+v", p)
 	}
-	// without WithProgress no token is asked for
+	// without WithProgress a call still has its own token (results and
+	// elicitations are attributed by it), but its progress goes nowhere
 	plain := &mcp.CallToolParams{Name: "x"}
-	a.watchProgress(context.Background(), plain)()
-	if plain.GetProgressToken() != nil {
-		t.Fatal("a token without WithProgress")
+	other, stopPlain := a.watchProgress(context.Background(), plain)
+	stopPlain()
+	if plain.GetProgressToken() != other || other == token {
+		t.Fatalf("token %v, want a new one", plain.GetProgressToken())
+	}
+	send(a, other, "to a call without WithProgress")
+	if len(got) != 1 {
+		t.Fatalf("progress of a call without WithProgress delivered: %+v", got)
 	}
 }

@@ -32,7 +32,7 @@ func backoff(n int) time.Duration {
 type conn struct {
 	session *mcp.ClientSession
 	proc    *process         // nil for a remote server
-	read    *readConn        // nil for a remote server
+	read    *stdioConn       // nil for a remote server
 	http    *headerTransport // nil for a stdio server
 	release func()           // frees transport resources; may be nil
 	done    chan struct{}

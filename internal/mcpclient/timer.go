@@ -13,7 +13,8 @@ var errCallTimeout = errors.New("mcpclient: per-call timeout")
 // call is one call in flight to a server, to which the server's
 // elicitations are attributed.
 type call struct {
-	ctx context.Context // the caller's context: its values reach the Elicitor
+	ctx   context.Context // the caller's context: its values reach the Elicitor
+	token string          // its progress token, unique in the process
 
 	// under the server's mu
 	eliciting  int       // elicitations waiting for the Elicitor
@@ -27,11 +28,12 @@ type call struct {
 // the call started, except that it does not time out while one of the
 // call's own elicitations waits for the Elicitor (a human may take longer
 // than d to answer) and then ends no sooner than d after the last answer.
-// The call is registered with s until the returned cancel func runs.
-func (s *server) withCallTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+// The call is registered with s, by its progress token, until the
+// returned cancel func runs.
+func (s *server) withCallTimeout(ctx context.Context, d time.Duration, token string) (context.Context, context.CancelFunc) {
 	cctx, cancel := context.WithCancelCause(ctx)
 	unhook := context.AfterFunc(s.m.base, func() { cancel(ErrClosed) })
-	c := &call{ctx: ctx}
+	c := &call{ctx: ctx, token: token}
 	s.mu.Lock()
 	if s.calls == nil {
 		s.calls = map[*call]bool{}
