@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/schema"
 )
 
@@ -65,7 +66,7 @@ func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) (Decisio
 // the flow state is deterministic; Call runs on workers.
 type runHost struct {
 	box      *toolbox
-	run      *policyRules
+	run      *policy.Rules
 	approver Approver
 	canPause bool
 
@@ -161,7 +162,7 @@ func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
 	if e.gate != nil {
 		gi = e.gate(c.Args)
 	}
-	pol := stricter(e.Policy, h.run.policyFor(e.key, PolicyAllow))
+	pol := policy.Stricter(e.Policy, h.run.For(e.key, PolicyAllow))
 	if pol == PolicyDeny {
 		return engine.Verdict{RejectCode: CodeToolDenied, RejectMessage: e.label() + " is denied by policy; the call was refused"}
 	}

@@ -259,7 +259,7 @@ func (e *Engine) Resume(ctx context.Context, token string, d Decisions) (*Result
 		h.approveTool(t)
 	}
 	return e.run(ctx, body.Code, RunOptions{
-		Lang: body.Lang, Filename: body.Filename, Limits: e.limits.clamp(body.Limits), Policies: body.Policies,
+		Lang: body.Lang, Filename: body.Filename, Limits: e.limits.Clamp(body.Limits), Policies: body.Policies,
 		Journal: body.Journal, Approver: d.Approver,
 	}, h)
 }

@@ -45,7 +45,7 @@ func (e *Engine) Declarations() (string, error) {
 // Limits returns the limits a run of e gets when it sets none: the
 // engine's, with the defaults where it sets none either.
 func (e *Engine) Limits() Limits {
-	return DefaultLimits().merge(e.limits)
+	return DefaultLimits().Merge(e.limits)
 }
 
 // IndexBudget is the most bytes Index takes. While every tool's name fits,

@@ -18,6 +18,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -25,6 +26,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/guest"
 	"github.com/modebox/modebox/internal/tsx"
 )
@@ -59,8 +61,8 @@ type Engine struct {
 // New checks the configuration, compiles the tools' schemas and loads the
 // engine image (compiled once per process).
 func New(cfg EngineConfig) (*Engine, error) {
-	if err := cfg.Limits.validate("EngineConfig.Limits"); err != nil {
-		return nil, err
+	if err := cfg.Limits.Validate("EngineConfig.Limits"); err != nil {
+		return nil, apiError(err)
 	}
 	eng, err := engine.Shared()
 	if err != nil {
@@ -117,11 +119,11 @@ func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result
 // run runs code with h answering calls; Resume passes a host that already
 // holds the pending calls' decisions.
 func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHost) (*Result, error) {
-	if err := opts.Limits.validate("RunOptions.Limits"); err != nil {
-		return nil, err
+	if err := opts.Limits.Validate("RunOptions.Limits"); err != nil {
+		return nil, apiError(err)
 	}
-	if err := e.limits.narrows(opts.Limits); err != nil {
-		return nil, err
+	if err := e.limits.Narrows(opts.Limits); err != nil {
+		return nil, apiError(err)
 	}
 	runPolicies, err := compilePolicies("RunOptions.Policies", opts.Policies)
 	if err != nil {
@@ -153,7 +155,7 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 		_, _ = rand.Read(b[:])
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
-	lim := e.limits.merge(opts.Limits)
+	lim := e.limits.Merge(opts.Limits)
 	if !h.slotHeld {
 		release, busy := e.gate.acquire(ctx)
 		if busy != nil {
@@ -167,9 +169,9 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 		Code:    prog.Code,
 		Setup:   e.box.setup,
 		Seed:    seed,
-		Limits:  lim.engine(),
+		Limits:  lim,
 		Host:    h,
-		Replay:  opts.Journal.toEngine(),
+		Replay:  opts.Journal,
 		Observe: engineObserver(ctx),
 	}
 	h.caps = e.caps.newRun()
@@ -236,7 +238,7 @@ func convertResult(r *engine.Result, prog *tsx.Program, filename string) *Result
 			HostCalls:  r.Stats.HostCalls,
 			PeakMemory: r.Stats.PeakMemory,
 		},
-		Journal: journalFromEngine(r.Journal),
+		Journal: r.Journal,
 		Status:  StatusOK,
 	}
 	for _, l := range r.Logs {
@@ -283,3 +285,13 @@ func dropPreludeFrames(stack string) string {
 // this engine (EngineConfig.ApprovalTimeout, or DefaultApprovalTimeout).
 // An approval page or link made for such a wait expires with it.
 func (e *Engine) ApprovalTimeout() time.Duration { return e.approvalTimeout }
+
+// apiError turns the configuration errors of the internal packages into
+// the public *ConfigError.
+func apiError(err error) error {
+	var ce *errs.Config
+	if errors.As(err, &ce) {
+		return &ConfigError{Field: ce.Field, Reason: ce.Reason, Err: ce.Err}
+	}
+	return err
+}

@@ -5,69 +5,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/internal/policy"
 )
 
-// policyRules resolves tool policies and flows by pattern, with the rules
-// of modebox.json (internal/config): exact beats glob, fewer "*" beat more,
-// longer beats shorter, stricter beats looser.
-type policyRules struct {
-	cfg *config.Config
-}
-
-func compilePolicies(field string, policies map[string]Policy) (*policyRules, error) {
-	if len(policies) == 0 {
-		return nil, nil
-	}
-	cfg := &config.Config{Tools: map[string]config.ToolRule{}}
-	for pattern, p := range policies {
-		if pattern == "" {
-			return nil, &ConfigError{Field: field, Reason: "empty pattern"}
-		}
-		switch p {
-		case PolicyAllow, PolicyAsk, PolicyDeny:
-		default:
-			return nil, &ConfigError{Field: fmt.Sprintf("%s[%q]", field, pattern), Reason: fmt.Sprintf("%q is not allow, ask or deny", p)}
-		}
-		cfg.Tools[pattern] = config.ToolRule{Policy: string(p)}
-	}
-	return &policyRules{cfg: cfg}, nil
-}
-
-// policyFor returns the policy of the most specific pattern matching key,
-// or def when none does. Safe on a nil receiver.
-func (r *policyRules) policyFor(key string, def Policy) Policy {
-	if r == nil {
-		return def
-	}
-	if p, ok := r.cfg.PolicyFor(key); ok {
-		return Policy(p)
-	}
-	return def
-}
-
-// policyForNames returns the policy of a tool known by several names (its
-// mapped key and the name the user sees): the stricter of the most
-// specific rule for each name that has one, or def when no rule matches.
-func (r *policyRules) policyForNames(def Policy, names ...string) Policy {
-	if r == nil {
-		return def
-	}
-	found := false
-	var p Policy
-	for _, n := range names {
-		if q, ok := r.cfg.PolicyFor(n); ok {
-			if !found {
-				p, found = Policy(q), true
-			} else {
-				p = stricter(p, Policy(q))
-			}
-		}
-	}
-	if !found {
-		return def
-	}
-	return p
+func compilePolicies(field string, policies map[string]Policy) (*policy.Rules, error) {
+	r, err := policy.Compile(field, policies)
+	return r, apiError(err)
 }
 
 // checkRulesMatch reports a rule (policy, flow source or sink) aimed at a
@@ -90,7 +33,7 @@ func checkRulesMatch(entries []*entry, policies map[string]Policy, flows Flows) 
 			if e.Namespace != ns && e.ns != ns {
 				continue
 			}
-			if config.Match(pattern, e.key) || config.Match(pattern, e.original()) {
+			if policy.Match(pattern, e.key) || policy.Match(pattern, e.original()) {
 				return nil
 			}
 			names = append(names, e.Name)
@@ -123,28 +66,4 @@ func checkRulesMatch(entries []*entry, policies map[string]Policy, flows Flows) 
 		}
 	}
 	return nil
-}
-
-// stricter returns the stricter of two policies: deny > ask > allow.
-func stricter(a, b Policy) Policy {
-	rank := func(p Policy) int {
-		switch p {
-		case PolicyDeny:
-			return 2
-		case PolicyAsk:
-			return 1
-		}
-		return 0
-	}
-	if rank(b) > rank(a) {
-		return b
-	}
-	return a
-}
-
-func flowRules(f Flows) *config.Config {
-	if len(f.Sources) == 0 && len(f.Sinks) == 0 {
-		return nil
-	}
-	return &config.Config{Flows: config.Flows{Sources: f.Sources, Sinks: f.Sinks}}
 }

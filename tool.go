@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/schema"
 )
 
@@ -14,13 +15,13 @@ type Handler func(ctx context.Context, args json.RawMessage) (any, error)
 
 // Policy says whether a tool may run: allow (the default), ask (a person
 // must approve each call) or deny (every call is refused before it runs).
-type Policy string
+type Policy = policy.Policy
 
 // Policies.
 const (
-	PolicyAllow Policy = "allow"
-	PolicyAsk   Policy = "ask"
-	PolicyDeny  Policy = "deny"
+	PolicyAllow = policy.Allow
+	PolicyAsk   = policy.Ask
+	PolicyDeny  = policy.Deny
 )
 
 // Tool is a function the guest can call as tools.<namespace>.<name>(args),

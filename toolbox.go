@@ -218,7 +218,7 @@ func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flo
 	if err != nil {
 		return nil, err
 	}
-	fl := flowRules(flows)
+	fl := flows
 	box := &toolbox{byKey: map[string]*entry{}}
 	nsOriginal := map[string]string{} // mapped namespace -> original
 	mapped, warnings := assignNames(tools)
@@ -255,9 +255,9 @@ func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flo
 			return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("tool %q has an invalid input schema", t.Name), Err: err}
 		}
 		e.input = v
-		e.Policy = rules.policyForNames(e.Policy, e.key, e.original())
-		e.Source = e.Source || fl.IsSource(e.key) || fl.IsSource(e.original())
-		e.Sink = e.Sink || fl.IsSink(e.key) || fl.IsSink(e.original())
+		e.Policy = rules.ForNames(e.Policy, e.key, e.original())
+		e.Source = e.Source || fl.IsSource(e.key, e.original())
+		e.Sink = e.Sink || fl.IsSink(e.key, e.original())
 		box.byKey[e.key] = e
 		box.entries = append(box.entries, e)
 	}
@@ -296,7 +296,7 @@ func newToolbox(tools []Tool, builtins []*entry, policies map[string]Policy, flo
 				return nil, &ConfigError{Field: "Tools", Reason: fmt.Sprintf("tool %q uses the name %q of the built-in %s; rename its namespace", e.qualified(), b.ns, b.ns)}
 			}
 		}
-		b.Policy = rules.policyFor(b.key, b.Policy)
+		b.Policy = rules.For(b.key, b.Policy)
 		b.Source = b.Source || fl.IsSource(b.key)
 		b.Sink = b.Sink || fl.IsSink(b.key)
 		box.byKey[b.key] = b

@@ -2,8 +2,9 @@ package config
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
+
+	"github.com/modebox/modebox/internal/policy"
 )
 
 // Policies a tool rule can set.
@@ -181,93 +182,26 @@ func (c *Config) RuleFor(key string) (pattern string, rule ToolRule, ok bool) {
 		return "", ToolRule{}, false
 	}
 	for p, r := range c.Tools {
-		if !Match(p, key) {
+		if !policy.Match(p, key) {
 			continue
 		}
-		if !ok || moreSpecific(p, r.Policy, pattern, rule.Policy) {
+		if !ok || policy.MoreSpecific(p, policy.Policy(r.Policy), pattern, policy.Policy(rule.Policy)) {
 			pattern, rule, ok = p, r, true
 		}
 	}
 	return pattern, rule, ok
 }
 
-// moreSpecific reports whether pattern a (with policy pa) beats pattern b
-// (with policy pb) under the rule documented on [Config.RuleFor]. Equal
-// patterns cannot occur (they are map keys); the final comparison of the
-// pattern text only makes the order total.
-func moreSpecific(a, pa, b, pb string) bool {
-	sa, sb := strings.Count(a, "*"), strings.Count(b, "*")
-	if sa != sb {
-		return sa < sb
-	}
-	if la, lb := len(a)-sa, len(b)-sb; la != lb {
-		return la > lb
-	}
-	if ra, rb := strictness(pa), strictness(pb); ra != rb {
-		return ra > rb
-	}
-	return a < b
-}
-
-// strictness orders policies: deny > ask > allow.
-func strictness(policy string) int {
-	switch policy {
-	case PolicyDeny:
-		return 2
-	case PolicyAsk:
-		return 1
-	}
-	return 0
-}
-
 // IsSource reports whether key matches a pattern of "flows.sources".
 func (c *Config) IsSource(key string) bool {
-	return c != nil && matchAny(c.Flows.Sources, key)
+	return c != nil && policy.MatchAny(c.Flows.Sources, key)
 }
 
 // IsSink reports whether key matches a pattern of "flows.sinks".
 func (c *Config) IsSink(key string) bool {
-	return c != nil && matchAny(c.Flows.Sinks, key)
+	return c != nil && policy.MatchAny(c.Flows.Sinks, key)
 }
 
-func matchAny(patterns []string, key string) bool {
-	for _, p := range patterns {
-		if Match(p, key) {
-			return true
-		}
-	}
-	return false
-}
-
-// Match reports whether a tool pattern matches a tool key. A tool key is
-// "namespace.tool" for the tools of an MCP server or a Go tool namespace
-// ("github.get_issue", "fs.read") or a bare name for a built-in ("sh",
-// "fetch"). In a pattern, "*" matches any run of characters, including
-// none and including dots: "github.*" matches every tool of github,
-// "*.delete_*" every delete_ tool of every namespace, "*" everything.
-// Everything else matches itself, case-sensitively.
-func Match(pattern, key string) bool {
-	// Classic linear wildcard matching: on a mismatch, retry from the
-	// last star, letting it swallow one more character.
-	p, k := 0, 0
-	star, starK := -1, 0
-	for k < len(key) {
-		switch {
-		case p < len(pattern) && pattern[p] == '*':
-			star, starK = p, k
-			p++
-		case p < len(pattern) && pattern[p] == key[k]:
-			p++
-			k++
-		case star >= 0:
-			starK++
-			p, k = star+1, starK
-		default:
-			return false
-		}
-	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
-	}
-	return p == len(pattern)
-}
+// Match reports whether a tool pattern matches a tool key; see
+// [policy.Match], which it is.
+func Match(pattern, key string) bool { return policy.Match(pattern, key) }

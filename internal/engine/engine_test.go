@@ -54,7 +54,7 @@ func TestSnapshotIsSmall(t *testing.T) {
 // A forged event from a guest that skipped the prelude must not confuse
 // the host: call ids out of sequence crash that run only.
 func TestCallIDsMustBeSequential(t *testing.T) {
-	r := &run{limits: Limits{}.withDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
+	r := &run{limits: Limits{}.WithDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
 	if a := r.onCall(5, []byte("add\n{}")); a != answerStop {
 		t.Fatalf("answer %d", a)
 	}
@@ -64,7 +64,7 @@ func TestCallIDsMustBeSequential(t *testing.T) {
 }
 
 func TestMalformedCallCrashesOnlyThatRun(t *testing.T) {
-	r := &run{limits: Limits{}.withDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
+	r := &run{limits: Limits{}.WithDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
 	if a := r.onCall(1, []byte("add\n{")); a != answerStop || r.err.Code != CodeGuestCrash {
 		t.Fatalf("answer %d err %+v", a, r.err)
 	}

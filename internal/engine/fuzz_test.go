@@ -74,7 +74,7 @@ func (h *fuzzHost) Call(ctx context.Context, c Call) (json.RawMessage, error) {
 func newFuzzRun(h Host) (*run, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &run{
-		limits: Limits{Fuel: 20, MaxCalls: 6, MaxConcurrency: 2, MaxValue: 256, MaxLog: 512}.withDefaults(),
+		limits: Limits{Fuel: 20, MaxCalls: 6, MaxConcurrency: 2, MaxValue: 256, MaxLog: 512}.WithDefaults(),
 		host:   h,
 		now:    time.Now,
 		stopCh: make(chan struct{}),

@@ -15,41 +15,9 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 )
 
-// Defaults for zero Limits fields.
-const (
-	DefaultTimeout        = 30 * time.Second
-	DefaultMemory         = 64 << 20
-	DefaultMaxCalls       = 1000
-	DefaultMaxConcurrency = 16
-	DefaultMaxValue       = 4 << 20
-	DefaultMaxLog         = 256 << 10
-)
-
 // hardReturnGrace is how long Run waits, after the deadline, for the guest
 // to notice it must stop before returning without it.
 const hardReturnGrace = 2 * time.Millisecond
-
-func (l Limits) withDefaults() Limits {
-	if l.Timeout <= 0 {
-		l.Timeout = DefaultTimeout
-	}
-	if l.Memory == 0 {
-		l.Memory = DefaultMemory
-	}
-	if l.MaxCalls <= 0 {
-		l.MaxCalls = DefaultMaxCalls
-	}
-	if l.MaxConcurrency <= 0 {
-		l.MaxConcurrency = DefaultMaxConcurrency
-	}
-	if l.MaxValue <= 0 {
-		l.MaxValue = DefaultMaxValue
-	}
-	if l.MaxLog <= 0 {
-		l.MaxLog = DefaultMaxLog
-	}
-	return l
-}
 
 type pendingCall struct {
 	id       int
@@ -122,7 +90,7 @@ type run struct {
 // Run runs one program. It never returns an error: failures of the
 // program, of the guest and of caps are all in Result.Err.
 func (e *Engine) Run(ctx context.Context, req Request) *Result {
-	lim := req.Limits.withDefaults()
+	lim := req.Limits.WithDefaults()
 	now := req.Now
 	if now == nil {
 		now = time.Now
@@ -140,11 +108,12 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 	}
 	r.start = time.Now()
 	r.deadline = r.start.Add(lim.Timeout)
-	slack := lim.Memory / 4
+	mem := uint64(lim.Memory)
+	slack := mem / 4
 	if slack < 16<<20 {
 		slack = 16 << 20
 	}
-	r.hardMem = uint32(min(uint64(e.snap.pages)*pageSize+lim.Memory+slack, MaxMemoryPages*pageSize-pageSize))
+	r.hardMem = uint32(min(uint64(e.snap.pages)*pageSize+mem+slack, MaxMemoryPages*pageSize-pageSize))
 	seed := req.Seed
 	if r.replay != nil {
 		seed = r.replay.Seed
@@ -282,7 +251,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		r.trap(err)
 		return
 	}
-	memLimit := min(r.limits.Memory, 1<<31-1)
+	memLimit := min(uint64(r.limits.Memory), 1<<31-1)
 	_, err = mod.ExportedFunction("mb_run").Call(ctx, uint64(codePtr), uint64(len(req.Code)),
 		uint64(setupPtr), uint64(len(req.Setup)), seed&0xffffffff, seed>>32, memLimit)
 	settle := mod.ExportedFunction("mb_settle")

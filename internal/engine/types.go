@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/modebox/modebox/internal/limits"
 )
 
 // Call is one host call as the host sees it.
@@ -56,16 +58,9 @@ type CodedError interface {
 	ErrorCode() string
 }
 
-// Limits are the caps of one run. Zero values are replaced by defaults.
-type Limits struct {
-	Timeout        time.Duration // wall clock
-	Memory         uint64        // bytes of JS heap
-	Fuel           uint64        // interrupt ticks; 0 = unlimited
-	MaxCalls       int           // host calls in the run
-	MaxConcurrency int           // host calls in flight
-	MaxValue       int           // bytes of any value crossing the boundary
-	MaxLog         int           // bytes of logs kept
-}
+// Limits are the caps of one run (see internal/limits). Zero values are
+// replaced by defaults.
+type Limits = limits.Limits
 
 // Request is one run.
 type Request struct {

@@ -1,0 +1,66 @@
+// Package errs holds the two error shapes the internal packages behind the
+// public API return: a configuration field that is wrong (the root package
+// turns it into a *modebox.ConfigError) and a coded tool error (reaches the
+// program with its stable code, like a *modebox.ToolError).
+package errs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Config reports an invalid configuration field.
+type Config struct {
+	Field  string
+	Reason string
+	Err    error
+}
+
+// Error renders "modebox: field: reason: cause".
+func (e *Config) Error() string {
+	msg := fmt.Sprintf("modebox: %s: %s", e.Field, e.Reason)
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Unwrap returns the underlying error.
+func (e *Config) Unwrap() error { return e.Err }
+
+// Tool is an error with a stable code that a call's promise rejects with.
+type Tool struct {
+	Code    string
+	Message string
+	Err     error
+}
+
+// Error returns the message (or the wrapped error's).
+func (e *Tool) Error() string {
+	if e.Message == "" && e.Err != nil {
+		return e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the underlying error.
+func (e *Tool) Unwrap() error { return e.Err }
+
+// ErrorCode returns the stable code (see engine.CodedError).
+func (e *Tool) ErrorCode() string { return e.Code }
+
+// Coded is an error with a stable code.
+type Coded interface {
+	error
+	ErrorCode() string
+}
+
+// CodeOf returns the stable code of the first coded error in err's chain,
+// or "".
+func CodeOf(err error) string {
+	var c Coded
+	if errors.As(err, &c) {
+		return c.ErrorCode()
+	}
+	return ""
+}
