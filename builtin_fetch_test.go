@@ -107,7 +107,7 @@ func TestFetchRefusals(t *testing.T) {
 	other, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
 	defer other.Close()
-	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}, resolver: stubResolver{"sneaky.test": {netip.MustParseAddr("127.0.0.1")}}}, nil)
+	e := fetchEngine(t, &FetchConfig{Allow: []string{addr}, Resolver: stubResolver{"sneaky.test": {netip.MustParseAddr("127.0.0.1")}}}, nil)
 	var hits atomic.Int32
 	go func() {
 		for {
@@ -177,7 +177,7 @@ func TestFetchPrivateOnlyByExplicitEntry(t *testing.T) {
 	for _, n := range []string{"svc.test", "a.wild.test", "api.test"} {
 		dns.Set(n, "127.0.0.1")
 	}
-	e := fetchEngine(t, &FetchConfig{Allow: []string{"svc.test:" + port + " private", "*.wild.test:" + port, "api.test:" + port}, resolver: dns.Resolver()}, nil)
+	e := fetchEngine(t, &FetchConfig{Allow: []string{"svc.test:" + port + " private", "*.wild.test:" + port, "api.test:" + port}, Resolver: dns.Resolver()}, nil)
 	_ = srv
 	r := run(t, e, fmt.Sprintf(`
 		const ok = (await fetch("http://svc.test:%s/json")).status;

@@ -207,7 +207,7 @@ func TestTokenBoundToCapabilities(t *testing.T) {
 	c := &counter{}
 	key := newKey(t)
 	data := t.TempDir()
-	mk := func(mode string) *Engine {
+	mk := func(mode MountMode) *Engine {
 		e, err := New(EngineConfig{
 			Tools:         []Tool{c.tool("t", "guarded", PolicyAsk)},
 			Continuations: &Continuations{Keys: [][]byte{key}},

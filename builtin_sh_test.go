@@ -65,7 +65,10 @@ func TestShFromTheGuest(t *testing.T) {
 		t.Fatalf("%+v", r.Error)
 	}
 	var v struct {
-		A      shResult
+		A struct {
+			ExitCode       int
+			Stdout, Stderr string
+		}
 		B      string
 		Leaked bool
 		Dcode  int
@@ -164,7 +167,7 @@ func TestShNetworkThroughProxy(t *testing.T) {
 		t.Fatalf("%s (unlisted hits %d, raw hits %d)", r.Value, unlistedHits, len(rawHits))
 	}
 	// a network shell is a data-flow sink
-	if en := e.box.byKey["sh"]; en == nil || !en.Sink {
+	if en := e.box.Lookup("sh"); en == nil || !en.Sink {
 		t.Fatal("sh with network is not a sink")
 	}
 }

@@ -305,7 +305,7 @@ func TestHostileCorpus(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			start := time.Now()
-			r, err := e.Run(context.Background(), c.code, RunOptions{Lang: c.lang, Limits: c.limits, Seed: 7})
+			r, err := e.Run(context.Background(), c.code, RunOptions{Lang: Lang(c.lang), Limits: c.limits, Seed: 7})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -374,7 +374,7 @@ func hostileConcurrent(t *testing.T, e *Engine, files []string) {
 					errs <- fmt.Errorf("%s: %v", name, err)
 					continue
 				}
-				r, err := e.Run(context.Background(), c.code, RunOptions{Lang: c.lang, Limits: c.limits, Seed: 7})
+				r, err := e.Run(context.Background(), c.code, RunOptions{Lang: Lang(c.lang), Limits: c.limits, Seed: 7})
 				if err != nil {
 					errs <- fmt.Errorf("%s: %v", name, err)
 					continue

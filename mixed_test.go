@@ -177,9 +177,9 @@ func TestEveryDeclaredFunctionIsCallable(t *testing.T) {
 	if err := json.Unmarshal(r.Value, &out); err != nil {
 		t.Fatal(err)
 	}
-	byKey := map[string]*entry{}
-	for _, en := range e.box.entries {
-		byKey[en.key] = en
+	byKey := map[string]ToolInfo{}
+	for _, en := range e.Tools() {
+		byKey[en.Key] = en
 	}
 	for _, path := range declared {
 		got := out[path]
@@ -210,7 +210,7 @@ func TestContextEconomy(t *testing.T) {
 		t.Fatal(err)
 	}
 	index := e.Index()
-	hits := e.Search("read a file", 5, false)
+	hits := e.Search("read a file", SearchOptions{Limit: 5})
 	var sigs strings.Builder
 	for _, h := range hits {
 		sigs.WriteString(h.Signature + "\n")
@@ -239,7 +239,7 @@ func TestSearchFromHostAndGuest(t *testing.T) {
 		"create entities in a graph": "memory.create_entities",
 		"echo a message back":        "everything.echo",
 	} {
-		hits := e.Search(q, 3, false)
+		hits := e.Search(q, SearchOptions{Limit: 3})
 		var keys []string
 		for _, h := range hits {
 			keys = append(keys, h.Key)

@@ -8,6 +8,7 @@ import (
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/limits"
 	"github.com/modebox/modebox/internal/policy"
+	"github.com/modebox/modebox/internal/runner"
 )
 
 // EngineConfig configures an Engine. The zero value is an engine with no
@@ -54,6 +55,10 @@ type EngineConfig struct {
 	// tokens. nil: calls that need approval and have no approver are
 	// refused with APPROVAL_UNAVAILABLE.
 	Continuations *Continuations
+	// Image is the engine image runs use (see LoadImage). nil: the
+	// process-wide image, compiled once on first use with its
+	// compilation cache in DefaultCacheDir.
+	Image *Image
 }
 
 // Flows lists tool patterns that are data-flow sources (their results may
@@ -76,11 +81,24 @@ const MinMemory = limits.MinMemory
 // DefaultLimits returns the limits a run gets when nothing is set.
 func DefaultLimits() Limits { return limits.Defaults() }
 
+// Lang is a program's language.
+type Lang string
+
+// Languages.
+const (
+	// LangTS is TypeScript (the default): types are stripped, nothing is
+	// type-checked, and plain JavaScript is accepted too.
+	LangTS Lang = "ts"
+	// LangJS is JavaScript.
+	LangJS Lang = "js"
+)
+
 // RunOptions configures one run. The zero value runs TypeScript (which
 // accepts plain JavaScript too) with the engine's limits and a random seed.
 type RunOptions struct {
-	// Lang is "ts" (default) or "js".
-	Lang string
+	// Lang is LangTS (default) or LangJS ("typescript" and "javascript",
+	// in any case, are accepted too).
+	Lang Lang
 	// Filename names the program in errors and stacks (default main.ts or
 	// main.js).
 	Filename string
@@ -95,7 +113,7 @@ type RunOptions struct {
 	Seed uint64
 	// Approver answers calls that need approval (policy "ask", or a data
 	// flow). Without one, such calls pause the run when the engine has
-	// continuations (EngineConfig.Keys), and are refused with
+	// continuations (EngineConfig.Continuations), and are refused with
 	// APPROVAL_UNAVAILABLE when it has not.
 	Approver Approver
 	// Journal, when set, replays a previous run of the same code: its
@@ -114,17 +132,24 @@ type Journal = engine.Journal
 // program received.
 type JournalEntry = engine.JournalCall
 
-// Status of a run.
+// Status is how a run ended.
+type Status string
+
+// Statuses.
 const (
-	StatusOK     = "ok"
-	StatusError  = "error"
-	StatusPaused = "paused"
+	// StatusOK: the program returned; Result.Value is its value.
+	StatusOK Status = "ok"
+	// StatusError: the run failed; Result.Error says why.
+	StatusError Status = "error"
+	// StatusPaused: calls wait for approval; Result.Pending lists them
+	// and Result.Token resumes the run (Engine.Resume).
+	StatusPaused Status = "paused"
 )
 
 // Result is the outcome of a run.
 type Result struct {
-	// Status is "ok" or "error".
-	Status string `json:"status"`
+	// Status is StatusOK, StatusError or StatusPaused.
+	Status Status `json:"status"`
 	// Value is the program's return value as JSON; nil when it returned
 	// undefined (or failed).
 	Value json.RawMessage `json:"result"`
@@ -149,13 +174,10 @@ type Result struct {
 	Journal *Journal `json:"-"`
 }
 
-// PendingCall is a call that waits for approval in a paused run.
-type PendingCall struct {
-	ID     int             `json:"id"`
-	Tool   string          `json:"tool"`
-	Args   json.RawMessage `json:"args"`
-	Reason string          `json:"reason"`
-}
+// PendingCall is a call that waits for approval in a paused run: its ID
+// (the program's call number), Tool key, Args and the Reason it needs
+// approval.
+type PendingCall = runner.Pending
 
 // Log is one console line.
 type Log struct {

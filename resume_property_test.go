@@ -243,12 +243,12 @@ func TestResumeProgramWithInvalidUTF8(t *testing.T) {
 	c := &counter{}
 	e := pausingEngine(t, c, nil)
 	code := "const s = \"\xe2\x82|x\xf0\x9f\x98|y\xed\xa0\x80|\xff\"; // \xc0 && <\n return [s, (await t.guarded({s})).args.s]"
-	for _, lang := range []string{"js", "ts"} {
+	for _, lang := range []Lang{LangJS, LangTS} {
 		r := run(t, e, code, RunOptions{Lang: lang})
 		if r.Status != StatusPaused {
 			t.Fatalf("%s: %+v", lang, r.Error)
 		}
-		r = resumeAll(t, e, r, lang)
+		r = resumeAll(t, e, r, string(lang))
 		var out []string
 		must(t, json.Unmarshal(r.Value, &out))
 		if len(out) != 2 || out[0] != out[1] || !strings.Contains(out[0], "|x") {

@@ -125,7 +125,7 @@ func relevance(t *testing.T, e *Engine, queries []struct{ query, want string }) 
 		if !keys[q.want] {
 			t.Fatalf("query %q: expected tool %s is not in the toolbox", q.query, q.want)
 		}
-		hits := e.Search(q.query, 3, false)
+		hits := e.Search(q.query, SearchOptions{Limit: 3})
 		var got []string
 		for i, h := range hits {
 			got = append(got, h.Key)

@@ -61,7 +61,7 @@ func capabilities(cfg *config.Config, ec *modebox.EngineConfig) {
 	if f := cfg.FSTool; f != nil {
 		fc := &modebox.FSConfig{Deny: f.Deny, MaxFileSize: f.MaxFileSize, MaxEntries: f.MaxEntries}
 		for _, m := range f.Mounts {
-			fc.Mounts = append(fc.Mounts, modebox.Mount{Host: resolvePath(base, m.Host), Guest: m.Guest, Mode: m.Mode, Source: m.Source})
+			fc.Mounts = append(fc.Mounts, modebox.Mount{Host: resolvePath(base, m.Host), Guest: m.Guest, Mode: modebox.MountMode(m.Mode), Source: m.Source})
 		}
 		ec.FS = fc
 	}

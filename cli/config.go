@@ -292,7 +292,7 @@ func cliContinuations(ctx context.Context, cfg *config.Config) (c *modebox.Conti
 // cliContinuationsPG is cliContinuations that also returns the
 // PostgreSQL store, when that is the token store.
 func cliContinuationsPG(ctx context.Context, cfg *config.Config) (*modebox.Continuations, *pgstore.Store, func(), error) {
-	keys, err := modebox.LoadKeys()
+	keys, err := cliKeys()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: %w", errKey, err)
 	}

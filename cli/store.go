@@ -59,8 +59,8 @@ func openStore(ctx context.Context, cfg *config.Config) (store modebox.TokenStor
 	}
 	switch {
 	case spec == "":
-		st, err := modebox.DefaultTokenStore()
-		return st, nil, func() {}, err
+		dir, err := modebox.DefaultTokenDir()
+		return modebox.DirTokenStore(dir), nil, func() {}, err
 	case isPostgres(spec):
 		octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 		defer cancel()

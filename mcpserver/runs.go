@@ -158,7 +158,7 @@ func (l *runLog) finish(r *runRecord, res *modebox.Result, err error) {
 	case err != nil:
 		r.Status, r.ErrCode = "error", "RUN_FAILED"
 	case res != nil:
-		r.Status = res.Status
+		r.Status = string(res.Status)
 		if res.Error != nil {
 			r.ErrCode = res.Error.Code
 		}

@@ -93,7 +93,7 @@ func rawJSON(t testing.TB, v any) json.RawMessage {
 }
 
 func genResult(t testing.TB, r *mrand.Rand) *modebox.Result {
-	res := &modebox.Result{Status: []string{modebox.StatusOK, modebox.StatusError, modebox.StatusPaused}[r.IntN(3)]}
+	res := &modebox.Result{Status: []modebox.Status{modebox.StatusOK, modebox.StatusError, modebox.StatusPaused}[r.IntN(3)]}
 	if r.IntN(5) > 0 {
 		res.Value = rawJSON(t, genJSON(r, 1+r.IntN(12)))
 	}

@@ -76,7 +76,7 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	}
 	rt := s.routeFor(req)
 	rec := s.runs.start("run")
-	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.recorded(rec, rt, s.approverFor(rt, req))}
+	opts := modebox.RunOptions{Lang: modebox.Lang(in.Lang), Approver: s.recorded(rec, rt, s.approverFor(rt, req))}
 	ctx, flush := withProgress(ctx, req, s.runs.observer(rec))
 	res, err := s.eng.Run(ctx, in.Code, opts)
 	flush()
@@ -90,7 +90,7 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 // runOutput is the structuredContent of run and approve. Its field order
 // is the text mirror's: what must survive a cut comes first.
 type runOutput struct {
-	Status      string                `json:"status"`
+	Status      modebox.Status        `json:"status"`
 	Error       *modebox.Error        `json:"error"`
 	Pending     []modebox.PendingCall `json:"pending,omitempty"`
 	Token       string                `json:"token,omitempty"`
@@ -208,7 +208,7 @@ func (s *Server) handleSearch(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	var hits []modebox.SearchHit
 	if in.Namespace == "" {
-		hits = s.eng.Search(in.Query, in.Limit, in.Full)
+		hits = s.eng.Search(in.Query, modebox.SearchOptions{Limit: in.Limit, Full: in.Full})
 	} else {
 		if _, err := s.namespaceKeys(in.Namespace); err != nil {
 			return s.failure(codeInvalidArgument, "search: "+err.Error()), nil
@@ -217,7 +217,7 @@ func (s *Server) handleSearch(ctx context.Context, req *mcp.CallToolRequest) (*m
 		if limit <= 0 {
 			limit = 5
 		}
-		for _, h := range s.eng.Search(in.Query, 50, in.Full) {
+		for _, h := range s.eng.Search(in.Query, modebox.SearchOptions{Limit: 50, Full: in.Full}) {
 			if s.inNamespace(h.Key, in.Namespace) && len(hits) < limit {
 				hits = append(hits, h)
 			}
@@ -358,7 +358,7 @@ func (s *Server) inNamespace(key, ns string) bool {
 
 // declarationOf returns the full declaration of the tool with key.
 func (s *Server) declarationOf(key string) (string, bool) {
-	for _, h := range s.eng.Search(strings.ReplaceAll(key, ".", " "), 50, true) {
+	for _, h := range s.eng.Search(strings.ReplaceAll(key, ".", " "), modebox.SearchOptions{Limit: 50, Full: true}) {
 		if h.Key == key {
 			return h.Declaration, h.Declaration != ""
 		}

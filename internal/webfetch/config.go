@@ -22,28 +22,37 @@ const (
 	DefaultMaxRedirects   = 5
 )
 
-// Config is the host's fetch policy. The zero value of every field means
-// its default; New validates everything once.
+// Config is the host's fetch policy: what fetch() in a program may reach
+// and how much (modebox.FetchConfig is this type; see
+// docs/capabilities.md). The zero value of every field means its default;
+// New validates everything once.
 type Config struct {
-	// Allow lists the reachable hosts as "host:port" entries: a name
-	// ("api.example.com:443"), an IP ("127.0.0.1:8080", "[::1]:8080") or
-	// a wildcard ("*.example.com:443": any subdomain at any depth, not
-	// example.com itself). The port is required. Non-public addresses
-	// (loopback, private, link-local, metadata, ...) are reachable only
-	// through an entry that names the exact host or IP and port; a
-	// wildcard or an approval never opens them. Empty: nothing is listed
-	// (only approved requests to public addresses go out).
+	// Allow lists entries that need no approval: "host:port",
+	// "*.example.com:443" for subdomains (any depth, not example.com
+	// itself), optionally with a scheme ("https://api.example.com", port
+	// 443 implied; such an entry matches that scheme only) and optionally
+	// marked " private". Other hosts need approval. Loopback, private,
+	// link-local and metadata addresses are reachable only through an
+	// entry naming that IP literally ("127.0.0.1:8080", which reaches
+	// exactly that IP) or a host entry marked private ("db.internal:8080
+	// private"); a plain host entry reaches public addresses only,
+	// whatever its DNS answers, and a wildcard or an approval never opens
+	// them. Empty: nothing is listed (only approved requests to public
+	// addresses go out).
 	Allow []string
-	// Headers are injected into every request (and redirect hop) to the
-	// host of an entry: entry string (as in Allow) → header name → value.
-	// A value "env:NAME" is read from the host environment when New runs
-	// (a missing or empty variable is a configuration error naming it);
-	// any other value is used literally (so a literal value cannot start
-	// with "env:"). Injected headers replace guest headers of the same
-	// name, are never sent to another host after a redirect, and are
-	// redacted from everything returned to the guest (see Response).
-	// Hosts that match an exact entry get that entry's headers only, not
-	// those of a wildcard that also matches. Nil: none.
+	// Headers injects headers per Allow entry (the key written as the
+	// entry): entry → header name → value. A value "env:NAME" is read
+	// through Getenv (default: the process environment) when New runs (a
+	// missing or empty variable is a configuration error naming it); any
+	// other value is used literally (so a literal value cannot start with
+	// "env:"). The program never sees them: injected headers replace
+	// guest headers of the same name, are never sent to another host
+	// after a redirect, and are redacted from everything returned to the
+	// guest. They are sent over https only, unless the entry is written
+	// with http://; a plain http request to an entry with headers is
+	// refused (FETCH_INSECURE). Hosts that match an exact entry get that
+	// entry's headers only, not those of a wildcard that also matches.
+	// Nil: none.
 	Headers map[string]map[string]string
 	// MaxBytes caps a response body after decompression. Zero: 10 MiB.
 	MaxBytes int64
@@ -62,11 +71,18 @@ type Config struct {
 	// MaxRedirects caps the redirects followed by one Do call. Zero: 5;
 	// negative: redirects are not followed, and a 3xx is an error.
 	MaxRedirects int
-	// Resolver resolves host names when dialling. Nil: net.DefaultResolver.
+	// Source marks responses as a data-flow source (the fetch built-in
+	// reads it; this package only carries it).
+	Source bool
+	// Resolver resolves host names when dialling (a *net.Resolver, say).
+	// Nil: net.DefaultResolver. Every address it returns is classified
+	// like any other: a name that resolves to a private address is
+	// refused unless its entry allows that.
 	Resolver netguard.Resolver
 	// RootCAs are the TLS roots. Nil: the system's roots.
 	RootCAs *x509.CertPool
-	// Getenv reads the "env:NAME" header values. Nil: os.LookupEnv.
+	// Getenv reads the "env:NAME" header values (an embedder's secret
+	// store, say). Nil: os.LookupEnv, the process environment.
 	Getenv func(string) (string, bool)
 }
 

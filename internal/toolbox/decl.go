@@ -1,4 +1,4 @@
-package modebox
+package toolbox
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/toolsearch"
 	"github.com/modebox/modebox/internal/tsdecl"
 )
@@ -21,31 +22,26 @@ const searchDecl = `  /**
 
 // Declarations returns TypeScript declarations (.d.ts text) for the whole
 // toolbox: every callable tool with its input and output types and doc
-// comments, tools.search, and the namespaces that are also globals. Denied
-// tools are left out: the model should not plan with them.
-func (e *Engine) Declarations() (string, error) {
+// comments, tools.search, the namespaces that are also globals, and the
+// built-ins not denied. Denied tools are left out: the model should not
+// plan with them.
+func (box *Box) Declarations() (string, error) {
 	var tools []tsdecl.Tool
-	for _, en := range e.box.entries {
-		if en.Policy == PolicyDeny {
+	for _, en := range box.entries {
+		if en.Policy == policy.Deny {
 			continue
 		}
 		tools = append(tools, en.decl())
 	}
-	d, err := tsdecl.Declarations(tools, e.box.globals)
+	d, err := tsdecl.Declarations(tools, box.globals)
 	if err != nil {
 		return "", err
 	}
 	const head = "declare const tools: {\n"
 	if i := strings.Index(d, head); i >= 0 {
-		return d[:i+len(head)] + searchDecl + d[i+len(head):] + e.builtinDecls(), nil
+		return d[:i+len(head)] + searchDecl + d[i+len(head):] + box.builtinDecls(), nil
 	}
-	return d + "\ndeclare const tools: {\n" + searchDecl + "};\n" + e.builtinDecls(), nil
-}
-
-// Limits returns the limits a run of e gets when it sets none: the
-// engine's, with the defaults where it sets none either.
-func (e *Engine) Limits() Limits {
-	return DefaultLimits().Merge(e.limits)
+	return d + "\ndeclare const tools: {\n" + searchDecl + "};\n" + box.builtinDecls(), nil
 }
 
 // IndexBudget is the most bytes Index takes. While every tool's name fits,
@@ -69,14 +65,14 @@ const maxPerNamespace = 6
 // line ("github, gitea (26 each): ..."). So it grows with the number of
 // namespaces, not of tools, and tools.search(query) finds the rest. It
 // says nothing about how to call tools: that is the caller's manual.
-func (e *Engine) Index() string {
+func (box *Box) Index() string {
 	groups := map[string][]string{}
 	n := 0
-	for _, en := range e.box.entries {
-		if en.Policy == PolicyDeny {
+	for _, en := range box.entries {
+		if en.Policy == policy.Deny {
 			continue
 		}
-		groups[en.ns] = append(groups[en.ns], en.js)
+		groups[en.NS] = append(groups[en.NS], en.JS)
 		n++
 	}
 	lines := indexLines(groups)
@@ -90,9 +86,9 @@ func (e *Engine) Index() string {
 		b.WriteString(indexSample(n, len(groups), lines))
 	}
 	var bi []string
-	for _, en := range e.box.builtins {
-		if en.Policy != PolicyDeny {
-			bi = append(bi, en.key+"()")
+	for _, en := range box.builtins {
+		if en.Policy != policy.Deny {
+			bi = append(bi, en.Key+"()")
 		}
 	}
 	if len(bi) > 0 {
@@ -186,70 +182,16 @@ func indexSample(n, namespaces int, lines []indexLine) string {
 	return b.String()
 }
 
-// Declarations of the built-in capabilities, added when enabled.
-const (
-	shDecl = `/**
- * Runs a shell command (/bin/sh -c) in a sandbox: it can write only in the
- * workspace and temp dirs, credential stores are hidden, and the network is
- * off unless configured (then only listed hosts, through a proxy).
- * timeout is milliseconds or a duration like "5s".
- */
-declare function sh(command: string, options?: { cwd?: string; timeout?: number | string; env?: Record<string, string>; stdin?: string | Uint8Array }): Promise<{ exitCode: number; stdout: string; stderr: string; timedOut: boolean; truncated: boolean }>;
-`
-	fetchDecl = `/**
- * Makes a web request from the host (http and https only). Listed hosts go
- * through directly; others need approval. Loopback and private addresses
- * are reachable only when configured by exact host and port.
- */
-declare function fetch(url: string, init?: { method?: string; headers?: Record<string, string> | Array<[string, string]> | Headers; body?: string | Uint8Array | ArrayBuffer; redirect?: "follow" }): Promise<Response>;
-declare class Headers { constructor(init?: Record<string, string> | Array<[string, string]> | Headers); get(name: string): string | null; has(name: string): boolean; set(name: string, value: string): void; append(name: string, value: string): void; delete(name: string): void; entries(): IterableIterator<[string, string]>; keys(): IterableIterator<string>; values(): IterableIterator<string>; forEach(fn: (value: string, name: string) => void): void; }
-declare class Response { readonly status: number; readonly statusText: string; readonly ok: boolean; readonly url: string; readonly redirected: boolean; readonly headers: Headers; readonly bodyUsed: boolean; text(): Promise<string>; json(): Promise<any>; arrayBuffer(): Promise<ArrayBuffer>; bytes(): Promise<Uint8Array>; base64(): Promise<string>; clone(): Response; }
-`
-	fsDecl = `/** One entry of fs.list, or fs.stat's answer. */
-interface FileInfo { path: string; name: string; kind: "file" | "dir"; size: number; modTime: string; readOnly?: boolean }
-/**
- * Files under the configured mounts (absolute guest paths such as
- * "/data/a.txt"). Writes are staged and committed when the run ends well,
- * each only if the file did not change meanwhile.
- */
-declare const fs: {
-  read(path: string, options?: { encoding?: "utf8" }): Promise<string>;
-  read(path: string, options: { encoding: "bytes" }): Promise<Uint8Array>;
-  read(path: string, options: { encoding: "base64" }): Promise<string>;
-  write(path: string, data: string | Uint8Array | ArrayBuffer): Promise<void>;
-  remove(path: string): Promise<void>;
-  list(path: string): Promise<FileInfo[]>;
-  stat(path: string): Promise<FileInfo>;
-  exists(path: string): Promise<boolean>;
-  /** Finds files: patterns use *, ?, [...] and ** (any depth of directories). */
-  glob(pattern: string): Promise<string[]>;
-};
-`
-)
-
-// builtinDecls declares the enabled built-ins (those not denied).
-func (e *Engine) builtinDecls() string {
+// builtinDecls declares the enabled built-ins that have a function not
+// denied.
+func (box *Box) builtinDecls() string {
 	var b strings.Builder
-	seen := map[string]bool{}
-	for _, en := range e.box.builtins {
-		if en.Policy == PolicyDeny {
-			continue
-		}
-		root := en.key
-		if en.ns != "" {
-			root = en.ns
-		}
-		if seen[root] {
-			continue
-		}
-		seen[root] = true
-		switch root {
-		case "sh":
-			b.WriteString(shDecl)
-		case "fetch":
-			b.WriteString(fetchDecl)
-		case "fs":
-			b.WriteString(fsDecl)
+	for _, c := range box.caps {
+		for _, f := range c.Funcs {
+			if en := box.byKey[f.Key]; en != nil && en.Policy != policy.Deny {
+				b.WriteString(c.Decl)
+				break
+			}
 		}
 	}
 	return b.String()

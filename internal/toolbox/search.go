@@ -1,8 +1,12 @@
-package modebox
+package toolbox
 
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/modebox/modebox/internal/errs"
+	"github.com/modebox/modebox/internal/policy"
+	"github.com/modebox/modebox/internal/schema"
 
 	"github.com/modebox/modebox/internal/toolsearch"
 	"github.com/modebox/modebox/internal/tsdecl"
@@ -11,18 +15,18 @@ import (
 // searchIndex ranks the toolbox's tools for a query.
 type searchIndex struct {
 	ix    *toolsearch.Index
-	byKey map[string]*entry
+	byKey map[string]*Entry
 }
 
-func newSearchIndex(box *toolbox) *searchIndex {
+func newSearchIndex(box *Box) *searchIndex {
 	var docs []toolsearch.Doc
 	for _, e := range box.entries {
-		if e.Policy == PolicyDeny {
+		if e.Policy == policy.Deny {
 			continue
 		}
 		params, paramDocs := schemaParams(e.InputSchema)
 		docs = append(docs, toolsearch.Doc{
-			ID: e.key, Namespace: e.ns, Name: e.js, Original: e.Name,
+			ID: e.Key, Namespace: e.NS, Name: e.JS, Original: e.Name,
 			Description: e.Description, Params: params, ParamDocs: paramDocs,
 		})
 	}
@@ -54,8 +58,8 @@ func schemaParams(raw json.RawMessage) (names, docs []string) {
 	return names, docs
 }
 
-// SearchHit is one tool found by Search.
-type SearchHit struct {
+// Hit is one tool found by Search (modebox.SearchHit).
+type Hit struct {
 	// Key reaches the tool: tools.<Key>.
 	Key string `json:"key"`
 	// Signature is a compact one-line TypeScript signature.
@@ -68,26 +72,30 @@ type SearchHit struct {
 	Score float64 `json:"score"`
 }
 
-// Search ranks the toolbox's tools for a query over names, descriptions
-// and parameter names, best first. With full set, each hit carries its
-// full declaration. Denied tools are never returned.
-func (e *Engine) Search(query string, limit int, full bool) []SearchHit {
-	return e.box.search(query, limit, full)
+// SearchOptions tune a search (modebox.SearchOptions).
+type SearchOptions struct {
+	// Limit is the most hits returned (default 5, at most 50).
+	Limit int `json:"limit"`
+	// Full adds each hit's full TypeScript declaration.
+	Full bool `json:"full"`
 }
 
-func (box *toolbox) search(query string, limit int, full bool) []SearchHit {
+// Search ranks the toolbox's tools for a query over names, descriptions
+// and parameter names, best first. Denied tools are never returned.
+func (box *Box) Search(query string, opts SearchOptions) []Hit {
+	limit := opts.Limit
 	if limit <= 0 {
 		limit = 5
 	}
 	limit = min(limit, 50)
-	var out []SearchHit
+	var out []Hit
 	for _, h := range box.index.ix.Search(query, limit) {
 		en := box.byKey[h.ID]
 		if en == nil {
 			continue
 		}
-		hit := SearchHit{Key: en.key, Signature: tsdecl.Signature(en.decl()), Description: firstSentence(en.Description), Score: h.Score}
-		if full {
+		hit := Hit{Key: en.Key, Signature: tsdecl.Signature(en.decl()), Description: firstSentence(en.Description), Score: h.Score}
+		if opts.Full {
 			hit.Declaration, _ = tsdecl.Declaration(en.decl())
 		}
 		out = append(out, hit)
@@ -95,26 +103,25 @@ func (box *toolbox) search(query string, limit int, full bool) []SearchHit {
 	return out
 }
 
-// searchCall serves tools.search(query, {limit, full}) in the guest.
-func (box *toolbox) searchCall(args json.RawMessage) (json.RawMessage, error) {
+// SearchCall serves tools.search(query, {limit, full}) in the guest.
+func (box *Box) SearchCall(args json.RawMessage) (json.RawMessage, error) {
 	var a struct {
 		Query string `json:"query"`
-		Limit int    `json:"limit"`
-		Full  bool   `json:"full"`
+		SearchOptions
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
-		return nil, &ToolError{Code: CodeInvalidArgument, Message: "tools.search(query, {limit, full}): " + err.Error()}
+		return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "tools.search(query, {limit, full}): " + err.Error()}
 	}
-	hits := box.search(a.Query, a.Limit, a.Full)
+	hits := box.Search(a.Query, a.SearchOptions)
 	if hits == nil {
-		hits = []SearchHit{}
+		hits = []Hit{}
 	}
 	return json.Marshal(hits)
 }
 
-func (e *entry) decl() tsdecl.Tool {
+func (e *Entry) decl() tsdecl.Tool {
 	return tsdecl.Tool{
-		Namespace: e.ns, Name: e.js, OriginalName: e.Name, Description: e.Description,
+		Namespace: e.NS, Name: e.JS, OriginalName: e.Name, Description: e.Description,
 		Input: e.InputSchema, Output: e.OutputSchema, Policy: string(e.Policy),
 	}
 }
