@@ -113,7 +113,7 @@ func assignNames(tools []Tool) (js []string, warnings []string) {
 	for _, k := range keys {
 		idx := groups[k]
 		if len(idx) < 2 || k.ns == "" {
-			continue // root tools that clash are an error, reported by newToolbox
+			continue // root tools that clash are an error, reported by New
 		}
 		slices.SortStableFunc(idx, func(a, b int) int {
 			ea, eb := tools[a].Name == k.js, tools[b].Name == k.js
