@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/modebox/modebox/internal/limits"
 	"github.com/modebox/modebox/internal/policy"
 )
 
@@ -66,27 +67,14 @@ type Config struct {
 	Warnings []string
 }
 
-// Limits are the caps of each run, as written under "limits". A zero field
-// means "the default" of the engine (timeout 30s, memory 64 MiB, unlimited
-// fuel, 1000 calls, 16 concurrent calls, 4 MiB values, 256 KiB of logs).
+// Limits are what "limits" sets: the caps of each run (the fields of
+// limits.Limits, which is modebox.Limits: "timeout", "memory", "fuel",
+// "maxCalls", "maxConcurrency", "maxValue", "maxLog"; a zero field means
+// the engine's default: timeout 30s, memory 64 MiB, unlimited fuel, 1000
+// calls, 16 concurrent calls, 4 MiB values, 256 KiB of logs), and the
+// engine-wide bounds below.
 type Limits struct {
-	// Timeout is the wall-clock limit of a run ("timeout").
-	Timeout time.Duration
-	// Memory is the JS heap limit in bytes ("memory"), at most 2 GiB.
-	Memory int64
-	// Fuel limits computation deterministically ("fuel"); one unit is one
-	// interrupt poll, about 10,000 bytecode branches or calls.
-	Fuel uint64
-	// MaxCalls is the number of tool calls a run may make ("maxCalls").
-	MaxCalls int
-	// MaxConcurrency is the number of tool calls in flight at once
-	// ("maxConcurrency").
-	MaxConcurrency int
-	// MaxValue caps any single value crossing the sandbox boundary, in
-	// bytes of JSON ("maxValue").
-	MaxValue int64
-	// MaxLog caps the bytes of console output kept ("maxLog").
-	MaxLog int64
+	limits.Limits
 	// MaxRuns, MaxQueued and QueueTimeout bound the runs of one engine
 	// (the CLI's, the MCP server's) at once: "maxRuns", "maxQueued",
 	// "queueTimeout". They are engine-wide, not per run.
