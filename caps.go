@@ -414,7 +414,7 @@ func (c *capabilities) runShell(ctx context.Context, raw json.RawMessage) (any, 
 	if err != nil {
 		var se *sandbox.Error
 		if errors.As(err, &se) {
-			if se.Code == sandbox.CodeInvalid {
+			if se.Code == CodeSandboxInvalidCommand {
 				return nil, &ToolError{Code: CodeInvalidArgument, Message: "sh(): " + se.Reason, Err: err}
 			}
 			msg := se.Error()
@@ -757,7 +757,7 @@ func toolErrorFrom(prefix string, err error) *ToolError {
 	code := CodeToolError
 	var ce interface{ ErrorCode() string }
 	if errors.As(err, &ce) && ce.ErrorCode() != "" {
-		code = ce.ErrorCode()
+		code = Code(ce.ErrorCode())
 	} else if c := mountfs.CodeOf(err); c != "" {
 		code = c
 	}

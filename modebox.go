@@ -174,7 +174,7 @@ func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHo
 	}
 	h.caps = e.caps.newRun()
 	r := e.eng.Run(ctx, req)
-	if prog.Direct && r.Err != nil && r.Err.Code == engine.CodeSyntaxError {
+	if prog.Direct && r.Err != nil && r.Err.Code == CodeSyntaxError {
 		// QuickJS did not parse the program as sent. A compile error comes
 		// before anything runs (no call, no log), so compile it with
 		// esbuild and run that: esbuild's diagnostics for a program that

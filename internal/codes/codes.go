@@ -7,11 +7,15 @@
 //
 // A code is never renamed; new ones may be added. To add one: declare it
 // in the block of its area below, with a doc comment "Name: when it
-// happens." (the first sentence is what the model's manual shows), run
-// `go test ./internal/codes -run TestTable -update` to regenerate the
-// table, re-export it in the root's errors.go and list it in README.md's
-// "Error codes"; the tests of this package, the root and mcpserver fail
-// until all of that is done.
+// happens." (the first sentence, short, is what the model's manual
+// shows), then run
+//
+//	go test ./internal/codes -run TestTable -update
+//	MODEBOX_UPDATE_CODES=1 go test -run TestEveryCodeExported .
+//
+// to regenerate the table and the root's re-exports (errors.go), and list
+// it in README.md's "Error codes". The tests of this package, of the root
+// and of mcpserver fail until all of that is done.
 //
 // The package imports nothing of modebox's, so that every package can
 // import it.
@@ -63,19 +67,26 @@ const (
 	// AreaProxy: the shell sandbox's network proxy, whose refusals a
 	// program run by sh() sees (the X-Modebox-Proxy-Error header).
 	AreaProxy Area = "proxy"
+	// AreaNetwork: the network guard, and the start and stop of the shell's
+	// network proxy; fetch() and the proxy report the guard's refusals with
+	// codes of their own, so these reach no program.
+	AreaNetwork Area = "network"
 )
 
 var areaOrder = []Area{AreaLimit, AreaProgram, AreaEngine, AreaTool, AreaShell, AreaFetch, AreaFS,
-	AreaToken, AreaTokenStore, AreaServer, AreaHTTP, AreaProxy}
+	AreaToken, AreaTokenStore, AreaServer, AreaHTTP, AreaProxy, AreaNetwork}
 
 // Areas returns every area, in the order [All] lists them.
 func Areas() []Area { return slices.Clone(areaOrder) }
 
+// Doc says where the area's codes come from (its doc comment).
+func (a Area) Doc() string { return areaDoc[a] }
+
 // ModelSees reports whether codes of the area can reach the model that
 // writes programs (through a run's result, a rejected call, an MCP tool's
-// result or a sh() program's output). The others reach operators and HTTP
-// clients only.
-func (a Area) ModelSees() bool { return a != AreaTokenStore && a != AreaHTTP }
+// result or a sh() program's output). The others reach operators, HTTP
+// clients and embedding code only.
+func (a Area) ModelSees() bool { return a != AreaTokenStore && a != AreaHTTP && a != AreaNetwork }
 
 // Info describes one code.
 type Info struct {
@@ -120,28 +131,27 @@ func Of(err error) Code {
 //
 //codes:area limit
 const (
-	// Timeout: the run went over its wall-clock limit (Limits.Timeout). The
-	// shell's network proxy also answers TIMEOUT to a client that is too
-	// slow sending its request.
+	// Timeout: the run went over its wall-clock limit. The limit is
+	// Limits.Timeout. The shell's network proxy also answers TIMEOUT to a
+	// client too slow sending its request.
 	Timeout Code = "TIMEOUT"
-	// MemoryLimit: the program used more JavaScript heap than
-	// Limits.Memory.
+	// MemoryLimit: the program used more memory than its limit. The limit is
+	// Limits.Memory, of JavaScript heap.
 	MemoryLimit Code = "MEMORY_LIMIT"
-	// FuelExhausted: the program used up its CPU budget (Limits.Fuel, about
-	// 10,000 branches a unit).
+	// FuelExhausted: the program used up its CPU budget. The budget is
+	// Limits.Fuel, about 10,000 branches a unit.
 	FuelExhausted Code = "FUEL_EXHAUSTED"
-	// HostCallLimit: the program made more tool calls than
-	// Limits.MaxCalls.
+	// HostCallLimit: the program made more tool calls than its limit. The limit
+	// is Limits.MaxCalls.
 	HostCallLimit Code = "HOST_CALL_LIMIT"
-	// ValueTooLarge: a value crossing the sandbox's boundary (a call's
-	// arguments, a tool's result, the run's result) is over
-	// Limits.MaxValue. A call's value fails that call; the run's result
-	// fails the run.
+	// ValueTooLarge: a value crossing the sandbox's boundary is over its limit.
+	// The limit is Limits.MaxValue; a call's arguments or a tool's result over
+	// it fail that call, the run's result fails the run.
 	ValueTooLarge Code = "VALUE_TOO_LARGE"
 	// StackOverflow: the program recursed too deep.
 	StackOverflow Code = "STACK_OVERFLOW"
-	// ProgramTooLarge: the program's source is over MaxProgramSize (4 MiB);
-	// nothing ran.
+	// ProgramTooLarge: the program's source is over 4 MiB; nothing ran. The
+	// limit is MaxProgramSize.
 	ProgramTooLarge Code = "PROGRAM_TOO_LARGE"
 )
 
@@ -149,26 +159,25 @@ const (
 //
 //codes:area program
 const (
-	// GuestCrash: the engine's sandboxed interpreter failed (it could not
-	// start, or it trapped); the run ended. A bug in modebox, not in the
-	// program.
+	// GuestCrash: the engine's interpreter failed; the run ended. It could not
+	// start, or it trapped: a bug in modebox, not in the program.
 	GuestCrash Code = "GUEST_CRASH"
-	// SyntaxError: the program does not parse (JavaScript) or does not
-	// compile (TypeScript); nothing ran.
+	// SyntaxError: the program does not parse or compile; nothing ran.
+	// JavaScript that does not parse, or TypeScript that does not compile.
 	SyntaxError Code = "SYNTAX_ERROR"
-	// UncaughtException: the program threw a value that it did not catch
-	// and that is not a failed tool call (which keeps its own code).
+	// UncaughtException: the program threw a value it did not catch. A failed
+	// tool call that is not caught keeps its own code instead.
 	UncaughtException Code = "UNCAUGHT_EXCEPTION"
 	// ValueNotSerializable: the program's result could not be turned into
 	// JSON (a cycle, or a getter that threw).
 	ValueNotSerializable Code = "VALUE_NOT_SERIALIZABLE"
-	// NeverSettled: the program awaited a promise that nothing could settle
-	// (no tool call or timer was pending).
+	// NeverSettled: the program awaited a promise that nothing could settle. No
+	// tool call or timer was pending.
 	NeverSettled Code = "NEVER_SETTLED"
 	// Cancelled: the caller's context was cancelled.
 	Cancelled Code = "CANCELLED"
 	// ReplayMismatch: a resumed program made other calls than its journal
-	// recorded (the program is not deterministic between the calls).
+	// recorded. The program is not deterministic between its calls.
 	ReplayMismatch Code = "REPLAY_MISMATCH"
 )
 
@@ -176,9 +185,9 @@ const (
 //
 //codes:area engine
 const (
-	// EngineBusy: the engine was running EngineConfig.MaxRuns programs and
-	// its queue was full, or the run waited QueueTimeout for a slot.
-	// Nothing ran; try again.
+	// EngineBusy: the engine had no run slot free in time; nothing ran, try
+	// again. It was running EngineConfig.MaxRuns programs and its queue was
+	// full, or the run waited QueueTimeout for a slot.
 	EngineBusy Code = "ENGINE_BUSY"
 )
 
@@ -187,32 +196,32 @@ const (
 //
 //codes:area tool
 const (
-	// ToolError: the tool failed (its handler returned an error without a
-	// code of its own, or panicked).
+	// ToolError: the tool failed. Its handler returned an error without a code
+	// of its own, or panicked.
 	ToolError Code = "TOOL_ERROR"
-	// ToolNotFound: no tool, namespace or built-in of that name exists or
-	// is on; the message names the closest tools, or the configuration key
-	// that turns the built-in on.
+	// ToolNotFound: no tool, namespace or built-in of that name exists or is
+	// on. The message names the closest tools, or the configuration key that
+	// turns the built-in on.
 	ToolNotFound Code = "TOOL_NOT_FOUND"
 	// InvalidArgument: the call's arguments do not match the tool's input
-	// schema (or a built-in's rules); nothing ran. The MCP server's tools
-	// answer it to arguments they cannot use.
+	// schema; nothing ran. Built-ins answer it to arguments against their
+	// rules, and the MCP server's tools to arguments they cannot use.
 	InvalidArgument Code = "INVALID_ARGUMENT"
-	// SchemaTooComplex: checking the arguments against the tool's input
-	// schema needs more work than the validation bound allows.
+	// SchemaTooComplex: checking the arguments needs more work than the
+	// validation bound allows. The tool's input schema is too complex for the
+	// value.
 	SchemaTooComplex Code = "SCHEMA_TOO_COMPLEX"
-	// ToolDenied: the tool's policy is deny; the call was refused before
-	// anything ran.
+	// ToolDenied: the tool's policy is deny; nothing ran.
 	ToolDenied Code = "TOOL_DENIED"
-	// ApprovalUnavailable: the tool's policy is ask and nothing can approve
-	// the call now (no approver, no token store); it was refused before
-	// anything ran.
+	// ApprovalUnavailable: the call needs approval and nothing can approve it
+	// now; nothing ran. The tool's policy is ask and there is no approver, or
+	// no token store to pause with.
 	ApprovalUnavailable Code = "APPROVAL_UNAVAILABLE"
 	// ApprovalDenied: a person (or a resume's decision) denied the call.
 	ApprovalDenied Code = "APPROVAL_DENIED"
-	// ApprovalTimeout: nobody answered the approval request within
-	// EngineConfig.ApprovalTimeout (limits.approvalTimeout); the call was
-	// refused.
+	// ApprovalTimeout: nobody answered the approval request in time; the call
+	// was refused. The wait is EngineConfig.ApprovalTimeout
+	// (limits.approvalTimeout).
 	ApprovalTimeout Code = "APPROVAL_TIMEOUT"
 )
 
@@ -220,19 +229,18 @@ const (
 //
 //codes:area sh
 const (
-	// SandboxUnavailable: sh() cannot start its sandbox on this machine
-	// (bubblewrap missing, user namespaces off, the preflight failed); it
-	// never runs a command unconfined.
+	// SandboxUnavailable: sh() cannot start its sandbox on this machine;
+	// nothing ran. Bubblewrap is missing, user namespaces are off, or the
+	// preflight failed; it never runs a command unconfined.
 	SandboxUnavailable Code = "SANDBOX_UNAVAILABLE"
-	// SandboxFailed: the sandbox could not be set up for this command (for
-	// example its working directory could not be entered); the command did
-	// not run.
+	// SandboxFailed: the sandbox could not be set up for this command; it did
+	// not run. For example its working directory could not be entered.
 	SandboxFailed Code = "SANDBOX_FAILED"
 	// SandboxConfig: the shell's configuration is invalid.
 	SandboxConfig Code = "SANDBOX_CONFIG"
-	// SandboxInvalidCommand: the command is invalid (a NUL byte, a bad
-	// working directory or environment, a timeout under 1 ms); it did not
-	// run. The program sees it as INVALID_ARGUMENT.
+	// SandboxInvalidCommand: the command is invalid; it did not run. A NUL
+	// byte, a bad working directory or environment, a timeout under 1 ms; the
+	// program sees it as INVALID_ARGUMENT.
 	SandboxInvalidCommand Code = "SANDBOX_INVALID_COMMAND"
 )
 
@@ -240,34 +248,33 @@ const (
 //
 //codes:area fetch
 const (
-	// FetchBadURL: the URL is refused before any lookup (its scheme,
-	// credentials in it, a numeric host form, control characters).
+	// FetchBadURL: the URL is refused before any lookup. Its scheme,
+	// credentials in it, a numeric host form, control characters.
 	FetchBadURL Code = "FETCH_BAD_URL"
-	// FetchBadRequest: the method, a header or the body is refused
-	// (CONNECT, a forbidden header, CR or LF in a header, a body on GET).
+	// FetchBadRequest: the method, a header or the body is refused. CONNECT, a
+	// forbidden header, CR or LF in a header, a body on GET.
 	FetchBadRequest Code = "FETCH_BAD_REQUEST"
-	// FetchNotAllowed: the host and port are on no allowlist entry and the
+	// FetchNotAllowed: the host and port are on no allowlist entry, and the
 	// request was not approved.
 	FetchNotAllowed Code = "FETCH_NOT_ALLOWED"
-	// FetchAddressRefused: the host is, or resolves to, an address this
-	// request may not reach (loopback, private, link-local, cloud
-	// metadata).
+	// FetchAddressRefused: the host is, or resolves to, an address this request
+	// may not reach. Loopback, private, link-local, cloud metadata.
 	FetchAddressRefused Code = "FETCH_ADDRESS_REFUSED"
-	// FetchInsecure: secret headers would go over plain http to an
-	// allowlist entry that does not say http://.
+	// FetchInsecure: secret headers would go over plain http. The allowlist
+	// entry that injects them does not say http://.
 	FetchInsecure Code = "FETCH_INSECURE"
 	// FetchRedirect: a redirect was refused, or there were too many.
 	FetchRedirect Code = "FETCH_REDIRECT"
-	// FetchTimeout: the request (headers and body) did not finish within
-	// its timeout.
+	// FetchTimeout: the request did not finish within its timeout. Headers and
+	// body count.
 	FetchTimeout Code = "FETCH_TIMEOUT"
-	// FetchTooLarge: the response or request body, or their headers, are
-	// over their cap.
+	// FetchTooLarge: a body or headers are over their cap. The response's or
+	// the request's.
 	FetchTooLarge Code = "FETCH_TOO_LARGE"
 	// FetchRequestLimit: the run has made as many requests as it may.
 	FetchRequestLimit Code = "FETCH_REQUEST_LIMIT"
-	// FetchFailed: any other failure (connection refused, TLS, DNS, a
-	// malformed response, a cancelled run).
+	// FetchFailed: the request failed otherwise. Connection refused, TLS, DNS,
+	// a malformed response, a cancelled run.
 	FetchFailed Code = "FETCH_FAILED"
 	// FetchConfig: fetch's configuration is invalid.
 	FetchConfig Code = "FETCH_CONFIG"
@@ -277,43 +284,41 @@ const (
 //
 //codes:area fs
 const (
-	// FSNotFound: nothing the program may see is at the path. Missing
-	// files, hidden (denied) files and paths outside every mount all get
-	// this code and the same message.
+	// FSNotFound: nothing the program may see is at the path. Missing files,
+	// hidden (denied) files and paths outside every mount all get this code and
+	// the same message.
 	FSNotFound Code = "FS_NOT_FOUND"
 	// FSReadOnly: the path is in a read-only mount and the operation would
 	// change it.
 	FSReadOnly Code = "FS_READ_ONLY"
-	// FSNotAFile: the operation needs a regular file and the path is a
-	// directory, a named pipe, a device or a socket.
+	// FSNotAFile: the path is not a regular file. The operation needs one and
+	// found a directory, a named pipe, a device or a socket.
 	FSNotAFile Code = "FS_NOT_A_FILE"
-	// FSNotADirectory: the operation needs a directory (a listing, or the
-	// parent of a written file) and the path is something else.
+	// FSNotADirectory: the path is not a directory. The operation (a listing,
+	// or writing a file under it) needs one.
 	FSNotADirectory Code = "FS_NOT_A_DIRECTORY"
-	// FSTooLarge: a file or data is over the mount's file size cap, or the
-	// run's staged writes would be over theirs.
+	// FSTooLarge: a file or data is over its size cap. The mount's file size
+	// cap, or the cap on the run's staged writes.
 	FSTooLarge Code = "FS_TOO_LARGE"
-	// FSInvalidPath: the path is malformed (relative, a ".." component, a
-	// NUL byte, a backslash, invalid UTF-8, too long), or a glob pattern
-	// is.
+	// FSInvalidPath: the path or glob pattern is malformed. Relative, a ".."
+	// component, a NUL byte, a backslash, invalid UTF-8, too long.
 	FSInvalidPath Code = "FS_INVALID_PATH"
-	// FSTooManyEntries: a listing or glob would return, or a glob would
-	// walk, more entries than the cap.
+	// FSTooManyEntries: a listing or glob has more entries than the cap. Or a
+	// glob would walk more.
 	FSTooManyEntries Code = "FS_TOO_MANY_ENTRIES"
 	// FSSymlink: the path is, or goes through, a symbolic link; symlinks
 	// are never followed.
 	FSSymlink Code = "FS_SYMLINK"
-	// FSDenied: a write or removal names a path that matches a deny
-	// pattern (the answer depends on the name only).
+	// FSDenied: a write or removal names a path that matches a deny pattern.
+	// The answer depends on the name only.
 	FSDenied Code = "FS_DENIED"
 	// FSNotText: a file read as text is not UTF-8; read it with {encoding:
 	// "bytes"}.
 	FSNotText Code = "FS_NOT_TEXT"
-	// FSClosed: the file system was closed, or the run's session already
-	// committed or discarded.
+	// FSClosed: the file system was closed, or the run's session has ended.
 	FSClosed Code = "FS_CLOSED"
-	// FSConfig: the mounts' configuration is invalid (only these messages
-	// may name host paths: they are for the operator).
+	// FSConfig: the mounts' configuration is invalid. Only these messages may
+	// name host paths: they are for the operator.
 	FSConfig Code = "FS_CONFIG"
 	// FSIO: an unexpected system error.
 	FSIO Code = "FS_IO"
@@ -324,18 +329,17 @@ const (
 //
 //codes:area token
 const (
-	// TokenMalformed: the token is not a well-formed token (wrong prefix,
-	// bad or non-canonical base64, too short, or contents that are not a
-	// paused run).
+	// TokenMalformed: the token is not a well-formed token. Wrong prefix, bad
+	// or non-canonical base64, too short, or contents that are not a paused
+	// run.
 	TokenMalformed Code = "TOKEN_MALFORMED"
-	// TokenTooLarge: the token, or its decompressed body, is over its size
-	// cap.
+	// TokenTooLarge: the token, or its decompressed body, is over its size cap.
 	TokenTooLarge Code = "TOKEN_TOO_LARGE"
 	// TokenVersion: the token's format version is not one this build
 	// reads.
 	TokenVersion Code = "TOKEN_VERSION"
-	// TokenUnknownKey: the key that sealed the token is not in the keyring
-	// (another machine's key, or one rotated out).
+	// TokenUnknownKey: the key that sealed the token is not in the keyring.
+	// Another machine's key, or one rotated out.
 	TokenUnknownKey Code = "TOKEN_UNKNOWN_KEY"
 	// TokenTampered: the token's authentication failed; it was modified or
 	// forged.
@@ -345,18 +349,17 @@ const (
 	// TokenNotYetValid: the token was issued further in the future than
 	// the allowed clock skew.
 	TokenNotYetValid Code = "TOKEN_NOT_YET_VALID"
-	// TokenLifetime: the token's lifetime (expiry minus issue time) is
-	// longer than the maximum, or not positive.
+	// TokenLifetime: the token's lifetime is too long, or not positive. Its
+	// expiry minus its issue time is over the maximum.
 	TokenLifetime Code = "TOKEN_LIFETIME"
-	// TokenBinding: the token was issued for another engine image, tool
-	// set or configuration; the message says which.
+	// TokenBinding: the token was issued for another engine image, tool set or
+	// configuration. The message says which.
 	TokenBinding Code = "TOKEN_BINDING"
-	// TokenUsed: the token was already redeemed once; each token resumes a
-	// run once.
+	// TokenUsed: the token was already used; each token resumes a run once.
 	TokenUsed Code = "TOKEN_USED"
 	// TokenStoreUnavailable: the used-token record could not be written or
-	// read (a database connection lost, a disk that refuses the write), so
-	// nothing ran. It fails closed: the token may not resume later either.
+	// read, so nothing ran. A database connection lost, a disk that refuses the
+	// write; it fails closed, so the token may not resume later either.
 	TokenStoreUnavailable Code = "TOKEN_STORE_UNAVAILABLE"
 )
 
@@ -380,14 +383,14 @@ const (
 //
 //codes:area mcp
 const (
-	// ResumeFailed: the approve tool (or a retried run) could not resume
-	// the paused run for a reason other than its token.
+	// ResumeFailed: the paused run could not be resumed, for a reason other
+	// than its token. The approve tool, or a retried run, answers it.
 	ResumeFailed Code = "RESUME_FAILED"
-	// ResultNotKept: a retried resume's first result was too large to keep
-	// in the shared store, so the retry cannot return it.
+	// ResultNotKept: a retried resume's result was too large to keep in the
+	// shared store. The retry cannot return it.
 	ResultNotKept Code = "RESULT_NOT_KEPT"
-	// Internal: a bug in modebox (a result that cannot be encoded, a
-	// recovered panic in the shell's network proxy).
+	// Internal: a bug in modebox. A result that cannot be encoded, a recovered
+	// panic in the shell's network proxy.
 	Internal Code = "INTERNAL"
 )
 
@@ -426,38 +429,29 @@ const (
 
 // The shell sandbox's network proxy: refusals reach the program run by
 // sh() as the X-Modebox-Proxy-Error header of an HTTP answer (and in the
-// proxy's events); the first three are errors of starting it.
+// proxy's events).
 //
 //codes:area proxy
 const (
-	// BadConfig: the proxy's configuration is invalid.
-	BadConfig Code = "BAD_CONFIG"
-	// ListenFailed: the proxy's socket could not be created.
-	ListenFailed Code = "LISTEN_FAILED"
-	// ServerClosed: the proxy is closed.
-	ServerClosed Code = "SERVER_CLOSED"
-	// BadRequest: the client's bytes are not a request the proxy
-	// understands (garbage, a truncated greeting, CONNECT without a port,
-	// an origin-form HTTP request).
+	// BadRequest: the proxy does not understand the client's request. Garbage,
+	// a truncated greeting, CONNECT without a port, an origin-form HTTP
+	// request.
 	BadRequest Code = "BAD_REQUEST"
-	// BadHost: the host is written in a refused form (a non-canonical
-	// numeric address, an IPv6 zone, a trailing dot, credentials, a
-	// wildcard); checked before any lookup.
+	// BadHost: the host is written in a refused form. A non-canonical numeric
+	// address, an IPv6 zone, a trailing dot, credentials, a wildcard; checked
+	// before any lookup.
 	BadHost Code = "BAD_HOST"
-	// BadURL: a URL refused before any lookup by the network guard (the
-	// proxy and fetch() report it as BAD_HOST and FETCH_BAD_URL).
-	BadURL Code = "BAD_URL"
-	// Unsupported: a valid request the proxy does not serve (SOCKS BIND or
-	// UDP ASSOCIATE, SOCKS authentication, SOCKS4, https:// in an
-	// absolute-form request).
+	// Unsupported: a valid request the proxy does not serve. SOCKS BIND or UDP
+	// ASSOCIATE, SOCKS authentication, SOCKS4, https:// in an absolute-form
+	// request.
 	Unsupported Code = "UNSUPPORTED"
 	// BadAddressType: a SOCKS5 request with an unknown address type.
 	BadAddressType Code = "BAD_ADDRESS_TYPE"
-	// HostNotAllowed: the host and port match no entry of the shell's
-	// network allowlist (shell.network.allow).
+	// HostNotAllowed: the host and port match no entry of the shell's network
+	// allowlist (shell.network.allow).
 	HostNotAllowed Code = "HOST_NOT_ALLOWED"
-	// AddressRefused: the address about to be dialled is not allowed (a
-	// non-public address that the matched entry does not name literally).
+	// AddressRefused: the address about to be dialled is not allowed. A non-
+	// public address that the matched entry does not name literally.
 	AddressRefused Code = "ADDRESS_REFUSED"
 	// ResolveFailed: the host name could not be resolved.
 	ResolveFailed Code = "RESOLVE_FAILED"
@@ -471,12 +465,27 @@ const (
 	HostUnreachable Code = "HOST_UNREACHABLE"
 	// DialFailed: the connection to the target failed for another reason.
 	DialFailed Code = "DIAL_FAILED"
-	// TooManyConnections: the proxy already has as many connections open
-	// as it may.
+	// TooManyConnections: the proxy has as many connections open as it may.
 	TooManyConnections Code = "TOO_MANY_CONNECTIONS"
-	// HeaderTooLarge: the request's (or the origin's response's) header is
-	// over its cap.
+	// HeaderTooLarge: a request's or response's header is over its cap.
 	HeaderTooLarge Code = "HEADER_TOO_LARGE"
 	// BadUpstreamResponse: the origin's HTTP response could not be read.
 	BadUpstreamResponse Code = "BAD_UPSTREAM_RESPONSE"
+)
+
+// The network guard's refusals and the proxy's own start and stop: they
+// reach the code that embeds those packages (or an operator's log), never
+// a program.
+//
+//codes:area network
+const (
+	// BadConfig: the proxy's configuration is invalid.
+	BadConfig Code = "BAD_CONFIG"
+	// ListenFailed: the proxy's socket could not be created.
+	ListenFailed Code = "LISTEN_FAILED"
+	// ServerClosed: the proxy is closed.
+	ServerClosed Code = "SERVER_CLOSED"
+	// BadURL: the network guard refused a URL before any lookup. The proxy and
+	// fetch() report it as BAD_HOST and FETCH_BAD_URL.
+	BadURL Code = "BAD_URL"
 )

@@ -25,8 +25,8 @@ type declared struct {
 
 // parseRegistry reads codes.go: every constant of type Code, in order,
 // with its area (from its block's //codes:area directive) and its doc
-// comment; and the Area constants' names by value.
-func parseRegistry(t *testing.T) ([]declared, map[string]string) {
+// comment; and the Area constants' names and doc comments by value.
+func parseRegistry(t *testing.T) ([]declared, map[string]string, map[string]string) {
 	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "codes.go", nil, parser.ParseComments)
@@ -34,7 +34,7 @@ func parseRegistry(t *testing.T) ([]declared, map[string]string) {
 		t.Fatal(err)
 	}
 	var out []declared
-	areaNames := map[string]string{}
+	areaNames, areaDocs := map[string]string{}, map[string]string{}
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
 		if !ok || gd.Tok != token.CONST {
@@ -62,6 +62,9 @@ func parseRegistry(t *testing.T) ([]declared, map[string]string) {
 			switch typ.Name {
 			case "Area":
 				areaNames[v] = vs.Names[0].Name
+				if vs.Doc != nil {
+					areaDocs[v] = strings.Join(strings.Fields(vs.Doc.Text()), " ")
+				}
 				continue
 			case "Code":
 			default:
@@ -77,7 +80,7 @@ func parseRegistry(t *testing.T) ([]declared, map[string]string) {
 			out = append(out, declared{vs.Names[0].Name, v, area, doc})
 		}
 	}
-	return out, areaNames
+	return out, areaNames, areaDocs
 }
 
 // summary is the first sentence of doc.
@@ -111,7 +114,7 @@ func goName(code string) string {
 // upper-case value, the name its value gives, a doc comment "Name: when it
 // happens.", in the block of a known area, blocks in the order of Areas.
 func TestTable(t *testing.T) {
-	decls, areaNames := parseRegistry(t)
+	decls, areaNames, areaDocs := parseRegistry(t)
 	if len(decls) < 90 {
 		t.Fatalf("codes.go declares only %d codes", len(decls))
 	}
@@ -148,6 +151,15 @@ func TestTable(t *testing.T) {
 	for _, d := range decls {
 		doc, _ := strings.CutPrefix(d.doc, d.name+": ")
 		fmt.Fprintf(&b, "\t{Code: %s, Name: %q, Area: %s, Doc: %q, Summary: %q},\n", d.name, d.name, areaNames[d.area], doc, summary(doc))
+	}
+	b.WriteString("}\n\n// areaDoc is each area's doc comment, without the leading \"Name: \".\nvar areaDoc = map[Area]string{\n")
+	for _, a := range areaOrder {
+		name := areaNames[string(a)]
+		doc, ok := strings.CutPrefix(areaDocs[string(a)], name+": ")
+		if !ok || !strings.HasSuffix(doc, ".") {
+			t.Errorf("%s: its doc comment must read %q, not %q", name, name+": where its codes come from.", areaDocs[string(a)])
+		}
+		fmt.Fprintf(&b, "\t%s: %q,\n", name, doc)
 	}
 	b.WriteString("}\n")
 	want, err := format.Source(b.Bytes())
@@ -210,8 +222,8 @@ func TestLookup(t *testing.T) {
 	if All()[0].Code != Timeout {
 		t.Error("All() hands out the registry itself")
 	}
-	// Every area has codes, and only the HTTP handler's and the token
-	// store's are kept from the model.
+	// Every area has codes, and only the HTTP handler's, the token
+	// store's and the network guard's are kept from the model.
 	for _, ar := range Areas() {
 		n := 0
 		for _, i := range All() {
@@ -222,7 +234,7 @@ func TestLookup(t *testing.T) {
 		if n == 0 {
 			t.Errorf("area %s has no codes", ar)
 		}
-		if want := ar != AreaHTTP && ar != AreaTokenStore; ar.ModelSees() != want {
+		if want := ar != AreaHTTP && ar != AreaTokenStore && ar != AreaNetwork; ar.ModelSees() != want {
 			t.Errorf("%s.ModelSees() = %v", ar, !want)
 		}
 	}
