@@ -10,6 +10,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -278,5 +279,34 @@ func TestError(t *testing.T) {
 	}
 	if FSIO.String() != "FS_IO" {
 		t.Error("String")
+	}
+}
+
+// TestLeaf checks that the registry imports nothing but the standard
+// library, so that every package of modebox can import it.
+func TestLeaf(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+				t.Errorf("%s imports %s: the registry imports the standard library only", name, path)
+			}
+		}
+	}
+	if n < 3 {
+		t.Fatalf("found %d files", n)
 	}
 }
