@@ -69,7 +69,7 @@ func TestFSFromTheGuest(t *testing.T) {
 	}
 	must(t, json.Unmarshal(r.Value, &v))
 	if v.Text != "hello" || len(v.Bytes) != 3 || v.Bytes[0] != 255 || v.Hidden || v.EnvErr != "FS_NOT_FOUND" ||
-		v.RoErr != "FS_READ_ONLY" || v.BinErr != CodeFSNotText || v.Again != "new hello" || v.Size != 5 || v.Kind != "file" {
+		v.RoErr != "FS_READ_ONLY" || v.BinErr != string(CodeFSNotText) || v.Again != "new hello" || v.Size != 5 || v.Kind != "file" {
 		t.Fatalf("%s", r.Value)
 	}
 	if strings.Join(v.List, ",") != "a.txt,bin.dat,sub" || strings.Join(v.Glob, ",") != "/data/sub/b.json" {

@@ -112,7 +112,7 @@ func TestShFailsClosed(t *testing.T) {
 	r := run(t, e, `try { await sh("touch ran") } catch (e) { return [e.code, e.message] }`, RunOptions{Lang: "js"})
 	var v []string
 	must(t, json.Unmarshal(r.Value, &v))
-	if len(v) != 2 || v[0] != CodeSandboxUnavailable || !strings.Contains(v[1], "bwrap") {
+	if len(v) != 2 || v[0] != string(CodeSandboxUnavailable) || !strings.Contains(v[1], "bwrap") {
 		t.Fatalf("%s %+v", r.Value, r.Error)
 	}
 	if _, err := os.Stat(filepath.Join(ws, "ran")); err == nil {

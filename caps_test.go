@@ -15,7 +15,7 @@ type capCase struct {
 	name   string
 	code   string
 	limits Limits
-	want   string
+	want   Code
 }
 
 var capCases = []capCase{

@@ -35,47 +35,29 @@ type Continuations struct {
 // sealed the token (package pgstore's store does, for modebox doctor).
 type TokenStore = runner.TokenStore
 
-// Token error codes (the error of Resume; see TokenError).
-const (
-	CodeTokenMalformed   = seal.CodeTokenMalformed
-	CodeTokenTooLarge    = seal.CodeTokenTooLarge
-	CodeTokenVersion     = seal.CodeTokenVersion
-	CodeTokenUnknownKey  = seal.CodeTokenUnknownKey
-	CodeTokenTampered    = seal.CodeTokenTampered
-	CodeTokenExpired     = seal.CodeTokenExpired
-	CodeTokenNotYetValid = seal.CodeTokenNotYetValid
-	CodeTokenLifetime    = seal.CodeTokenLifetime
-	CodeTokenBinding     = seal.CodeTokenBinding
-	CodeTokenUsed        = seal.CodeTokenUsed
-	// CodeTokenStoreUnavailable: the TokenStore failed (a database
-	// unreachable, a write refused), so the resume was refused: it fails
-	// closed, and the token may not resume later either.
-	CodeTokenStoreUnavailable = seal.CodeTokenStoreUnavailable
-)
-
 // TokenError is why a token did not resume; Code is one of the CodeToken
 // constants.
 type TokenError struct {
-	Code    string
+	Code    Code
 	Message string
 	Err     error
 }
 
 // Error renders "CODE: message".
-func (e *TokenError) Error() string { return e.Code + ": " + e.Message }
+func (e *TokenError) Error() string { return string(e.Code) + ": " + e.Message }
 
 // Unwrap returns the underlying error.
 func (e *TokenError) Unwrap() error { return e.Err }
 
 // TokenUsedError is the error a TokenStore returns for a second claim.
 func TokenUsedError(id string) error {
-	return &seal.Error{Code: seal.CodeTokenUsed, Msg: "token " + id + " was already used; each token resumes a run once"}
+	return &seal.Error{Code: CodeTokenUsed, Message: "token " + id + " was already used; each token resumes a run once"}
 }
 
 func tokenError(err error) error {
 	var se *seal.Error
 	if errors.As(err, &se) {
-		return &TokenError{Code: se.Code, Message: se.Msg, Err: err}
+		return &TokenError{Code: se.Code, Message: se.Message, Err: err}
 	}
 	return &TokenError{Code: CodeTokenMalformed, Message: err.Error(), Err: err}
 }

@@ -211,7 +211,7 @@ func TestApprovalTimeout(t *testing.T) {
 	for name, a := range approvers {
 		r := run(t, e, `try { await net.post({m: 1}) } catch (e) { return [e.code, e.message] }`, RunOptions{Approver: a})
 		var out []string
-		if r.Status != StatusOK || json.Unmarshal(r.Value, &out) != nil || out[0] != CodeApprovalTimeout || !strings.Contains(out[1], "ApprovalTimeout") {
+		if r.Status != StatusOK || json.Unmarshal(r.Value, &out) != nil || out[0] != string(CodeApprovalTimeout) || !strings.Contains(out[1], "ApprovalTimeout") {
 			t.Fatalf("%s: %s %s %+v", name, r.Status, r.Value, r.Error)
 		}
 		r = run(t, e, `return await net.post({m: 1})`, RunOptions{Approver: a})

@@ -19,7 +19,7 @@ func TestHostileHammer(t *testing.T) {
 	type job struct {
 		code   string
 		limits Limits
-		want   string // error code, or "=value"
+		want   Code // error code, or "=value"
 	}
 	mixed := []job{
 		{`while(true){}`, Limits{Timeout: 100 * time.Millisecond}, CodeTimeout},
@@ -47,7 +47,7 @@ func TestHostileHammer(t *testing.T) {
 			var j job
 			if i%4 == 0 {
 				// a run whose value proves it got its own result
-				j = job{fmt.Sprintf(`return await tools.add({a: %d, b: 1})`, i), Limits{}, fmt.Sprintf("=%d", i+1)}
+				j = job{fmt.Sprintf(`return await tools.add({a: %d, b: 1})`, i), Limits{}, Code(fmt.Sprintf("=%d", i+1))}
 			} else {
 				j = mixed[i%len(mixed)]
 			}

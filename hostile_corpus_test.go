@@ -103,7 +103,7 @@ func parseHostile(name string, src []byte) (*hostileCase, error) {
 	if !sawExpect {
 		return nil, errors.New("no // expect: line in the header")
 	}
-	if !c.timeoutSet && (c.ok || !slices.Contains(c.codes, CodeTimeout)) {
+	if !c.timeoutSet && (c.ok || !slices.Contains(c.codes, string(CodeTimeout))) {
 		c.limits.Timeout = unhurriedTimeout
 	}
 	return c, nil
@@ -238,7 +238,7 @@ func (c *hostileCase) check(r *Result) error {
 	}
 	match := false
 	for _, code := range c.codes {
-		match = match || r.Error.Code == code
+		match = match || string(r.Error.Code) == code
 	}
 	if !match {
 		return fmt.Errorf("want error %s, got %s: %.300s", strings.Join(c.codes, "|"), r.Error.Code, r.Error.Message)

@@ -192,7 +192,7 @@ func TestEveryDeclaredFunctionIsCallable(t *testing.T) {
 		en := byKey[path]
 		want := en.Namespace + "." + en.Name
 		// a tool whose schema requires properties refuses {} before running
-		if got != want && got != CodeInvalidArgument {
+		if got != want && got != string(CodeInvalidArgument) {
 			t.Errorf("%s: got %q, want %q or INVALID_ARGUMENT", path, got, want)
 		}
 	}

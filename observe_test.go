@@ -37,7 +37,7 @@ func TestObserver(t *testing.T) {
 			if ev.OK {
 				s += " ok"
 			} else {
-				s += " " + ev.Code
+				s += " " + string(ev.Code)
 			}
 		}
 		kinds = append(kinds, s)

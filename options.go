@@ -187,7 +187,7 @@ type Log struct {
 
 // Error describes a failed run. Positions are in the program as written.
 type Error struct {
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 	Name    string `json:"name,omitempty"`
 	// JSCode is the thrown value's own `code` property, if it had one.
@@ -209,7 +209,7 @@ func (e *Error) Error() string {
 		}
 		return fmt.Sprintf("%s: %s (line %d)", e.Code, e.Message, e.Line)
 	}
-	return e.Code + ": " + e.Message
+	return string(e.Code) + ": " + e.Message
 }
 
 // Stats describes a finished run.

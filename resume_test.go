@@ -90,7 +90,7 @@ func TestPauseAndResume(t *testing.T) {
 	if err := json.Unmarshal(res.Value, &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.A != 1 || out.F != 2 || out.After != 3 || out.G != "guarded" || out.O != CodeApprovalDenied {
+	if out.A != 1 || out.F != 2 || out.After != 3 || out.G != "guarded" || out.O != string(CodeApprovalDenied) {
 		t.Fatalf("resumed value %s", res.Value)
 	}
 	// replay ran no recorded tool twice: free ran 3 times in all (2 + the step 3 call)

@@ -227,7 +227,7 @@ func (j soakJob) sum() int {
 }
 
 // soakWant checks that r failed with code and is otherwise well formed.
-func soakWant(r *Result, code string) error {
+func soakWant(r *Result, code Code) error {
 	if r.Status != StatusError || r.Error == nil || r.Error.Code != code || r.Value != nil {
 		return fmt.Errorf("want error %s, got status %q value %.200s error %+v", code, r.Status, r.Value, r.Error)
 	}
@@ -306,7 +306,7 @@ func (j soakJob) do(ctx context.Context, e *Engine, st *soakTools, spent *time.D
 	case soakKindApprove, soakKindDeny:
 		return j.resume(ctx, e, st, r, spent)
 	}
-	want := map[string]string{
+	want := map[string]Code{
 		soakKindMemory: CodeMemoryLimit, soakKindTimeout: CodeTimeout, soakKindFuel: CodeFuelExhausted,
 		soakKindGetter: CodeValueNotSerializable, soakKindRecursion: CodeStackOverflow, soakKindHuge: CodeValueTooLarge,
 	}[j.kind]

@@ -198,9 +198,9 @@ func printText(res *modebox.Result, s Streams) int {
 		e := res.Error
 		// tool errors carry server text: sanitised
 		if e.Name != "" && !strings.HasPrefix(e.Message, e.Name+":") {
-			fmt.Fprintf(s.Stderr, "%s: %s: %s\n", prompt.Sanitize(e.Code), prompt.Sanitize(e.Name), prompt.Sanitize(e.Message))
+			fmt.Fprintf(s.Stderr, "%s: %s: %s\n", prompt.Sanitize(string(e.Code)), prompt.Sanitize(e.Name), prompt.Sanitize(e.Message))
 		} else {
-			fmt.Fprintf(s.Stderr, "%s: %s\n", prompt.Sanitize(e.Code), prompt.Sanitize(e.Message))
+			fmt.Fprintf(s.Stderr, "%s: %s\n", prompt.Sanitize(string(e.Code)), prompt.Sanitize(e.Message))
 		}
 		if e.Line > 0 {
 			pos := fmt.Sprintf("line %d", e.Line)

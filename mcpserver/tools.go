@@ -138,7 +138,7 @@ func pausedNext(res *modebox.Result, approveTool bool) string {
 
 // failure is an error result with a code and message of the server's own
 // (bad arguments, a token that does not open).
-func (s *Server) failure(code, msg string) *mcp.CallToolResult {
+func (s *Server) failure(code modebox.Code, msg string) *mcp.CallToolResult {
 	return s.toolResult(runOutput{Status: modebox.StatusError, Error: &modebox.Error{Code: code, Message: msg}, Logs: []modebox.Log{}}, true)
 }
 
@@ -254,7 +254,7 @@ func (s *Server) declarations(ns string) *mcp.CallToolResult {
 func (s *Server) plainResult(v any, howToGetLess string) *mcp.CallToolResult {
 	b, err := marshal(v)
 	if err != nil {
-		return s.failure("INTERNAL", err.Error())
+		return s.failure(modebox.CodeInternal, err.Error())
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(string(b), howToGetLess)}},

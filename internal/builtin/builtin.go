@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/policy"
@@ -138,7 +139,7 @@ func ToolError(prefix string, err error) *errs.Tool {
 	}
 	code := errs.CodeOf(err)
 	if code == "" {
-		code = engine.CodeToolError
+		code = codes.ToolError
 	}
 	return &errs.Tool{Code: code, Message: prefix + err.Error(), Err: err}
 }

@@ -284,8 +284,8 @@ func checkRunInvariants(t *testing.T, r *run) {
 		if !r.finished {
 			t.Fatalf("an error without the run ending: %+v", r.err)
 		}
-		if !codeShape.MatchString(r.err.Code) {
-			t.Fatalf("error code %q (%d bytes) is not a code", truncate(r.err.Code, 80), len(r.err.Code))
+		if !codeShape.MatchString(string(r.err.Code)) {
+			t.Fatalf("error code %q (%d bytes) is not a code", truncate(string(r.err.Code), 80), len(r.err.Code))
 		}
 		e := r.err
 		if len(e.Message) > 20000 || len(e.Name) > 260 || len(e.Stack) > 16400 || len(e.Thrown) > 67 || len(e.JSCode) > 260 {

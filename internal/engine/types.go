@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/limits"
 )
 
@@ -29,7 +30,8 @@ type Call struct {
 // Verdict is the Gate's decision on a call.
 type Verdict struct {
 	// Reject refuses the call before it runs with this code and message.
-	RejectCode, RejectMessage string
+	RejectCode    codes.Code
+	RejectMessage string
 	// Approval, when set, says why the call needs approval; Call then runs
 	// with Call.Approval set and asks.
 	Approval string
@@ -104,12 +106,12 @@ const (
 // Event is one thing a run did, for Request.Observe.
 type Event struct {
 	Kind    EventKind
-	Level   string // EventLog
-	Message string // EventLog
-	CallID  int    // calls
-	Tool    string // calls
-	OK      bool   // EventCallEnd: the call succeeded
-	Code    string // EventCallEnd: the error code of a failed call
+	Level   string     // EventLog
+	Message string     // EventLog
+	CallID  int        // calls
+	Tool    string     // calls
+	OK      bool       // EventCallEnd: the call succeeded
+	Code    codes.Code // EventCallEnd: the error code of a failed call
 	Elapsed time.Duration
 }
 
@@ -121,7 +123,7 @@ type Log struct {
 
 // Error is why a run failed.
 type Error struct {
-	Code    string // stable code, see codes.go
+	Code    codes.Code // stable code, one of the codes registry's (or a tool's own)
 	Message string
 	Name    string // the JS error's name, when there is one
 	Stack   string // the JS stack, in generated positions

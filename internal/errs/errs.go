@@ -7,6 +7,8 @@ package errs
 import (
 	"errors"
 	"fmt"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Config reports an invalid configuration field.
@@ -30,7 +32,7 @@ func (e *Config) Unwrap() error { return e.Err }
 
 // Tool is an error with a stable code that a call's promise rejects with.
 type Tool struct {
-	Code    string
+	Code    codes.Code
 	Message string
 	Err     error
 }
@@ -47,7 +49,7 @@ func (e *Tool) Error() string {
 func (e *Tool) Unwrap() error { return e.Err }
 
 // ErrorCode returns the stable code (see engine.CodedError).
-func (e *Tool) ErrorCode() string { return e.Code }
+func (e *Tool) ErrorCode() string { return string(e.Code) }
 
 // Coded is an error with a stable code.
 type Coded interface {
@@ -57,10 +59,10 @@ type Coded interface {
 
 // CodeOf returns the stable code of the first coded error in err's chain,
 // or "".
-func CodeOf(err error) string {
+func CodeOf(err error) codes.Code {
 	var c Coded
 	if errors.As(err, &c) {
-		return c.ErrorCode()
+		return codes.Code(c.ErrorCode())
 	}
 	return ""
 }

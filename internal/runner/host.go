@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/policy"
@@ -157,7 +158,7 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 	}
 	e := h.box.Lookup(c.Tool)
 	if e == nil {
-		return engine.Verdict{RejectCode: engine.CodeToolNotFound, RejectMessage: "no tool named " + c.Tool}
+		return engine.Verdict{RejectCode: codes.ToolNotFound, RejectMessage: "no tool named " + c.Tool}
 	}
 	if replayed && e.Func != nil && e.Func.Replay != nil {
 		if err := e.Func.Replay(h.states[e.Cap], c); err != nil {
@@ -167,7 +168,7 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 	gi := gateOf(e, c.Args)
 	pol := policy.Stricter(e.Policy, h.run.For(e.Key, policy.Allow))
 	if pol == policy.Deny {
-		return engine.Verdict{RejectCode: CodeToolDenied, RejectMessage: e.Label() + " is denied by policy; the call was refused"}
+		return engine.Verdict{RejectCode: codes.ToolDenied, RejectMessage: e.Label() + " is denied by policy; the call was refused"}
 	}
 	if gi.Reject != nil && !replayed {
 		return engine.Verdict{RejectCode: gi.Reject.Code, RejectMessage: gi.Reject.Message}
@@ -217,7 +218,7 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 		}
 		switch d {
 		case Deny:
-			return engine.Verdict{RejectCode: CodeApprovalDenied, RejectMessage: e.Label() + ": the call was denied"}
+			return engine.Verdict{RejectCode: codes.ApprovalDenied, RejectMessage: e.Label() + ": the call was denied"}
 		case ApproveTool:
 			h.approveTool(cover...)
 		}
@@ -238,7 +239,7 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 	case h.canPause:
 		return engine.Verdict{Park: true, Approval: reason}
 	}
-	return engine.Verdict{RejectCode: CodeApprovalUnavailable, RejectMessage: e.Label() + " needs approval (" + reason + ") and nothing can approve it; the call was refused"}
+	return engine.Verdict{RejectCode: codes.ApprovalUnavailable, RejectMessage: e.Label() + " needs approval (" + reason + ") and nothing can approve it; the call was refused"}
 }
 
 // gateOf runs a built-in's gate hook on a call's arguments.
@@ -265,13 +266,13 @@ func (h *Host) Call(ctx context.Context, c engine.Call) (json.RawMessage, error)
 	}
 	e := h.box.Lookup(c.Tool)
 	if e == nil {
-		return nil, &errs.Tool{Code: engine.CodeToolNotFound, Message: "no tool named " + c.Tool}
+		return nil, &errs.Tool{Code: codes.ToolNotFound, Message: "no tool named " + c.Tool}
 	}
 	if err := e.Input.ValidateJSONContext(ctx, c.Args); err != nil {
-		code := schema.CodeInvalidArgument
+		code := codes.InvalidArgument
 		var le *schema.LimitError
 		if errors.As(err, &le) {
-			code = schema.CodeSchemaTooComplex
+			code = codes.SchemaTooComplex
 		}
 		return nil, &errs.Tool{Code: code, Message: e.Label() + ": " + err.Error(), Err: err}
 	}
@@ -307,7 +308,7 @@ func (h *Host) decide(ctx context.Context, e *toolbox.Entry, c engine.Call, cove
 	select {
 	case turn <- struct{}{}:
 	case <-ctx.Done():
-		return &errs.Tool{Code: CodeApprovalDenied, Message: e.Label() + ": the call was denied (the run ended while it waited to be asked)", Err: ctx.Err()}
+		return &errs.Tool{Code: codes.ApprovalDenied, Message: e.Label() + ": the call was denied (the run ended while it waited to be asked)", Err: ctx.Err()}
 	}
 	defer func() { <-turn }()
 	if h.toolApproved(cover[len(cover)-1]) {
@@ -316,14 +317,14 @@ func (h *Host) decide(ctx context.Context, e *toolbox.Entry, c engine.Call, cove
 	d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.Key, Args: c.Args, Reason: c.Approval})
 	var te *ApprovalTimeoutError
 	if errors.As(err, &te) {
-		return &errs.Tool{Code: CodeApprovalTimeout, Message: e.Label() + ": the call was refused: " + te.Error(), Err: err}
+		return &errs.Tool{Code: codes.ApprovalTimeout, Message: e.Label() + ": the call was refused: " + te.Error(), Err: err}
 	}
 	if err != nil || d == Deny {
 		msg := e.Label() + ": the call was denied"
 		if err != nil {
 			msg += " (" + err.Error() + ")"
 		}
-		return &errs.Tool{Code: CodeApprovalDenied, Message: msg, Err: err}
+		return &errs.Tool{Code: codes.ApprovalDenied, Message: msg, Err: err}
 	}
 	if d == ApproveTool {
 		h.approveTool(cover...)
@@ -424,14 +425,6 @@ type approvalTimeoutKey struct{}
 
 // ErrNoApprover is Ask's error when the run has no approver.
 var ErrNoApprover = errors.New("modebox: nothing can approve this now")
-
-// Codes of the gate and the approvals.
-const (
-	CodeToolDenied          = "TOOL_DENIED"
-	CodeApprovalUnavailable = "APPROVAL_UNAVAILABLE"
-	CodeApprovalDenied      = "APPROVAL_DENIED"
-	CodeApprovalTimeout     = "APPROVAL_TIMEOUT"
-)
 
 // Ask puts a question to the approver of the run that ctx (a tool
 // handler's context) belongs to, with the run's clock held and the wait

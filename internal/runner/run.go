@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/limits"
@@ -20,9 +21,6 @@ import (
 
 // MaxProgramSize caps the source of one program (4 MiB).
 const MaxProgramSize = 4 << 20
-
-// CodeProgramTooLarge: the program's source is over MaxProgramSize.
-const CodeProgramTooLarge = "PROGRAM_TOO_LARGE"
 
 // Runner runs programs for one engine.
 type Runner struct {
@@ -105,7 +103,7 @@ func (r *Runner) run(ctx context.Context, req Request, h *Host, slotHeld bool) (
 		out.Filename = req.Lang.Filename()
 	}
 	if len(req.Code) > MaxProgramSize {
-		out.Refused = &errs.Tool{Code: CodeProgramTooLarge, Message: fmt.Sprintf("the program is %d bytes, over the limit of %d", len(req.Code), MaxProgramSize)}
+		out.Refused = &errs.Tool{Code: codes.ProgramTooLarge, Message: fmt.Sprintf("the program is %d bytes, over the limit of %d", len(req.Code), MaxProgramSize)}
 		return out, nil
 	}
 	prog, err := tsx.Transform(req.Code, req.Lang)
@@ -141,7 +139,7 @@ func (r *Runner) run(ctx context.Context, req Request, h *Host, slotHeld bool) (
 	}
 	h.newStates(r.Box)
 	res := r.Engine.Run(ctx, ereq)
-	if prog.Direct && res.Err != nil && res.Err.Code == engine.CodeSyntaxError {
+	if prog.Direct && res.Err != nil && res.Err.Code == codes.SyntaxError {
 		// QuickJS did not parse the program as sent. A compile error comes
 		// before anything runs (no call, no log), so compile it with
 		// esbuild and run that: esbuild's diagnostics for a program that
@@ -211,7 +209,7 @@ func (r *Runner) Resume(ctx context.Context, token string, d Decisions, observe 
 	}
 	lang, err := tsx.ParseLang(b.Lang)
 	if err != nil {
-		return nil, &seal.Error{Code: seal.CodeTokenMalformed, Msg: "the token's contents are not a paused run"}
+		return nil, &seal.Error{Code: codes.TokenMalformed, Message: "the token's contents are not a paused run"}
 	}
 	h := &Host{approver: d.Approver, decisions: map[int]Decision{}, expect: map[int]Pending{}}
 	for _, pc := range b.Pending {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/limits"
@@ -105,7 +106,7 @@ func (s *Sealer) open(token string, binding seal.Binding) (*body, error) {
 	}
 	var b body
 	if err := json.Unmarshal(p.Body, &b); err != nil || b.Journal == nil {
-		return nil, &seal.Error{Code: seal.CodeTokenMalformed, Msg: "the token's contents are not a paused run"}
+		return nil, &seal.Error{Code: codes.TokenMalformed, Message: "the token's contents are not a paused run"}
 	}
 	return &b, nil
 }

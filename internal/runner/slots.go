@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/errs"
 )
 
@@ -71,7 +71,7 @@ func (g *Slots) Acquire(ctx context.Context) (release func(), err *errs.Tool) {
 	}
 	if g.queued.Add(1) > g.maxQueued {
 		g.queued.Add(-1)
-		return nil, &errs.Tool{Code: CodeEngineBusy, Message: fmt.Sprintf("the engine is running %d programs and %d more are waiting; nothing ran, try again later", cap(g.slots), g.maxQueued)}
+		return nil, &errs.Tool{Code: codes.EngineBusy, Message: fmt.Sprintf("the engine is running %d programs and %d more are waiting; nothing ran, try again later", cap(g.slots), g.maxQueued)}
 	}
 	defer g.queued.Add(-1)
 	t := time.NewTimer(g.timeout)
@@ -80,9 +80,9 @@ func (g *Slots) Acquire(ctx context.Context) (release func(), err *errs.Tool) {
 	case g.slots <- struct{}{}:
 		return release, nil
 	case <-t.C:
-		return nil, &errs.Tool{Code: CodeEngineBusy, Message: fmt.Sprintf("no run slot came free in %s (the engine runs at most %d programs at once); nothing ran", g.timeout, cap(g.slots))}
+		return nil, &errs.Tool{Code: codes.EngineBusy, Message: fmt.Sprintf("no run slot came free in %s (the engine runs at most %d programs at once); nothing ran", g.timeout, cap(g.slots))}
 	case <-ctx.Done():
-		return nil, &errs.Tool{Code: engine.CodeCancelled, Message: "cancelled while waiting for a run slot: " + ctx.Err().Error()}
+		return nil, &errs.Tool{Code: codes.Cancelled, Message: "cancelled while waiting for a run slot: " + ctx.Err().Error()}
 	}
 }
 
@@ -93,7 +93,3 @@ func (g *Slots) InFlight() (running, queued int) {
 	}
 	return len(g.slots), int(g.queued.Load())
 }
-
-// CodeEngineBusy: the engine was running MaxRuns programs and its queue
-// was full, or the run waited QueueTimeout for a slot.
-const CodeEngineBusy = "ENGINE_BUSY"

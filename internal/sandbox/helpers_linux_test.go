@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // envUnpriv marks the re-run of the test binary as the unprivileged user.
@@ -176,7 +178,7 @@ func hostPy(t testing.TB, code string) string {
 	return string(out)
 }
 
-func asError(t testing.TB, err error, code string) *Error {
+func asError(t testing.TB, err error, code codes.Code) *Error {
 	t.Helper()
 	var se *Error
 	if !errors.As(err, &se) {

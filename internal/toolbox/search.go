@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/policy"
-	"github.com/modebox/modebox/internal/schema"
 
 	"github.com/modebox/modebox/internal/toolsearch"
 	"github.com/modebox/modebox/internal/tsdecl"
@@ -110,7 +110,7 @@ func (box *Box) SearchCall(args json.RawMessage) (json.RawMessage, error) {
 		SearchOptions
 	}
 	if err := json.Unmarshal(args, &a); err != nil {
-		return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "tools.search(query, {limit, full}): " + err.Error()}
+		return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "tools.search(query, {limit, full}): " + err.Error()}
 	}
 	hits := box.Search(a.Query, a.SearchOptions)
 	if hits == nil {

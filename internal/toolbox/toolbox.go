@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/modebox/modebox/internal/builtin"
-	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/schema"
@@ -95,13 +95,13 @@ func (e *Entry) Call(ctx context.Context, bc builtin.Call, args json.RawMessage)
 	}
 	if raw, ok := v.(json.RawMessage); ok {
 		if len(raw) > 0 && !json.Valid(raw) {
-			return nil, &errs.Tool{Code: engine.CodeToolError, Message: "the tool returned invalid JSON"}
+			return nil, &errs.Tool{Code: codes.ToolError, Message: "the tool returned invalid JSON"}
 		}
 		return raw, nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, &errs.Tool{Code: engine.CodeToolError, Message: "the tool's result is not JSON: " + err.Error(), Err: err}
+		return nil, &errs.Tool{Code: codes.ToolError, Message: "the tool's result is not JSON: " + err.Error(), Err: err}
 	}
 	return b, nil
 }

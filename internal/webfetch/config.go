@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modebox/modebox/internal/netguard"
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/netguard"
 )
 
 // Defaults for the zero values of Config.
@@ -134,20 +136,20 @@ func New(cfg Config) (*Client, error) {
 		{"MaxRequestBody", &c.maxRequestBody, DefaultMaxRequestBody},
 	} {
 		if *v.p < 0 {
-			return nil, newError(CodeConfig, nil, "%s is negative (%d); use 0 for the default", v.name, *v.p)
+			return nil, newError(codes.FetchConfig, nil, "%s is negative (%d); use 0 for the default", v.name, *v.p)
 		}
 		if *v.p == 0 {
 			*v.p = v.def
 		}
 	}
 	if c.timeout < 0 {
-		return nil, newError(CodeConfig, nil, "Timeout is negative (%s); use 0 for the default", c.timeout)
+		return nil, newError(codes.FetchConfig, nil, "Timeout is negative (%s); use 0 for the default", c.timeout)
 	}
 	if c.timeout == 0 {
 		c.timeout = DefaultTimeout
 	}
 	if c.maxRequests < 0 {
-		return nil, newError(CodeConfig, nil, "MaxRequests is negative (%d); use 0 for the default", c.maxRequests)
+		return nil, newError(codes.FetchConfig, nil, "MaxRequests is negative (%d); use 0 for the default", c.maxRequests)
 	}
 	if c.maxRequests == 0 {
 		c.maxRequests = DefaultMaxRequests
@@ -160,12 +162,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	allow, err := netguard.ParseAllowlist(cfg.Allow)
 	if err != nil {
-		return nil, newError(CodeConfig, err, "allow entry %s", err)
+		return nil, newError(codes.FetchConfig, err, "allow entry %s", err)
 	}
 	seen := map[string]bool{}
 	for _, e := range allow {
 		if seen[e.String()] {
-			return nil, newError(CodeConfig, nil, "allow entry %q is listed twice", e.String())
+			return nil, newError(codes.FetchConfig, nil, "allow entry %q is listed twice", e.String())
 		}
 		seen[e.String()] = true
 	}
@@ -182,13 +184,13 @@ func New(cfg Config) (*Client, error) {
 	for _, key := range keys {
 		e, err := netguard.ParseEntry(key)
 		if err != nil {
-			return nil, newError(CodeConfig, err, "headers for %s", err)
+			return nil, newError(codes.FetchConfig, err, "headers for %s", err)
 		}
 		if !seen[e.String()] {
-			return nil, newError(CodeConfig, nil, "headers for %q: the entry is not in the allow list; add it there too", key)
+			return nil, newError(codes.FetchConfig, nil, "headers for %q: the entry is not in the allow list; add it there too", key)
 		}
 		if _, dup := c.inject[e.String()]; dup {
-			return nil, newError(CodeConfig, nil, "headers for %q are given twice", key)
+			return nil, newError(codes.FetchConfig, nil, "headers for %q are given twice", key)
 		}
 		hs, secrets, err := parseInjected(key, cfg.Headers[key], getenv)
 		if err != nil {
@@ -215,27 +217,27 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 	canon := map[string]bool{}
 	for _, n := range names {
 		if !httpguts.ValidHeaderFieldName(n) {
-			return nil, nil, newError(CodeConfig, nil, "headers for %q: %q is not a valid header name", key, n)
+			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %q is not a valid header name", key, n)
 		}
 		cn := http.CanonicalHeaderKey(n)
 		if reason := forbiddenHeader(cn); reason != "" {
-			return nil, nil, newError(CodeConfig, nil, "headers for %q: %s may not be injected (%s)", key, cn, reason)
+			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s may not be injected (%s)", key, cn, reason)
 		}
 		if canon[cn] {
-			return nil, nil, newError(CodeConfig, nil, "headers for %q: %s is given twice (names are case-insensitive)", key, cn)
+			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s is given twice (names are case-insensitive)", key, cn)
 		}
 		canon[cn] = true
 		v := m[n]
 		if name, ok := strings.CutPrefix(v, "env:"); ok {
 			if name == "" {
-				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: \"env:\" needs a variable name", key, cn)
+				return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s: \"env:\" needs a variable name", key, cn)
 			}
 			ev, found := getenv(name)
 			if !found {
-				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: environment variable %s is not set", key, cn, name)
+				return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s: environment variable %s is not set", key, cn, name)
 			}
 			if ev == "" {
-				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: environment variable %s is empty", key, cn, name)
+				return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s: environment variable %s is empty", key, cn, name)
 			}
 			v = ev
 			if len(v) >= minSecretLen {
@@ -245,7 +247,7 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 			secrets = append(secrets, v)
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
-			return nil, nil, newError(CodeConfig, nil, "headers for %q: the value of %s has control characters (CR, LF or NUL)", key, cn)
+			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: the value of %s has control characters (CR, LF or NUL)", key, cn)
 		}
 		out = append(out, header{name: cn, value: v})
 	}

@@ -11,10 +11,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/policy"
-	"github.com/modebox/modebox/internal/schema"
 	"github.com/modebox/modebox/internal/webfetch"
 )
 
@@ -110,7 +110,7 @@ func gate(cl *webfetch.Client, raw json.RawMessage) builtin.Gate {
 	}
 	req, err := a.request()
 	if err != nil {
-		return builtin.Gate{Reject: &errs.Tool{Code: schema.CodeInvalidArgument, Message: "fetch(): body is not valid base64"}}
+		return builtin.Gate{Reject: &errs.Tool{Code: codes.InvalidArgument, Message: "fetch(): body is not valid base64"}}
 	}
 	chk, err := cl.Check(req)
 	if err != nil {
@@ -128,15 +128,15 @@ func gate(cl *webfetch.Client, raw json.RawMessage) builtin.Gate {
 func run(ctx context.Context, c builtin.Call, raw json.RawMessage) (any, error) {
 	s, ok := c.State.(session)
 	if !ok {
-		return nil, &errs.Tool{Code: engine.CodeToolError, Message: "fetch(): no session"}
+		return nil, &errs.Tool{Code: codes.ToolError, Message: "fetch(): no session"}
 	}
 	var a args
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "fetch(): " + err.Error(), Err: err}
+		return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "fetch(): " + err.Error(), Err: err}
 	}
 	req, err := a.request()
 	if err != nil {
-		return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "fetch(): body is not valid base64", Err: err}
+		return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "fetch(): body is not valid base64", Err: err}
 	}
 	resp, err := s.s.Do(ctx, req, c.Approved)
 	if err != nil {

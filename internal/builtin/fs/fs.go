@@ -12,11 +12,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/mountfs"
 	"github.com/modebox/modebox/internal/policy"
-	"github.com/modebox/modebox/internal/schema"
 )
 
 //go:embed schema/*.json
@@ -24,10 +24,6 @@ var schemas embed.FS
 
 //go:embed fs.d.ts
 var decl string
-
-// CodeNotText is fs.read's code for a file that is not UTF-8 text read
-// without {encoding: "bytes"}.
-const CodeNotText = "FS_NOT_TEXT"
 
 // Config is fs's configuration (modebox.FSConfig).
 type Config = mountfs.Config
@@ -100,7 +96,7 @@ var ops = []op{
 				return readResult{Content: base64.StdEncoding.EncodeToString(data), Encoding: a.Encoding, Base: base}, nil
 			}
 			if !utf8.Valid(data) {
-				return nil, &errs.Tool{Code: CodeNotText, Message: "fs.read(" + a.Path + "): the file is not UTF-8 text; read it with {encoding: \"bytes\"}"}
+				return nil, &errs.Tool{Code: codes.FSNotText, Message: "fs.read(" + a.Path + "): the file is not UTF-8 text; read it with {encoding: \"bytes\"}"}
 			}
 			return readResult{Content: string(data), Encoding: "utf8", Base: base}, nil
 		},
@@ -110,7 +106,7 @@ var ops = []op{
 		run: func(s *mountfs.Session, a args) (any, error) {
 			data, err := a.data()
 			if err != nil {
-				return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "fs.write(): content is not valid base64", Err: err}
+				return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "fs.write(): content is not valid base64", Err: err}
 			}
 			base, err := s.Write(a.Path, data)
 			if err != nil {
@@ -182,26 +178,18 @@ func handler(o op) func(context.Context, builtin.Call, json.RawMessage) (any, er
 	return func(_ context.Context, c builtin.Call, raw json.RawMessage) (any, error) {
 		s, ok := c.State.(session)
 		if !ok {
-			return nil, &errs.Tool{Code: engine.CodeToolError, Message: "fs: no session"}
+			return nil, &errs.Tool{Code: codes.ToolError, Message: "fs: no session"}
 		}
 		var a args
 		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "fs." + o.name + "(): " + err.Error(), Err: err}
+			return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "fs." + o.name + "(): " + err.Error(), Err: err}
 		}
 		v, err := o.run(s.s, a)
 		if err != nil {
-			return nil, toolError(err)
+			return nil, builtin.ToolError("", err)
 		}
 		return v, nil
 	}
-}
-
-// toolError keeps a mountfs error's stable code.
-func toolError(err error) error {
-	if code := mountfs.CodeOf(err); code != "" && errs.CodeOf(err) == "" {
-		return &errs.Tool{Code: code, Message: err.Error(), Err: err}
-	}
-	return builtin.ToolError("", err)
 }
 
 // sourceGate marks a read of a source mount as a data-flow source.

@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/netproxy"
 	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/sandbox"
-	"github.com/modebox/modebox/internal/schema"
 	"github.com/modebox/modebox/internal/seal"
 )
 
@@ -30,9 +30,6 @@ var inputSchema []byte
 
 //go:embed sh.d.ts
 var decl string
-
-// CodeSandboxUnavailable is sh()'s code when the sandbox cannot start.
-const CodeSandboxUnavailable = sandbox.CodeUnavailable
 
 type args struct {
 	Command     string            `json:"command"`
@@ -137,7 +134,7 @@ func New(cfg Config, private []string) (c *builtin.Capability, err error) {
 	sb, err := sandbox.New(sc)
 	if err != nil {
 		var se *sandbox.Error
-		if !errors.As(err, &se) || se.Code != CodeSandboxUnavailable {
+		if !errors.As(err, &se) || se.Code != codes.SandboxUnavailable {
 			return nil, &errs.Config{Field: "Shell", Reason: err.Error(), Err: err}
 		}
 		// fail closed, but keep the engine: sh() refuses with the reason
@@ -183,24 +180,24 @@ func (s *shell) run(ctx context.Context, _ builtin.Call, raw json.RawMessage) (a
 		if errors.As(s.err, &se) && se.Fix != "" && !containsFold(msg, se.Fix) {
 			msg += "; to fix: " + se.Fix
 		}
-		return nil, &errs.Tool{Code: CodeSandboxUnavailable, Message: "sh(): the sandbox cannot start, so nothing was run: " + msg, Err: s.err}
+		return nil, &errs.Tool{Code: codes.SandboxUnavailable, Message: "sh(): the sandbox cannot start, so nothing was run: " + msg, Err: s.err}
 	}
 	var a args
 	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "sh(): " + err.Error(), Err: err}
+		return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "sh(): " + err.Error(), Err: err}
 	}
 	cmd := sandbox.Command{Script: a.Command, Cwd: a.Cwd, Env: a.Env, Stdin: []byte(a.Stdin)}
 	if a.StdinBase64 != "" {
 		b, err := base64.StdEncoding.DecodeString(a.StdinBase64)
 		if err != nil {
-			return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "sh(): stdin is not valid base64", Err: err}
+			return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "sh(): stdin is not valid base64", Err: err}
 		}
 		cmd.Stdin = b
 	}
 	if len(a.Timeout) > 0 {
 		d, err := parseTimeout(a.Timeout)
 		if err != nil {
-			return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "sh(): timeout: " + err.Error(), Err: err}
+			return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "sh(): timeout: " + err.Error(), Err: err}
 		}
 		cmd.Timeout = d
 	}
@@ -208,8 +205,8 @@ func (s *shell) run(ctx context.Context, _ builtin.Call, raw json.RawMessage) (a
 	if err != nil {
 		var se *sandbox.Error
 		if errors.As(err, &se) {
-			if se.Code == sandbox.CodeInvalid {
-				return nil, &errs.Tool{Code: schema.CodeInvalidArgument, Message: "sh(): " + se.Reason, Err: err}
+			if se.Code == codes.SandboxInvalidCommand {
+				return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "sh(): " + se.Reason, Err: err}
 			}
 			msg := se.Error()
 			if se.Fix != "" && !containsFold(msg, se.Fix) {
