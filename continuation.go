@@ -157,7 +157,7 @@ func (e *Engine) Resume(ctx context.Context, token string, d Decisions) (*Result
 		if errors.As(err, &se) {
 			return nil, tokenError(err)
 		}
-		return nil, apiError(err)
+		return nil, err
 	}
 	return result(out), nil
 }
@@ -167,7 +167,7 @@ func (e *Engine) Resume(ctx context.Context, token string, d Decisions) (*Result
 func (e *Engine) WithContinuations(c *Continuations) (*Engine, error) {
 	sealer, err := newSealer(c)
 	if err != nil {
-		return nil, apiError(err)
+		return nil, err
 	}
 	r := *e.runner
 	r.Sealer = sealer

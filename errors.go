@@ -2,9 +2,9 @@ package modebox
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/errs"
 )
 
 // Code is a stable error code. The Code constants are modebox's own; a
@@ -336,45 +336,15 @@ const (
 )
 
 // ToolError is an error a tool handler may return to give the guest a
-// stable code; any other error reaches the guest as TOOL_ERROR.
-type ToolError struct {
-	Code    Code
-	Message string
-	Err     error
-}
+// stable code (Code, with Message and the underlying Err); any other error
+// reaches the guest as TOOL_ERROR. Its Error method returns the message
+// (or the wrapped error's). It is the built-ins' error type too.
+type ToolError = errs.Tool
 
-// Error returns the message (or the wrapped error's).
-func (e *ToolError) Error() string {
-	if e.Message == "" && e.Err != nil {
-		return e.Err.Error()
-	}
-	return e.Message
-}
-
-// Unwrap returns the underlying error.
-func (e *ToolError) Unwrap() error { return e.Err }
-
-// ErrorCode returns the stable code (see engine.CodedError).
-func (e *ToolError) ErrorCode() string { return string(e.Code) }
-
-// ConfigError reports an invalid EngineConfig, RunOptions or tool.
-type ConfigError struct {
-	Field  string
-	Reason string
-	Err    error
-}
-
-// Error renders "modebox: field: reason: cause".
-func (e *ConfigError) Error() string {
-	msg := fmt.Sprintf("modebox: %s: %s", e.Field, e.Reason)
-	if e.Err != nil {
-		msg += ": " + e.Err.Error()
-	}
-	return msg
-}
-
-// Unwrap returns the underlying error.
-func (e *ConfigError) Unwrap() error { return e.Err }
+// ConfigError reports an invalid EngineConfig, RunOptions or tool: the
+// Field, the Reason and the underlying Err. It renders "modebox: field:
+// reason: cause".
+type ConfigError = errs.Config
 
 // ErrEngine is wrapped by errors that come from loading the engine image.
 var ErrEngine = errors.New("modebox: engine unavailable")

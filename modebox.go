@@ -22,7 +22,6 @@ package modebox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -31,7 +30,6 @@ import (
 
 	"github.com/modebox/modebox/internal/builtin"
 	"github.com/modebox/modebox/internal/engine"
-	"github.com/modebox/modebox/internal/errs"
 	"github.com/modebox/modebox/internal/guest"
 	"github.com/modebox/modebox/internal/runner"
 	"github.com/modebox/modebox/internal/toolbox"
@@ -63,11 +61,6 @@ type Engine struct {
 // New checks the configuration, compiles the tools' schemas and loads the
 // engine image (compiled once per process, see EngineConfig.Image).
 func New(cfg EngineConfig) (*Engine, error) {
-	e, err := buildEngine(cfg)
-	return e, apiError(err)
-}
-
-func buildEngine(cfg EngineConfig) (*Engine, error) {
 	if err := cfg.Limits.Validate("EngineConfig.Limits"); err != nil {
 		return nil, err
 	}
@@ -136,7 +129,7 @@ func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result
 		Seed: opts.Seed, Approver: opts.Approver, Journal: opts.Journal, Observe: engineObserver(ctx),
 	})
 	if err != nil {
-		return nil, apiError(err)
+		return nil, err
 	}
 	return result(out), nil
 }
@@ -249,13 +242,3 @@ func (e *Engine) InFlight() (running, queued int) { return e.runner.Slots.InFlig
 // Limits returns the limits a run of e gets when it sets none: the
 // engine's, with the defaults where it sets none either.
 func (e *Engine) Limits() Limits { return DefaultLimits().Merge(e.runner.Limits) }
-
-// apiError turns the configuration errors of the internal packages into
-// the public *ConfigError.
-func apiError(err error) error {
-	var ce *errs.Config
-	if errors.As(err, &ce) {
-		return &ConfigError{Field: ce.Field, Reason: ce.Reason, Err: ce.Err}
-	}
-	return err
-}

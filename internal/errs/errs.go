@@ -1,7 +1,7 @@
-// Package errs holds the two error shapes the internal packages behind the
-// public API return: a configuration field that is wrong (the root package
-// turns it into a *modebox.ConfigError) and a coded tool error (reaches the
-// program with its stable code, like a *modebox.ToolError).
+// Package errs holds the two error types of the public API, which the
+// internal packages behind it return too: a configuration field that is
+// wrong (modebox.ConfigError is Config) and a coded tool error that reaches
+// the program with its stable code (modebox.ToolError is Tool).
 package errs
 
 import (
@@ -11,7 +11,8 @@ import (
 	"github.com/modebox/modebox/internal/codes"
 )
 
-// Config reports an invalid configuration field.
+// Config reports an invalid configuration field (an EngineConfig,
+// RunOptions or tool field).
 type Config struct {
 	Field  string
 	Reason string
@@ -30,7 +31,8 @@ func (e *Config) Error() string {
 // Unwrap returns the underlying error.
 func (e *Config) Unwrap() error { return e.Err }
 
-// Tool is an error with a stable code that a call's promise rejects with.
+// Tool is an error with a stable code that a call's promise rejects with:
+// a tool handler returns it to give the program a code of its own.
 type Tool struct {
 	Code    codes.Code
 	Message string
