@@ -14,7 +14,7 @@
 //	res, err := eng.Run(ctx, `return await tools.add({A: 1, B: 2})`, modebox.RunOptions{})
 //
 // This package is the API: its types, New, Run, Resume and Close. The work
-// is done by internal packages (see docs/architecture.md): internal/run
+// is done by internal packages (see docs/architecture.md): internal/runner
 // runs a program (gate, approvals, pause and resume), internal/toolbox
 // names and describes the tools, internal/policy matches rules, and each
 // built-in is a package under internal/builtin.
