@@ -6,7 +6,6 @@ package limits
 
 import (
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/modebox/modebox/internal/errs"
@@ -103,47 +102,81 @@ func (l Limits) Validate(field string) error {
 	return nil
 }
 
-// field is one limit as a number, for the rules below, which treat every
-// field alike: fields walks the struct, so a field added to Limits takes
-// part without being listed anywhere.
+// field is one limit, for the rules below, which treat every field alike.
+// fieldTable lists each field once (TestTableListsEveryField checks it
+// against the struct, so a field added to Limits fails the tests until it
+// is listed here); the rules walk the table without allocating.
 type field struct {
 	name string
-	v    reflect.Value
+	// merge returns dst with src's field when src's is set.
+	merge func(dst, src Limits) Limits
+	// clamp returns run with its field lowered to set's when set's is set
+	// and run's is unset or higher.
+	clamp func(set, run Limits) Limits
+	// above reports whether run's field is higher than set's, which is set.
+	above func(set, run Limits) bool
+	// values returns the two fields as plain integers, for a message (a
+	// Duration in nanoseconds, as the messages always gave it).
+	values func(set, run Limits) (s, r any)
 }
 
-func fields(l *Limits) []field {
-	rv := reflect.ValueOf(l).Elem()
-	out := make([]field, rv.NumField())
-	for i := range out {
-		out[i] = field{rv.Type().Field(i).Name, rv.Field(i)}
-	}
-	return out
+type number interface {
+	~int | ~int64 | ~uint64
 }
 
-// above reports whether limit a is set and b is higher (or, with orUnset,
-// unset), comparing in the field's own integer kind.
-func above(b, a reflect.Value, orUnset bool) bool {
-	if a.IsZero() {
-		return false
+// fieldOf makes a field's rules from its address in a Limits. The rules
+// take and return Limits by value, so that nothing escapes to the heap.
+func fieldOf[T number](name string, at func(*Limits) *T) field {
+	return field{
+		name: name,
+		merge: func(dst, src Limits) Limits {
+			if v := *at(&src); v != 0 {
+				*at(&dst) = v
+			}
+			return dst
+		},
+		clamp: func(set, run Limits) Limits {
+			if s, r := *at(&set), at(&run); s != 0 && (*r == 0 || *r > s) {
+				*r = s
+			}
+			return run
+		},
+		above: func(set, run Limits) bool {
+			s, r := *at(&set), *at(&run)
+			return s != 0 && r > s
+		},
+		values: func(set, run Limits) (any, any) {
+			return plain(*at(&set)), plain(*at(&run))
+		},
 	}
-	if b.IsZero() {
-		return orUnset
+}
+
+// plain is a value without its named type.
+func plain[T number](v T) any {
+	var zero T
+	if zero-1 > 0 { // unsigned
+		return uint64(v)
 	}
-	switch a.Kind() {
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return b.Uint() > a.Uint()
-	default:
-		return b.Int() > a.Int()
-	}
+	return int64(v)
+}
+
+var fieldTable = []field{
+	fieldOf("Timeout", func(l *Limits) *time.Duration { return &l.Timeout }),
+	fieldOf("Memory", func(l *Limits) *int64 { return &l.Memory }),
+	fieldOf("Fuel", func(l *Limits) *uint64 { return &l.Fuel }),
+	fieldOf("MaxCalls", func(l *Limits) *int { return &l.MaxCalls }),
+	fieldOf("MaxConcurrency", func(l *Limits) *int { return &l.MaxConcurrency }),
+	fieldOf("MaxValue", func(l *Limits) *int { return &l.MaxValue }),
+	fieldOf("MaxLog", func(l *Limits) *int { return &l.MaxLog }),
 }
 
 // Narrows reports an error when run raises a limit that l sets: a run can
 // only narrow. The error names RunOptions.Limits.<Field>.
 func (l Limits) Narrows(run Limits) error {
-	lf, rf := fields(&l), fields(&run)
-	for i, f := range lf {
-		if above(rf[i].v, f.v, false) {
-			return &errs.Config{Field: "RunOptions.Limits." + f.name, Reason: fmt.Sprintf("%v is above the engine's %v: a run can only narrow limits", number(rf[i].v), number(f.v))}
+	for _, f := range fieldTable {
+		if f.above(l, run) {
+			s, r := f.values(l, run)
+			return &errs.Config{Field: "RunOptions.Limits." + f.name, Reason: fmt.Sprintf("%v is above the engine's %v: a run can only narrow limits", r, s)}
 		}
 	}
 	return nil
@@ -152,33 +185,16 @@ func (l Limits) Narrows(run Limits) error {
 // Clamp returns o with every field that l sets lowered to l's value: a
 // token's limits on an engine whose limits were lowered since.
 func (l Limits) Clamp(o Limits) Limits {
-	lf, of := fields(&l), fields(&o)
-	for i, f := range lf {
-		if above(of[i].v, f.v, true) {
-			of[i].v.Set(f.v)
-		}
+	for _, f := range fieldTable {
+		o = f.clamp(l, o)
 	}
 	return o
 }
 
 // Merge returns l with the non-zero fields of o on top.
 func (l Limits) Merge(o Limits) Limits {
-	lf, of := fields(&l), fields(&o)
-	for i, f := range of {
-		if !f.v.IsZero() {
-			lf[i].v.Set(f.v)
-		}
+	for _, f := range fieldTable {
+		l = f.merge(l, o)
 	}
 	return l
-}
-
-// number is a field's value as a plain integer (a Duration in
-// nanoseconds, as the messages always gave it).
-func number(v reflect.Value) any {
-	switch v.Kind() {
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return v.Uint()
-	default:
-		return v.Int()
-	}
 }

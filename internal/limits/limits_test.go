@@ -8,16 +8,29 @@ import (
 	"time"
 )
 
-// Every field is an integer (or a Duration): the rules walk the struct by
-// reflection and compare fields as integers, so a field of another kind
-// would break them.
-func TestFieldsAreIntegers(t *testing.T) {
+// The rules' table lists every field of Limits, once, in order, and each
+// entry reaches its own field: a field added to Limits fails this test
+// until the table has it.
+func TestTableListsEveryField(t *testing.T) {
 	rt := reflect.TypeFor[Limits]()
-	for i := range rt.NumField() {
-		switch rt.Field(i).Type.Kind() {
-		case reflect.Int, reflect.Int64, reflect.Uint64:
+	if rt.NumField() != len(fieldTable) {
+		t.Fatalf("Limits has %d fields, fieldTable %d", rt.NumField(), len(fieldTable))
+	}
+	for i, f := range fieldTable {
+		if f.name != rt.Field(i).Name {
+			t.Fatalf("fieldTable[%d] is %s, the field is %s", i, f.name, rt.Field(i).Name)
+		}
+		// merging a Limits with only field i set sets exactly field i
+		var src Limits
+		v := reflect.ValueOf(&src).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.Uint64:
+			v.SetUint(3)
 		default:
-			t.Errorf("Limits.%s is a %s; Merge, Clamp and Narrows handle integers only", rt.Field(i).Name, rt.Field(i).Type)
+			v.SetInt(3)
+		}
+		if got := (Limits{}).Merge(src); got != src {
+			t.Errorf("fieldTable[%d] (%s) merges into another field: %+v", i, f.name, got)
 		}
 	}
 }
