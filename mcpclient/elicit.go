@@ -1,4 +1,4 @@
-package cli
+package mcpclient
 
 import (
 	"context"
@@ -10,15 +10,20 @@ import (
 	"github.com/modebox/modebox"
 )
 
-// elicitRouter sends a downstream server's elicitation to the person who
-// approves the calls of the run whose call caused it: mcpclient attributes
-// each elicitation to its call and hands over a context carrying that
-// call's run (an elicitation it cannot attribute is declined there).
-type elicitRouter struct{}
-
-// elicit answers the elicitation: approve accepts with the form's default
-// values, deny declines.
-func (r *elicitRouter) elicit(askCtx context.Context, server, message string, schema json.RawMessage) (string, map[string]any, error) {
+// ElicitWithApprover is the default [Elicitor]: it sends a downstream
+// server's elicitation to the approver of the run whose call caused it
+// (each elicitation is attributed to its call, and askCtx carries that
+// call's run; one that cannot be attributed is declined before it gets
+// here). The server's message is framed so that it cannot pass for
+// modebox's own question: one sanitised line, cut at 300 characters and
+// attributed to the server.
+//
+// An approver that shows forms ([modebox.AskForm]: an MCP client's
+// elicitation) gets the server's form, with a marker property modebox's own
+// approval form never has. Any other approver is asked to approve or deny:
+// approving accepts with the form's default values, and a form with a
+// required field that has no default is declined without asking.
+func ElicitWithApprover(askCtx context.Context, server, message string, schema json.RawMessage) (action string, content map[string]any, err error) {
 	message = forwardedMessage(server, message)
 	// an approver that shows forms (an MCP client's elicitation) gets the
 	// server's form as it is
