@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/fuzzcorpus"
 )
 
 // fuzzBlob is what the "blob" tool of FuzzValues returns. The fuzz
@@ -241,24 +240,9 @@ func truncateForLog(b []byte) string {
 // holds every seed above, and rewrites it when $MODEBOX_WRITE_CORPUS is
 // set.
 func TestFuzzValuesCorpus(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzValues")
-	write := os.Getenv("MODEBOX_WRITE_CORPUS") != ""
-	if write {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	files := map[string]string{}
 	for name, s := range fuzzValueSeeds {
-		want := "go test fuzz v1\n[]byte(" + strconv.Quote(s) + ")\n"
-		path := filepath.Join(dir, "seed-"+name)
-		if write {
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if got, err := os.ReadFile(path); err != nil || string(got) != want {
-			t.Errorf("%s is missing or stale (%v); regenerate with MODEBOX_WRITE_CORPUS=1", path, err)
-		}
+		files[name] = fuzzcorpus.Entry([]byte(s))
 	}
+	fuzzcorpus.Check(t, "FuzzValues", files)
 }
