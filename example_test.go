@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,4 +164,34 @@ func ExampleFSConfig() {
 	}
 	fmt.Println(res.Status, string(res.Value))
 	// Output: ok {"words":["/data/a.md: 2","/data/b.md: 1"],"secret":false,"write":"FS_READ_ONLY"}
+}
+
+// The shell built-in with a network: commands run under bubblewrap and
+// reach only the listed hosts, through a filtering proxy. The proxy's
+// bridge inside the sandbox is this program run again; the library answers
+// that re-execution when the program starts, so main needs nothing for it
+// (no call to MaybeBridge). Needs bubblewrap and curl (Linux).
+func ExampleShellConfig() {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "hello from the api")
+	}))
+	defer api.Close()
+	host := strings.TrimPrefix(api.URL, "http://") // 127.0.0.1:PORT
+	eng, err := modebox.New(modebox.EngineConfig{
+		Shell:    &modebox.ShellConfig{Network: &modebox.ShellNetwork{Allow: []string{host}}},
+		Policies: map[string]modebox.Policy{"sh": modebox.PolicyAllow},
+	})
+	if err != nil {
+		log.Fatal(err) // SANDBOX_UNAVAILABLE where bubblewrap cannot run
+	}
+	defer eng.Close()
+	res, err := eng.Run(context.Background(), `
+		const listed = await sh("curl -s http://`+host+`/");
+		const other = await sh("curl -s -o /dev/null -w '%{http_code}' http://example.com/");
+		return [listed.stdout, other.stdout]`, modebox.RunOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Status, string(res.Value))
+	// Output: ok ["hello from the api","403"]
 }
