@@ -15,30 +15,38 @@ import (
 	"github.com/modebox/modebox"
 )
 
-type wordsIn struct {
-	Text string `json:"text" jsonschema:"the text to split into words"`
+type capitalIn struct {
+	Country string `json:"country" jsonschema:"the country's English name"`
 }
 
-// A Go tool: a typed function becomes tools.words, with a JSON Schema
-// derived from its input type, and a program calls it.
+// A Go tool: a typed function becomes tools.capital, with a JSON Schema
+// derived from its input type; a program calls it, and its error reaches
+// the program as a rejected promise.
 func Example() {
-	words := modebox.MustTool("words", "Splits text into words.",
-		func(_ context.Context, in wordsIn) ([]string, error) {
-			return strings.Fields(in.Text), nil
+	capitals := map[string]string{"France": "Paris", "Japan": "Tokyo", "Kenya": "Nairobi"}
+	capital := modebox.MustTool("capital", "Returns the capital of a country.",
+		func(_ context.Context, in capitalIn) (string, error) {
+			if c, ok := capitals[in.Country]; ok {
+				return c, nil
+			}
+			return "", fmt.Errorf("no capital known for %q", in.Country)
 		})
-	eng, err := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{words}})
+	eng, err := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{capital}})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer eng.Close()
 	res, err := eng.Run(context.Background(), `
-		const lists = await Promise.all(["a b", "c d e"].map(text => tools.words({ text })));
-		return lists.flat().length`, modebox.RunOptions{})
+		const out = [];
+		for (const country of ["Japan", "Kenya", "Atlantis"]) {
+			out.push(await tools.capital({ country }).catch(e => e.code));
+		}
+		return out`, modebox.RunOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Status, string(res.Value))
-	// Output: ok 5
+	// Output: ok ["Tokyo","Nairobi","TOOL_ERROR"]
 }
 
 type transferIn struct {

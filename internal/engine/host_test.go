@@ -82,12 +82,9 @@ func (h *contractHost) calls() []Call {
 
 func runContract(t *testing.T, src string, lim Limits, h Host, replay *Journal) *Result {
 	t.Helper()
+	p, terr := tsx.Transform(src, tsx.JS)
 	e, err := Shared()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := tsx.Transform(src, tsx.JS)
-	if err != nil {
+	if err = errors.Join(terr, err); err != nil {
 		t.Fatal(err)
 	}
 	return e.Run(context.Background(), Request{Code: p.Code, Setup: contractSetup, Seed: 1, Limits: lim, Host: h, Replay: replay})
