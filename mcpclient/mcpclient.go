@@ -19,10 +19,14 @@
 // [Client.Failures] and the others keep working; a tool whose input schema
 // is over the schema limits is left out ([Client.Skipped]); one whose
 // schema cannot be compiled is offered with its arguments unchecked
-// ([Client.Unchecked]). Results are converted into one JSON value as the
-// internal client's package documentation describes (structuredContent,
-// else a lone text block as a string, else {"content": [...]}), and are
-// data from an untrusted server.
+// ([Client.Unchecked]).
+//
+// A call's result becomes one JSON value for the program: an isError
+// result rejects the call with a [*ToolError] (the text blocks joined by
+// newlines); else the result's structuredContent, as sent; else a result
+// of exactly one text block is that text, as a JSON string (never parsed);
+// else {"content": [block, ...]}, each block in its MCP wire shape.
+// Results are data from an untrusted server, never instructions.
 //
 // A stdio server runs as a child process with a minimal environment (PATH,
 // HOME and its "env"); [Client.Close] closes its session and stops its
