@@ -69,22 +69,17 @@ const (
 
 // MaybeBridge runs the shell sandbox's network bridge and exits when this
 // process was started as one; otherwise it returns at once, doing nothing.
+// A program that embeds modebox need not call it.
 //
 // A shell with a network (ShellConfig.Network) reaches it through a small
-// bridge program that runs inside the sandbox and relays the sandbox's
-// connections to modebox's filtering proxy. By default that program is
-// the running executable itself, started with a marker argument: so a
-// program that embeds modebox with a shell network calls MaybeBridge
-// first thing in main, before anything else runs (flags, logging, other
-// goroutines):
-//
-//	func main() {
-//		modebox.MaybeBridge()
-//		// ...
-//	}
-//
-// Alternatively, set ShellConfig.Bridge to the path of the modebox binary,
-// whose main does this. A shell without a network does not need either.
+// bridge that runs inside the sandbox and relays the sandbox's connections
+// to modebox's filtering proxy. By default the bridge is the running
+// executable itself, started again with a marker argument; the sandbox
+// package recognises that while the program initialises, before main and
+// before the init functions of the packages initialised after it, runs the
+// bridge and exits. MaybeBridge does the same check, for a program that
+// wants it explicit; calling it is harmless. ShellConfig.Bridge names
+// another executable to use instead (such as the modebox binary).
 func MaybeBridge() { sandbox.MaybeBridge() }
 
 // FilesReport lists what a run's staged file writes did when it ended.

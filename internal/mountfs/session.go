@@ -75,6 +75,24 @@ func (s *Session) begin(op, p string) (func(), error) {
 	return func() { s.fs.mu.RUnlock(); s.mu.Unlock() }, nil
 }
 
+// enter begins op on path (see begin) and parses path; with write it also
+// checks that the target may be written. When err is nil the caller must
+// call end; otherwise the session is already unlocked.
+func (s *Session) enter(op, path string, write bool) (t *target, end func(), err error) {
+	end, err = s.begin(op, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t, err = s.fs.parse(op, path); err == nil && write {
+		err = s.writable(op, t)
+	}
+	if err != nil {
+		end()
+		return nil, nil, err
+	}
+	return t, end, nil
+}
+
 // parse checks a guest path and finds its mount.
 func (f *FS) parse(op, p string) (*target, error) {
 	comps, perr := splitGuest(p)
@@ -273,15 +291,11 @@ func (f *FS) readErr(op string, t *target, st *unix.Stat_t, err error) error {
 // whose removal is staged is not found.
 func (s *Session) Read(path string) ([]byte, Info, Base, error) {
 	const op = "read"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, false)
 	if err != nil {
 		return nil, Info{}, Base{}, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return nil, Info{}, Base{}, err
-	}
 	switch {
 	case t.virtual:
 		return nil, Info{}, Base{}, newErr(codes.FSNotAFile, op, t.path, "is a directory, not a regular file", nil)
@@ -331,15 +345,11 @@ func (s *Session) ReadText(path string) (string, Info, Base, error) {
 // file commits against; a path already read or staged keeps its base.
 func (s *Session) NoteRead(path string, base Base) error {
 	const op = "noteread"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, false)
 	if err != nil {
 		return err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return err
-	}
 	if t.virtual || t.hidden {
 		return notFound(op, t.path)
 	}
@@ -444,18 +454,11 @@ func (s *Session) currentBase(op string, t *target) (Base, error) {
 // are refused.
 func (s *Session) Write(path string, data []byte) (Base, error) {
 	const op = "write"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, true)
 	if err != nil {
 		return Base{}, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return Base{}, err
-	}
-	if err := s.writable(op, t); err != nil {
-		return Base{}, err
-	}
 	if err := s.checkStage(op, t, int64(len(data))); err != nil {
 		return Base{}, err
 	}
@@ -474,18 +477,11 @@ func (s *Session) Write(path string, data []byte) (Base, error) {
 // conflict.
 func (s *Session) Restage(path string, data []byte, base Base) error {
 	const op = "restage"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, true)
 	if err != nil {
 		return err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return err
-	}
-	if err := s.writable(op, t); err != nil {
-		return err
-	}
 	if err := s.checkStage(op, t, int64(len(data))); err != nil {
 		return err
 	}
@@ -498,18 +494,11 @@ func (s *Session) Restage(path string, data []byte, base Base) error {
 // It returns the base the removal will be committed against.
 func (s *Session) Remove(path string) (Base, error) {
 	const op = "remove"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, true)
 	if err != nil {
 		return Base{}, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return Base{}, err
-	}
-	if err := s.writable(op, t); err != nil {
-		return Base{}, err
-	}
 	if c, ok := s.staged[t.path]; ok {
 		if c.remove {
 			return Base{}, notFound(op, t.path)
@@ -553,18 +542,11 @@ func (s *Session) Remove(path string) (Base, error) {
 // [Session.Remove] did.
 func (s *Session) RestageRemove(path string, base Base) error {
 	const op = "restage"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, true)
 	if err != nil {
 		return err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return err
-	}
-	if err := s.writable(op, t); err != nil {
-		return err
-	}
 	if !base.Exists {
 		if c, ok := s.staged[t.path]; ok {
 			s.stagedBytes -= int64(len(c.data))
@@ -584,15 +566,11 @@ func (s *Session) RestageRemove(path string, base Base) error {
 // final component fails with [codes.FSSymlink].
 func (s *Session) Stat(path string) (Info, error) {
 	const op = "stat"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, false)
 	if err != nil {
 		return Info{}, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return Info{}, err
-	}
 	return s.stat(op, t)
 }
 
@@ -657,15 +635,11 @@ func (s *Session) Exists(path string) (bool, error) {
 // hidden entries do not count, so the limit reveals nothing about them.
 func (s *Session) List(path string) ([]Info, error) {
 	const op = "list"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, false)
 	if err != nil {
 		return nil, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return nil, err
-	}
 	budget := s.fs.maxEntries
 	return s.list(op, t, &budget, true)
 }

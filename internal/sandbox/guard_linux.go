@@ -14,14 +14,9 @@ import (
 	"github.com/modebox/modebox/internal/codes"
 )
 
-// checkLimits fills in the default limits and refuses impossible ones.
+// checkLimits fills in the default resource limits and refuses impossible
+// ones.
 func checkLimits(cfg *Config) error {
-	if cfg.MaxOutput < 0 || cfg.MaxOutput > MaxOutputLimit {
-		return configError("max output %d is out of range: it must be between 1 and %d bytes", cfg.MaxOutput, MaxOutputLimit)
-	}
-	if cfg.Timeout < MinTimeout || cfg.MaxTimeout < MinTimeout {
-		return configError("timeout %s is shorter than %s", min(cfg.Timeout, cfg.MaxTimeout), MinTimeout)
-	}
 	l := &cfg.Limits
 	def := func(v *int64, d int64, name string) error {
 		if *v == 0 {

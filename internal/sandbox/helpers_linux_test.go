@@ -21,8 +21,10 @@ import (
 // envUnpriv marks the re-run of the test binary as the unprivileged user.
 const envUnpriv = "MBX_SANDBOX_UNPRIV"
 
+// TestMain does not call MaybeBridge: the package's init answers the
+// bridge and seal re-executions of this test binary (see reexec.go), as it
+// does for any program that imports it.
 func TestMain(m *testing.M) {
-	MaybeBridge()
 	code := m.Run()
 	if createdTestUser.Load() {
 		_ = exec.Command("userdel", testUser).Run()

@@ -21,7 +21,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -65,49 +64,14 @@ type Sandbox struct {
 
 // New validates cfg and runs /usr/bin/true under the generated profile.
 func New(cfg Config) (*Sandbox, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxTimeout <= 0 {
-		cfg.MaxTimeout = DefaultMaxTimeout
-	}
-	if cfg.Timeout > cfg.MaxTimeout {
-		cfg.Timeout = cfg.MaxTimeout
-	}
-	if cfg.MaxOutput <= 0 {
-		cfg.MaxOutput = DefaultMaxOutput
-	}
-	s := &Sandbox{cfg: cfg, root: os.Geteuid() == 0}
-	s.home, _ = os.UserHomeDir()
-	if u, err := user.Current(); err == nil {
-		s.userName = u.Username
-	}
-	for _, w := range cfg.Workspace {
-		rw, err := checkWorkspace(w)
-		if err != nil {
-			return nil, err
-		}
-		s.workspaces = append(s.workspaces, rw)
-	}
-	if err := checkEnv(cfg.Env, "config env", configError); err != nil {
+	s, err := prepare(cfg)
+	if err != nil {
 		return nil, err
 	}
-	for _, p := range cfg.DenyRead {
-		if !filepath.IsAbs(expandUserPath(p, s.home)) {
-			return nil, configError("deny_read path %q is neither absolute nor under ~", p)
-		}
-	}
-	if n := cfg.Network; n != nil {
-		fi, err := os.Stat(n.ProxySocket)
-		if !filepath.IsAbs(n.ProxySocket) || err != nil || fi.Mode().Type() != os.ModeSocket {
-			return nil, &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("network proxy socket %q is not a Unix socket", n.ProxySocket), Err: err}
-		}
-		s.proxySock, _ = filepath.EvalSymlinks(n.ProxySocket)
-		s.bridge = n.Bridge
-		if s.bridge == "" {
-			if s.bridge, err = os.Executable(); err != nil {
-				return nil, &Error{Code: codes.SandboxConfig, Reason: "cannot find the modebox executable for the network bridge", Err: err}
-			}
+	if s.proxySock != "" {
+		// the profile names the socket's real path (/tmp is /private/tmp)
+		if real, err := filepath.EvalSymlinks(s.proxySock); err == nil {
+			s.proxySock = real
 		}
 	}
 	if _, err := s.masks(); err != nil {
@@ -160,16 +124,6 @@ func (s *Sandbox) masks() ([]mask, error) {
 		}
 	}
 	return ms, nil
-}
-
-// Masked returns the paths hidden from commands on this machine now.
-func (s *Sandbox) Masked() []string {
-	ms, _ := s.masks()
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.path
-	}
-	return out
 }
 
 // profile builds the Seatbelt profile; every path is a parameter.

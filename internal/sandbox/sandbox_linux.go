@@ -53,67 +53,14 @@ type Sandbox struct {
 // /bin/true through the exact sandbox flags. Any failure to sandbox is an
 // *Error with code SANDBOX_UNAVAILABLE; an invalid cfg is SANDBOX_CONFIG.
 func New(cfg Config) (*Sandbox, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxTimeout <= 0 {
-		cfg.MaxTimeout = DefaultMaxTimeout
-	}
-	if cfg.Timeout > cfg.MaxTimeout {
-		cfg.Timeout = cfg.MaxTimeout
-	}
-	if cfg.MaxOutput == 0 {
-		cfg.MaxOutput = DefaultMaxOutput
-	}
-	if err := checkLimits(&cfg); err != nil {
+	s, err := prepare(cfg)
+	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{cfg: cfg, root: os.Geteuid() == 0}
-	s.home, _ = os.UserHomeDir()
-	if u, err := user.Current(); err == nil {
-		s.userName = u.Username
-		if s.home == "" {
-			s.home = u.HomeDir
-		}
-	}
-	if s.home == "" {
-		s.home = "/"
-	}
-	for _, w := range cfg.Workspace {
-		rw, err := checkWorkspace(w)
-		if err != nil {
-			return nil, err
-		}
-		s.workspaces = append(s.workspaces, rw)
-	}
-	if err := checkEnv(cfg.Env, "config env", configError); err != nil {
+	if err := checkLimits(&s.cfg); err != nil {
 		return nil, err
 	}
-	for _, p := range cfg.DenyRead {
-		if !filepath.IsAbs(expandUserPath(p, s.home)) {
-			return nil, configError("deny_read path %q is neither absolute nor under ~", p)
-		}
-	}
-	if n := cfg.Network; n != nil {
-		if !filepath.IsAbs(n.ProxySocket) {
-			return nil, configError("network proxy socket %q is not an absolute path", n.ProxySocket)
-		}
-		fi, err := os.Stat(n.ProxySocket)
-		if err != nil || fi.Mode().Type() != os.ModeSocket {
-			return nil, &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("network proxy socket %s is not a Unix socket", n.ProxySocket), Err: err}
-		}
-		s.proxySock = n.ProxySocket
-		s.bridge = n.Bridge
-		if s.bridge == "" {
-			if s.bridge, err = os.Executable(); err != nil {
-				return nil, &Error{Code: codes.SandboxConfig, Reason: "cannot find the modebox executable for the network bridge", Err: err}
-			}
-		}
-		fi, err = os.Stat(s.bridge)
-		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-			return nil, &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("network bridge %s is not an executable file", s.bridge), Err: err}
-		}
-	}
+	cfg = s.cfg
 	if err := s.preparePrivate(); err != nil {
 		return nil, err
 	}
@@ -270,16 +217,6 @@ func (s *Sandbox) inWorkspace(p string) bool {
 		}
 	}
 	return false
-}
-
-// Masked returns the paths hidden from commands on this machine now.
-func (s *Sandbox) Masked() []string {
-	ms, _ := s.masks()
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.path
-	}
-	return out
 }
 
 // env builds the command's environment: the allowlist, Config.Env,

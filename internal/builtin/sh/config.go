@@ -30,8 +30,8 @@ type Config struct {
 	Bwrap string
 	// Bridge is the executable run inside the sandbox as the network
 	// bridge when Network is set. Default: this process's executable,
-	// whose main must then call modebox.MaybeBridge first (the modebox
-	// binary does); or name the modebox binary here.
+	// which answers that re-execution by itself while it initialises (see
+	// modebox.MaybeBridge); or name the modebox binary here.
 	Bridge string
 	// Private adds host paths no command may read or write, even inside a
 	// workspace, to modebox's own state, which is always private: the key
