@@ -49,7 +49,7 @@ func TestToolNotFound(t *testing.T) {
 		if err := json.Unmarshal(res.Value, &got); err != nil || len(got) != 3 {
 			t.Fatalf("%s: %s", c.call, res.Value)
 		}
-		if msg, _ := got[1].(string); got[0] != modebox.CodeToolNotFound || !strings.Contains(msg, c.want) || got[2] != true {
+		if msg, _ := got[1].(string); got[0] != string(modebox.CodeToolNotFound) || !strings.Contains(msg, c.want) || got[2] != true {
 			t.Errorf("%s:\n got %s\nwant it to contain %q", c.call, res.Value, c.want)
 		}
 	}
