@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/modebox/modebox"
@@ -177,51 +178,42 @@ func capabilities(cfg *iconfig.Config, ec *modebox.EngineConfig) {
 		base = filepath.Dir(cfg.File)
 	}
 	if s := cfg.ShellTool; s != nil {
-		sc := &modebox.ShellConfig{
-			DenyRead:   s.DenyRead,
-			Env:        s.Env,
-			Timeout:    s.Timeout,
-			MaxTimeout: s.MaxTimeout,
-			MaxOutput:  int(min(s.MaxOutput, 1<<31-1)),
-			Bwrap:      s.Bwrap,
-			User:       s.User,
-		}
+		sc := *s // the parsed section is the engine's type: only paths change
+		sc.Workspace = nil
 		for _, w := range s.Workspace {
 			sc.Workspace = append(sc.Workspace, resolvePath(base, w))
 		}
 		// The configuration file in use is modebox's own: hidden from
 		// every command, even inside a workspace.
+		sc.Private = slices.Clone(s.Private)
 		if cfg.File != "" {
 			sc.Private = append(sc.Private, resolvePath(".", cfg.File))
 		}
+		sc.AllowWrite = nil
 		for w, names := range s.AllowWrite {
 			if sc.AllowWrite == nil {
 				sc.AllowWrite = map[string][]string{}
 			}
 			sc.AllowWrite[resolvePath(base, w)] = names
 		}
-		sc.Limits = modebox.ShellLimits{
-			Processes: s.Limits.Processes, OpenFiles: s.Limits.OpenFiles,
-			FileSize: s.Limits.FileSize, Memory: s.Limits.Memory, TmpSize: s.Limits.TmpSize,
-		}
 		if s.Network != nil {
-			sc.Network = &modebox.ShellNetwork{Allow: s.Network.Allow}
+			n := *s.Network
+			sc.Network = &n
 		}
-		ec.Shell = sc
+		ec.Shell = &sc
 	}
 	if f := cfg.FetchTool; f != nil {
-		ec.Fetch = &modebox.FetchConfig{
-			Allow: f.Allow, Headers: f.Headers,
-			MaxBytes: f.MaxBytes, MaxHeaderBytes: f.MaxHeaderBytes, MaxRequestBody: f.MaxRequestBody,
-			Timeout: f.Timeout, MaxRequests: f.MaxRequests, MaxRedirects: f.MaxRedirects, Source: f.Source,
-		}
+		fc := *f
+		ec.Fetch = &fc
 	}
 	if f := cfg.FSTool; f != nil {
-		fc := &modebox.FSConfig{Deny: f.Deny, MaxFileSize: f.MaxFileSize, MaxEntries: f.MaxEntries}
+		fc := *f
+		fc.Mounts = nil
 		for _, m := range f.Mounts {
-			fc.Mounts = append(fc.Mounts, modebox.Mount{Host: resolvePath(base, m.Host), Guest: m.Guest, Mode: modebox.MountMode(m.Mode), Source: m.Source})
+			m.Host = resolvePath(base, m.Host)
+			fc.Mounts = append(fc.Mounts, m)
 		}
-		ec.FS = fc
+		ec.FS = &fc
 	}
 }
 
