@@ -2,485 +2,69 @@ package modebox
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"sync"
-	"time"
 
-	"github.com/modebox/modebox/internal/engine"
-	"github.com/modebox/modebox/internal/schema"
+	"github.com/modebox/modebox/internal/runner"
 )
 
-// Decision answers an approval request.
-type Decision int
+// Decision answers an approval request: Deny, Approve or ApproveTool.
+type Decision = runner.Decision
 
 // Decisions.
 const (
 	// Deny refuses the call: the program's promise rejects with
 	// APPROVAL_DENIED, which it can catch; the run goes on.
-	Deny Decision = iota
+	Deny = runner.Deny
 	// Approve lets this one call run.
-	Approve
+	Approve = runner.Approve
 	// ApproveTool lets this call and every later call of the same tool in
 	// this run run without asking.
-	ApproveTool
+	ApproveTool = runner.ApproveTool
 )
 
-// ApprovalRequest is a call that stopped before its tool ran.
-type ApprovalRequest struct {
-	// CallID is the program's call number (1, 2, ...).
-	CallID int `json:"id"`
-	// Tool is the tool's key: tools.<Tool>.
-	Tool string `json:"tool"`
-	// Args are the call's arguments, already validated against the
-	// tool's input schema. They come from the program: untrusted.
-	Args json.RawMessage `json:"args"`
-	// Reason says why approval is needed: the tool's "ask" policy, or a
-	// data flow (a sink called after a source, naming the source).
-	Reason string `json:"reason"`
-	// Once marks a question that cannot be approved for the rest of the
-	// run (a downstream server's elicitation, asked through [Ask]): an
-	// approver offers no such answer, and ApproveTool counts as Approve.
-	Once bool `json:"once,omitempty"`
-}
+// ApprovalRequest is a call that stopped before its tool ran: its CallID
+// (the program's call number), its Tool key (tools.<Tool>), its Args
+// (validated against the tool's input schema, but from the program:
+// untrusted), the Reason approval is needed (the tool's "ask" policy, or a
+// data flow naming the source), and Once for a question that cannot be
+// approved for the rest of the run (a downstream server's elicitation,
+// asked through [Ask]).
+type ApprovalRequest = runner.ApprovalRequest
 
 // Approver answers approval requests. Approve may block (a terminal
 // prompt); ctx ends with the run. An error counts as Deny.
-type Approver interface {
-	Approve(ctx context.Context, req ApprovalRequest) (Decision, error)
-}
+type Approver = runner.Approver
 
 // ApproverFunc adapts a function to Approver.
-type ApproverFunc func(ctx context.Context, req ApprovalRequest) (Decision, error)
-
-// Approve calls f.
-func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) (Decision, error) {
-	return f(ctx, req)
-}
-
-// runHost answers one run's calls: policies, data flow and approvals, then
-// the tool. Gate runs on the driver in call order (replayed calls too), so
-// the flow state is deterministic; Call runs on workers.
-type runHost struct {
-	box      *toolbox
-	run      *policyRules
-	approver Approver
-	canPause bool
-
-	// resume: decisions and what each pending call must look like
-	decisions map[int]Decision
-	expect    map[int]PendingCall
-
-	source string // first source called in this run, as a label (driver only)
-
-	caps *runCaps // this run's built-in state (fs staging, fetch session)
-
-	approvalTimeout time.Duration // EngineConfig.ApprovalTimeout (0: the default)
-	slotHeld        bool          // the run already holds a run slot (Resume takes it first)
-
-	mu            sync.Mutex
-	approved      map[string]bool  // tools approved for the rest of the run
-	approvedCalls map[int]bool     // calls approved one by one
-	covers        map[int][]string // approval keys of calls waiting for their approver (setCover)
-	turn          chan struct{}    // one question to the approver at a time (decide)
-}
-
-func (h *runHost) approveTool(keys ...string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.approved == nil {
-		h.approved = map[string]bool{}
-	}
-	for _, k := range keys {
-		h.approved[k] = true
-	}
-}
-
-// flowApprovalKey is what an approval for the rest of the run covers when
-// it is given for a sink call after source: later sink calls after that
-// same source. The plain key (given before any source) does not cover
-// them.
-func flowApprovalKey(key, source string) string {
-	return key + "\x00after " + source
-}
-
-// setCover records, for a call that will ask its approver, the approval
-// keys an answer "for the rest of the run" approves (the last one is the
-// one that must be approved for the call to go without asking).
-func (h *runHost) setCover(id int, keys []string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.covers == nil {
-		h.covers = map[int][]string{}
-	}
-	h.covers[id] = keys
-}
-
-func (h *runHost) takeCover(id int) []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	k := h.covers[id]
-	delete(h.covers, id)
-	return k
-}
-
-func (h *runHost) toolApproved(key string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.approved[key]
-}
-
-func (h *runHost) approvedTools() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []string
-	for k := range h.approved {
-		out = append(out, k)
-	}
-	return out
-}
-
-// Gate decides, before anything runs, whether a call runs, is refused,
-// needs an approver, or parks until a resume.
-func (h *runHost) Gate(c engine.Call, replayed bool) engine.Verdict {
-	if c.Tool == searchKey {
-		return engine.Verdict{}
-	}
-	e := h.box.byKey[c.Tool]
-	if e == nil {
-		return engine.Verdict{RejectCode: CodeToolNotFound, RejectMessage: "no tool named " + c.Tool}
-	}
-	if replayed && e.replay != nil {
-		if err := e.replay(h, c); err != nil {
-			return engine.Verdict{Abort: fmt.Sprintf("resume: %s call %d cannot be replayed: %v", e.label(), c.ID, err)}
-		}
-	}
-	var gi gateInfo
-	if e.gate != nil {
-		gi = e.gate(c.Args)
-	}
-	pol := stricter(e.Policy, h.run.policyFor(e.key, PolicyAllow))
-	if pol == PolicyDeny {
-		return engine.Verdict{RejectCode: CodeToolDenied, RejectMessage: e.label() + " is denied by policy; the call was refused"}
-	}
-	if gi.reject != nil && !replayed {
-		return engine.Verdict{RejectCode: gi.reject.Code, RejectMessage: gi.reject.Message}
-	}
-	reason := ""
-	if pol == PolicyAsk {
-		reason = `the tool's policy is "ask"`
-	}
-	if gi.reason != "" {
-		if reason != "" {
-			reason += "; " + gi.reason
-		} else {
-			reason = gi.reason
-		}
-	}
-	akey := approvalKey(e, gi)
-	cover := []string{akey} // what approving this call for the rest of the run approves
-	if e.Sink && h.source != "" {
-		flow := fmt.Sprintf("data flow: %s is a sink, and %s (a source) was called earlier in this run", e.label(), h.source)
-		// an approval given before the source was read does not cover a
-		// sink after it: that person did not know the data would be there
-		fkey := flowApprovalKey(akey, h.source)
-		cover = append(cover, fkey)
-		if h.toolApproved(akey) && !h.toolApproved(fkey) {
-			flow += "; " + e.label() + " was approved for the rest of the run before " + h.source + " was read, which does not cover this call"
-		}
-		akey = fkey
-		if reason != "" {
-			reason += "; " + flow
-		} else {
-			reason = flow
-		}
-	}
-	if (e.Source || gi.source) && h.source == "" {
-		h.source = e.label()
-		if gi.sourceName != "" {
-			h.source = gi.sourceName
-		}
-	}
-	if replayed {
-		return engine.Verdict{}
-	}
-	if d, ok := h.decisions[c.ID]; ok {
-		want := h.expect[c.ID]
-		if want.Tool != c.Tool || argsDigest(want.Args) != argsDigest(c.Args) {
-			return engine.Verdict{Abort: fmt.Sprintf("resume: call %d was %s when the run paused; the replay called %s with other arguments", c.ID, want.Tool, c.Tool)}
-		}
-		switch d {
-		case Deny:
-			return engine.Verdict{RejectCode: CodeApprovalDenied, RejectMessage: e.label() + ": the call was denied"}
-		case ApproveTool:
-			h.approveTool(cover...)
-		}
-		h.approveCall(c.ID)
-		return engine.Verdict{}
-	}
-	if reason == "" {
-		return engine.Verdict{}
-	}
-	if h.toolApproved(akey) {
-		h.approveCall(c.ID)
-		return engine.Verdict{}
-	}
-	h.setCover(c.ID, cover)
-	switch {
-	case h.approver != nil:
-		return engine.Verdict{Approval: reason}
-	case h.canPause:
-		return engine.Verdict{Park: true, Approval: reason}
-	}
-	return engine.Verdict{RejectCode: CodeApprovalUnavailable, RejectMessage: e.label() + " needs approval (" + reason + ") and nothing can approve it; the call was refused"}
-}
-
-// approvalKey is what approving "for the rest of the run" covers.
-func approvalKey(e *entry, gi gateInfo) string {
-	if gi.approvalKey != "" {
-		return gi.approvalKey
-	}
-	return e.key
-}
-
-// Call validates the arguments, asks the approver when the gate said so,
-// and runs the tool.
-func (h *runHost) Call(ctx context.Context, c engine.Call) (json.RawMessage, error) {
-	if c.Tool == searchKey {
-		return h.box.searchCall(c.Args)
-	}
-	e := h.box.byKey[c.Tool]
-	if e == nil {
-		return nil, &ToolError{Code: CodeToolNotFound, Message: "no tool named " + c.Tool}
-	}
-	if err := e.input.ValidateJSONContext(ctx, c.Args); err != nil {
-		code := CodeInvalidArgument
-		var le *schema.LimitError
-		if errors.As(err, &le) {
-			code = CodeSchemaTooComplex
-		}
-		return nil, &ToolError{Code: code, Message: e.label() + ": " + err.Error(), Err: err}
-	}
-	approved := h.callApproved(c.ID)
-	if c.Approval != "" {
-		cover := h.takeCover(c.ID)
-		if len(cover) == 0 {
-			var gi gateInfo
-			if e.gate != nil {
-				gi = e.gate(c.Args)
-			}
-			cover = []string{approvalKey(e, gi)}
-		}
-		if err := h.decide(ctx, e, c, cover); err != nil {
-			return nil, err
-		}
-		approved = true
-	}
-	if h.approver != nil {
-		ctx = context.WithValue(ctx, approverKey{}, h.approver)
-		ctx = context.WithValue(ctx, approvalTimeoutKey{}, h.timeout())
-	}
-	if e.builtin {
-		ctx = context.WithValue(ctx, callKey{}, callInfo{host: h, id: c.ID, approved: approved})
-	}
-	return e.call(ctx, c.Args)
-}
-
-// decide asks the approver about call c unless an approval for the rest
-// of the run already covers it (cover's last key). Asks take turns, and
-// the cover is checked again once it is this call's turn, so calls waiting
-// while an earlier one is approved for the rest of the run are not asked.
-func (h *runHost) decide(ctx context.Context, e *entry, c engine.Call, cover []string) error {
-	h.mu.Lock()
-	if h.turn == nil {
-		h.turn = make(chan struct{}, 1)
-	}
-	turn := h.turn
-	h.mu.Unlock()
-	select {
-	case turn <- struct{}{}:
-	case <-ctx.Done():
-		return &ToolError{Code: CodeApprovalDenied, Message: e.label() + ": the call was denied (the run ended while it waited to be asked)", Err: ctx.Err()}
-	}
-	defer func() { <-turn }()
-	if h.toolApproved(cover[len(cover)-1]) {
-		return nil
-	}
-	d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.key, Args: c.Args, Reason: c.Approval})
-	var te *ApprovalTimeoutError
-	if errors.As(err, &te) {
-		return &ToolError{Code: CodeApprovalTimeout, Message: e.label() + ": the call was refused: " + te.Error(), Err: err}
-	}
-	if err != nil || d == Deny {
-		msg := e.label() + ": the call was denied"
-		if err != nil {
-			msg += " (" + err.Error() + ")"
-		}
-		return &ToolError{Code: CodeApprovalDenied, Message: msg, Err: err}
-	}
-	if d == ApproveTool {
-		h.approveTool(cover...)
-	}
-	return nil
-}
-
-// callKey carries a built-in call's run and approval to its handler.
-type callKey struct{}
-
-type callInfo struct {
-	host     *runHost
-	id       int
-	approved bool // a person (or a resume decision) approved this call
-}
-
-func callFrom(ctx context.Context) callInfo {
-	ci, _ := ctx.Value(callKey{}).(callInfo)
-	return ci
-}
-
-func (h *runHost) approveCall(id int) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.approvedCalls == nil {
-		h.approvedCalls = map[int]bool{}
-	}
-	h.approvedCalls[id] = true
-}
-
-func (h *runHost) callApproved(id int) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.approvedCalls[id]
-}
-
-// DefaultApprovalTimeout is how long a call waits for an approver's
-// answer when EngineConfig.ApprovalTimeout is not set.
-const DefaultApprovalTimeout = 10 * time.Minute
-
-// errApprovalTimeout is the cause of an approval wait that ran out.
-var errApprovalTimeout = errors.New("no answer to the approval request in time")
-
-// ask asks the approver with the run's clock held (a person's thinking
-// time is not the program's time), for at most the approval timeout. An
-// approver that does not return when its context ends is left behind:
-// its late answer is ignored.
-func (h *runHost) ask(ctx context.Context, req ApprovalRequest) (Decision, error) {
-	release := engine.HoldClock(ctx)
-	defer release()
-	return waitApproval(ctx, h.timeout(), func(ctx context.Context) (Decision, error) {
-		return h.approver.Approve(ctx, req)
-	})
-}
-
-func (h *runHost) timeout() time.Duration {
-	if h.approvalTimeout > 0 {
-		return h.approvalTimeout
-	}
-	return DefaultApprovalTimeout
-}
-
-// waitApproval runs f with a context that ends after d, and returns an
-// *ApprovalTimeoutError when d passes first.
-func waitApproval[T any](ctx context.Context, d time.Duration, f func(context.Context) (T, error)) (T, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, d, errApprovalTimeout)
-	defer cancel()
-	type answer struct {
-		v   T
-		err error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		v, err := f(ctx)
-		done <- answer{v, err}
-	}()
-	var a answer
-	select {
-	case a = <-done:
-	case <-ctx.Done():
-		a.err = ctx.Err()
-	}
-	if context.Cause(ctx) == errApprovalTimeout && (a.err != nil || ctx.Err() != nil) {
-		var zero T
-		return zero, &ApprovalTimeoutError{Wait: d}
-	}
-	return a.v, a.err
-}
-
-// ApprovalTimeoutError is the error of a wait for an approver that ran
-// past EngineConfig.ApprovalTimeout.
-type ApprovalTimeoutError struct {
-	Wait time.Duration
-}
-
-// Error says how long the call waited and how to wait longer.
-func (e *ApprovalTimeoutError) Error() string {
-	return fmt.Sprintf("nobody answered the approval request within %s (EngineConfig.ApprovalTimeout; modebox.json limits.approvalTimeout)", e.Wait)
-}
-
-// argsDigest compares arguments: a pending call on resume must be the
-// same call as when the run paused.
-func argsDigest(args json.RawMessage) [32]byte {
-	return sha256.Sum256(args)
-}
-
-type approverKey struct{}
-
-// approvalTimeoutKey carries the engine's approval timeout to Ask and
-// AskForm.
-type approvalTimeoutKey struct{}
-
-// ErrNoApprover is Ask's error when the run has no approver.
-var ErrNoApprover = errors.New("modebox: nothing can approve this now")
-
-// Ask puts a question to the approver of the run that ctx (a tool
-// handler's context) belongs to, with the run's clock held and the wait
-// bounded by EngineConfig.ApprovalTimeout. Tools use it to route a person-facing
-// question (for example a downstream MCP server's elicitation) to the same
-// person who approves calls. Without an approver it returns Deny and
-// ErrNoApprover.
-func Ask(ctx context.Context, req ApprovalRequest) (Decision, error) {
-	a, _ := ctx.Value(approverKey{}).(Approver)
-	if a == nil {
-		return Deny, ErrNoApprover
-	}
-	to, _ := ctx.Value(approvalTimeoutKey{}).(time.Duration)
-	h := &runHost{approver: a, approvalTimeout: to}
-	return h.ask(ctx, req)
-}
+type ApproverFunc = runner.ApproverFunc
 
 // FormAsker is an Approver that can also put a form to the person (an MCP
 // client's elicitation). AskForm returns the person's action ("accept",
 // "decline" or "cancel") and, on accept, the form's content.
-type FormAsker interface {
-	AskForm(ctx context.Context, message string, schema json.RawMessage) (action string, content map[string]any, err error)
-}
+type FormAsker = runner.FormAsker
+
+// ApprovalTimeoutError is the error of a wait for an approver that ran
+// past EngineConfig.ApprovalTimeout; Wait is how long it waited.
+type ApprovalTimeoutError = runner.ApprovalTimeoutError
+
+// DefaultApprovalTimeout is how long a call waits for an approver's
+// answer when EngineConfig.ApprovalTimeout is not set.
+const DefaultApprovalTimeout = runner.DefaultApprovalTimeout
+
+// ErrNoApprover is Ask's error when the run has no approver.
+var ErrNoApprover = runner.ErrNoApprover
+
+// Ask puts a question to the approver of the run that ctx (a tool
+// handler's context) belongs to, with the run's clock held and the wait
+// bounded by EngineConfig.ApprovalTimeout. Tools use it to route a
+// person-facing question (for example a downstream MCP server's
+// elicitation) to the same person who approves calls. Without an approver
+// it returns Deny and ErrNoApprover.
+func Ask(ctx context.Context, req ApprovalRequest) (Decision, error) { return runner.Ask(ctx, req) }
 
 // AskForm puts a form to the person who approves the run that ctx (a tool
 // handler's context) belongs to, with the run's clock held, when its
 // approver can show forms; ok is false when it cannot.
 func AskForm(ctx context.Context, message string, schema json.RawMessage) (action string, content map[string]any, ok bool, err error) {
-	fa, _ := ctx.Value(approverKey{}).(FormAsker)
-	if fa == nil {
-		return "", nil, false, nil
-	}
-	release := engine.HoldClock(ctx)
-	defer release()
-	to, _ := ctx.Value(approvalTimeoutKey{}).(time.Duration)
-	if to <= 0 {
-		to = DefaultApprovalTimeout
-	}
-	type form struct {
-		action  string
-		content map[string]any
-	}
-	f, err := waitApproval(ctx, to, func(ctx context.Context) (form, error) {
-		a, c, err := fa.AskForm(ctx, message, schema)
-		return form{a, c}, err
-	})
-	if err != nil && f.action == "" {
-		f.action = "cancel"
-	}
-	return f.action, f.content, true, err
+	return runner.AskForm(ctx, message, schema)
 }

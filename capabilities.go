@@ -1,154 +1,217 @@
 package modebox
 
 import (
-	"crypto/x509"
-	"time"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
 
-	"github.com/modebox/modebox/internal/netguard"
+	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/builtin/fetch"
+	"github.com/modebox/modebox/internal/builtin/fs"
+	"github.com/modebox/modebox/internal/builtin/sh"
+	"github.com/modebox/modebox/internal/mountfs"
 	"github.com/modebox/modebox/internal/sandbox"
+	"github.com/modebox/modebox/internal/seal"
 )
 
+// The built-ins' configurations are defined once, in the package of the
+// built-in (or of the layer it drives), and named here.
+
 // ShellConfig enables sh(): shell commands run under bubblewrap (Linux) or
-// Seatbelt (macOS). See docs/capabilities.md.
-type ShellConfig struct {
-	// Workspace lists the directories commands may write (temp dirs are
-	// always writable, and private to the command). The first is the
-	// default working directory.
-	Workspace []string
-	// Network, when set, lets commands reach the listed hosts through a
-	// filtering proxy run by modebox; nil means no network at all.
-	Network *ShellNetwork
-	// DenyRead adds paths (globs, "~" expanded) hidden from commands, to
-	// the built-in list of credential stores.
-	DenyRead []string
-	// Env adds environment variables to the rebuilt environment.
-	Env map[string]string
-	// Timeout is a command's default time limit (default 30s); MaxTimeout
-	// caps what a program may ask for (default 10m).
-	Timeout, MaxTimeout time.Duration
-	// MaxOutput caps each of stdout and stderr in bytes (default 1 MiB).
-	MaxOutput int
-	// Bwrap is the bubblewrap binary (default: found on PATH).
-	Bwrap string
-	// Bridge is the executable run inside the sandbox as the network
-	// bridge (default: this process's executable, whose main must call
-	// MaybeBridge first; the modebox binary does).
-	Bridge string
-	// Private adds host paths no command may read or write, even inside a
-	// workspace, to modebox's own state, which is always private: the key
-	// directory (~/.config/modebox), the state directory with the
-	// used-token store (~/.local/state/modebox) and the engine cache
-	// (~/.cache/modebox, $MODEBOX_CACHE_DIR). The CLI adds the
-	// configuration file it loaded.
-	Private []string
-	// AllowWrite maps a workspace directory (as in Workspace) to the
-	// protected names (see docs/security.md: .git, .envrc, .vscode,
-	// modebox.json, ...) left writable in it; "*" leaves all of them
-	// writable there.
-	AllowWrite map[string][]string
-	// Limits bounds each command's resources (zero fields: defaults).
-	Limits ShellLimits
-	// User is who commands run as on the host when modebox runs as root
-	// (Linux): empty means the owner of the first workspace if that is
-	// not root, else nobody; a user name, uid or "uid:gid" names one;
-	// "root" runs them as host uid 0, which only this explicit value
-	// does. The workspaces must be writable by that user. When modebox is
-	// not root, commands run as its own user.
-	User string
-}
+// Seatbelt (macOS): Workspace (the writable directories, the first the
+// default working directory), Network (nil: none), DenyRead, Env,
+// Timeout and MaxTimeout, MaxOutput, Bwrap, Bridge (see MaybeBridge),
+// Private, AllowWrite, Limits and User. See docs/capabilities.md.
+type ShellConfig = sh.Config
 
-// ShellLimits bounds a shell command's resources. A zero field takes its
-// default; see docs/security.md.
-type ShellLimits struct {
-	// Processes caps processes and threads (default 1024).
-	Processes int
-	// OpenFiles caps each process's open files (default 4096).
-	OpenFiles int
-	// FileSize caps a written file, in bytes (default 4 GiB).
-	FileSize int64
-	// Memory caps each process's address space, in bytes (default 8 GiB).
-	Memory int64
-	// TmpSize caps the private /tmp, in bytes (default 1 GiB).
-	TmpSize int64
-}
+// ShellLimits bounds a shell command's resources: Processes, OpenFiles,
+// FileSize, Memory and TmpSize. A zero field takes its default; see
+// docs/security.md.
+type ShellLimits = sh.Limits
 
-// ShellNetwork limits a shell's network to listed hosts.
-type ShellNetwork struct {
-	// Allow lists "host:port" entries ("*.example.com:443" for
-	// subdomains), with the syntax and the address rule of
-	// FetchConfig.Allow (a scheme is accepted and ignored: the proxy
-	// cannot see it). Names are resolved by modebox at each connect; a
-	// name that resolves to a loopback, private, link-local or metadata
-	// address is refused unless the entry is marked " private" or names
-	// that IP literally.
-	Allow []string
-}
+// ShellNetwork limits a shell's network to the hosts listed in Allow,
+// reached through a filtering proxy run by modebox.
+type ShellNetwork = sh.Network
 
-// FetchConfig enables fetch(): web requests made by the host. See
+// FetchConfig enables fetch(): web requests made by the host. Allow lists
+// the hosts that need no approval; Headers injects headers per entry
+// (never visible to the program); MaxBytes, MaxHeaderBytes,
+// MaxRequestBody, Timeout, MaxRequests and MaxRedirects cap requests;
+// Source marks responses as a data-flow source; Resolver, RootCAs and
+// Getenv replace the system's resolver, roots and environment. See
 // docs/capabilities.md.
-type FetchConfig struct {
-	// Allow lists entries that need no approval: "host:port",
-	// "*.example.com:443" for subdomains, optionally with a scheme
-	// ("https://api.example.com", port 443 implied; such an entry matches
-	// that scheme only) and optionally marked " private". Other hosts need
-	// approval. Loopback, private, link-local and metadata addresses are
-	// reachable only through an entry naming that IP literally
-	// ("127.0.0.1:8080", which reaches exactly that IP) or a host entry
-	// marked private ("db.internal:8080 private"); a plain host entry
-	// reaches public addresses only, whatever its DNS answers, and an
-	// approval never opens them.
-	Allow []string
-	// Headers injects headers per Allow entry (the key written as the
-	// entry): entry -> name -> value; a value "env:NAME" is read from
-	// modebox's environment. The program never sees them. They are sent
-	// over https only, unless the entry is written with http://; a plain
-	// http request to an entry with headers is refused (FETCH_INSECURE).
-	Headers map[string]map[string]string
-	// MaxBytes caps a response body after decompression (default 10 MiB);
-	// MaxHeaderBytes the response headers (default 64 KiB);
-	// MaxRequestBody a request body (default 4 MiB).
-	MaxBytes, MaxHeaderBytes, MaxRequestBody int64
-	// Timeout bounds one request, body included (default 30s).
-	Timeout time.Duration
-	// MaxRequests caps requests per run (default 100); MaxRedirects the
-	// redirects one request follows (default 5).
-	MaxRequests, MaxRedirects int
-	// Source marks responses as a data-flow source.
-	Source bool
-	// RootCAs replaces the system's root certificates (nil: the system's).
-	RootCAs *x509.CertPool
-	// resolver replaces the system resolver (tests).
-	resolver netguard.Resolver
-}
+type FetchConfig = fetch.Config
 
-// FSConfig enables fs: files over mounts. See docs/capabilities.md.
-type FSConfig struct {
-	// Mounts expose host directories at guest paths.
-	Mounts []Mount
-	// Deny adds globs hidden from the program, to the built-in list
-	// (.env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*, .git/).
-	Deny []string
-	// MaxFileSize caps a file read or written (default 16 MiB); MaxEntries
-	// the entries a list or glob returns (default 10,000).
-	MaxFileSize int64
-	MaxEntries  int
-}
+// FSConfig enables fs: files over Mounts, with Deny globs hidden (added to
+// the built-in list: .env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*,
+// .git/) and caps MaxFileSize (default 16 MiB), MaxEntries (default
+// 10,000) and MaxStaged (bytes one run may stage, default 64 MiB).
+// Fallback forces the portable path resolver (tests). See
+// docs/capabilities.md.
+type FSConfig = fs.Config
 
-// Mount exposes a host directory at a guest path.
-type Mount struct {
-	// Host is the directory on the host.
-	Host string
-	// Guest is the absolute path the program uses ("/data").
-	Guest string
-	// Mode is "ro" (default) or "rw".
-	Mode string
-	// Source marks reads from this mount as a data-flow source.
-	Source bool
-}
+// Mount exposes a Host directory at a Guest path ("/data"), with a Mode
+// (MountReadOnly, the default, or MountReadWrite); Source marks reads from
+// it as a data-flow source.
+type Mount = mountfs.Mount
+
+// MountMode is a mount's access: MountReadOnly ("ro") or MountReadWrite
+// ("rw").
+type MountMode = mountfs.Mode
+
+// Mount modes.
+const (
+	MountReadOnly  = mountfs.ReadOnly
+	MountReadWrite = mountfs.ReadWrite
+)
 
 // MaybeBridge runs the shell sandbox's network bridge and exits when this
-// process was started as one; otherwise it returns at once. A program that
-// embeds modebox with a shell network calls it first thing in main (the
-// bridge is this executable, run inside the sandbox), or sets
-// ShellConfig.Bridge to the modebox binary.
+// process was started as one; otherwise it returns at once, doing nothing.
+// A program that embeds modebox need not call it.
+//
+// A shell with a network (ShellConfig.Network) reaches it through a small
+// bridge that runs inside the sandbox and relays the sandbox's connections
+// to modebox's filtering proxy. By default the bridge is the running
+// executable itself, started again with a marker argument; the sandbox
+// package recognises that while the program initialises, before main and
+// before the init functions of the packages initialised after it, runs the
+// bridge and exits. MaybeBridge does the same check, for a program that
+// wants it explicit; calling it is harmless. ShellConfig.Bridge names
+// another executable to use instead (such as the modebox binary).
 func MaybeBridge() { sandbox.MaybeBridge() }
+
+// FilesReport lists what a run's staged file writes did when it ended.
+type FilesReport struct {
+	// Committed are the guest paths written or removed.
+	Committed []string `json:"committed"`
+	// Conflicts are changes not applied because the file changed since
+	// the run read (or staged) it; those files were left as they were.
+	Conflicts []FileConflict `json:"conflicts,omitempty"`
+}
+
+// FileConflict is a staged change that was not applied.
+type FileConflict struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// newBuiltins enables the built-ins cfg configures, in a fixed order.
+func newBuiltins(cfg EngineConfig) (caps []*builtin.Capability, err error) {
+	defer func() {
+		if err != nil {
+			_ = closeBuiltins(caps)
+			caps = nil
+		}
+	}()
+	sources, err := sourceDirs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Shell != nil {
+		sc := *cfg.Shell
+		// source mounts are hidden from sh(): their data reaches the
+		// program only through fs, where the flow check sees it
+		sc.DenyRead = append(slices.Clip(sc.DenyRead), sources...)
+		tokenDir := ""
+		if cfg.Continuations != nil {
+			if ds, ok := cfg.Continuations.Store.(*seal.DirStore); ok {
+				tokenDir = ds.Dir
+			}
+		}
+		c, err := sh.New(sc, sh.StatePaths(tokenDir))
+		if err != nil {
+			return caps, err
+		}
+		caps = append(caps, c)
+	}
+	if cfg.Fetch != nil {
+		c, err := fetch.New(*cfg.Fetch)
+		if err != nil {
+			return caps, err
+		}
+		caps = append(caps, c)
+	}
+	if cfg.FS != nil {
+		c, err := fs.New(*cfg.FS)
+		if err != nil {
+			return caps, err
+		}
+		caps = append(caps, c)
+	}
+	return caps, nil
+}
+
+func closeBuiltins(caps []*builtin.Capability) error {
+	var errs []error
+	for _, c := range caps {
+		if c.Close != nil {
+			errs = append(errs, c.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sourceDirs returns the host directories of the fs source mounts
+// (absolute, symlinks resolved, glob characters escaped), for sh() to
+// hide. It refuses what would let a source's data skip the flow check: a
+// shell workspace inside a source mount (it cannot be hidden), and a plain
+// mount whose host directory overlaps a source mount's (the same files
+// without the mark).
+func sourceDirs(cfg EngineConfig) ([]string, error) {
+	if cfg.FS == nil {
+		return nil, nil
+	}
+	real := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			p = a
+		}
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		return p
+	}
+	var out []string
+	for _, m := range cfg.FS.Mounts {
+		if !m.Source || m.Host == "" {
+			continue
+		}
+		src := real(m.Host)
+		for _, o := range cfg.FS.Mounts {
+			if o.Source || o.Host == "" {
+				continue
+			}
+			if h := real(o.Host); pathWithin(h, src) || pathWithin(src, h) {
+				return nil, &ConfigError{Field: "FS.Mounts", Reason: fmt.Sprintf("mount %s (host %s) overlaps the source mount %s (host %s): its files would be readable without the source mark; mark both as sources or separate them", o.Guest, o.Host, m.Guest, m.Host)}
+			}
+		}
+		if cfg.Shell != nil {
+			for _, w := range cfg.Shell.Workspace {
+				if pathWithin(real(w), src) {
+					return nil, &ConfigError{Field: "Shell.Workspace", Reason: fmt.Sprintf("workspace %s is inside the fs source mount %s (host %s): sh() would read the source's data without the flow check; use a workspace outside it", w, m.Guest, m.Host)}
+				}
+			}
+		}
+		out = append(out, globEscape(src))
+	}
+	return out, nil
+}
+
+// pathWithin reports whether p is dir or inside it (both clean, absolute).
+func pathWithin(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// globEscape makes p match itself only as a filepath.Match pattern.
+func globEscape(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		switch r {
+		case '*', '?', '[', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,6 +1,7 @@
 package modebox
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -12,10 +13,25 @@ import (
 // path gives: results, mapped error lines and stacks, and esbuild's syntax
 // diagnostics for a program QuickJS does not parse.
 func TestDirectJavaScript(t *testing.T) {
-	e := newEngine(t, addTool)
+	add := MustTool("add", "Adds two numbers.", func(_ context.Context, in struct{ A, B float64 }) (float64, error) {
+		return in.A + in.B, nil
+	})
+	e, err := New(EngineConfig{Tools: []Tool{add}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	run := func(t *testing.T, e *Engine, code string, opts RunOptions) *Result {
+		t.Helper()
+		r, err := e.Run(t.Context(), code, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
 	js := RunOptions{Lang: "js"}
 
-	ok := "let s = 0;\nfor (let i = 0; i < 3; i++) s += await tools.add({ a: i, b: 1 });\nreturn s;"
+	ok := "let s = 0;\nfor (let i = 0; i < 3; i++) s += await tools.add({ A: i, B: 1 });\nreturn s;"
 	if p, err := tsx.Transform(ok, tsx.JS); err != nil || !p.Direct {
 		t.Fatalf("the test program does not take the direct path: %v", err)
 	}

@@ -8,29 +8,36 @@
 // memory, wall-clock time, fuel, host calls, concurrency, value size and log
 // size, and each cap has a stable error code.
 //
+//	add := modebox.MustTool("add", "Adds two numbers.",
+//		func(ctx context.Context, in struct{ A, B int }) (int, error) { return in.A + in.B, nil })
 //	eng, err := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{add}})
-//	res, err := eng.Run(ctx, `return await tools.add({a: 1, b: 2})`, modebox.RunOptions{})
+//	res, err := eng.Run(ctx, `return await tools.add({A: 1, B: 2})`, modebox.RunOptions{})
+//
+// This package is the API: its types, New, Run, Resume and Close. The work
+// is done by internal packages (see docs/architecture.md): internal/runner
+// runs a program (gate, approvals, pause and resume), internal/toolbox
+// names and describes the tools, internal/policy matches rules, and each
+// built-in is a package under internal/builtin.
 package modebox
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/modebox/modebox/internal/builtin"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/guest"
+	"github.com/modebox/modebox/internal/runner"
+	"github.com/modebox/modebox/internal/toolbox"
 	"github.com/modebox/modebox/internal/tsx"
 )
 
 // MaxProgramSize caps the source of one program (4 MiB).
-const MaxProgramSize = 4 << 20
+const MaxProgramSize = runner.MaxProgramSize
 
 // Version is the modebox release.
 const Version = "0.1.0-dev"
@@ -46,23 +53,18 @@ func Imports() []string { return append([]string(nil), guest.Imports...) }
 // Engine runs programs against a fixed set of tools. It is safe for
 // concurrent use.
 type Engine struct {
-	eng    *engine.Engine
-	box    *toolbox
-	limits Limits
-	cont   *continuations
-	caps   *capabilities
-	gate   *runGate
-
-	approvalTimeout time.Duration
+	runner *runner.Runner
+	box    *toolbox.Box
+	caps   []*builtin.Capability
 }
 
 // New checks the configuration, compiles the tools' schemas and loads the
-// engine image (compiled once per process).
+// engine image (compiled once per process, see EngineConfig.Image).
 func New(cfg EngineConfig) (*Engine, error) {
-	if err := cfg.Limits.validate("EngineConfig.Limits"); err != nil {
+	if err := cfg.Limits.Validate("EngineConfig.Limits"); err != nil {
 		return nil, err
 	}
-	eng, err := engine.Shared()
+	eng, err := cfg.Image.load()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrEngine, err)
 	}
@@ -73,136 +75,86 @@ func New(cfg EngineConfig) (*Engine, error) {
 	case at < 0:
 		return nil, &ConfigError{Field: "EngineConfig.ApprovalTimeout", Reason: "must not be negative"}
 	}
-	cont, err := newContinuations(cfg.Continuations)
+	sealer, err := newSealer(cfg.Continuations)
 	if err != nil {
 		return nil, err
 	}
-	gate, err := newRunGate(cfg.MaxRuns, cfg.MaxQueued, cfg.QueueTimeout)
+	slots, err := runner.NewSlots(cfg.MaxRuns, cfg.MaxQueued, cfg.QueueTimeout)
 	if err != nil {
 		return nil, err
 	}
-	caps, err := newCapabilities(cfg)
+	caps, err := newBuiltins(cfg)
 	if err != nil {
 		return nil, err
 	}
-	box, err := newToolbox(cfg.Tools, caps.entries, cfg.Policies, cfg.Flows)
+	box, err := toolbox.New(cfg.Tools, caps, cfg.Policies, cfg.Flows)
 	if err != nil {
-		caps.close()
+		_ = closeBuiltins(caps)
 		return nil, err
 	}
-	if caps.digest != "" {
-		sum := sha256.Sum256([]byte(box.hash + "\x00" + caps.digest))
-		box.hash = hex.EncodeToString(sum[:])
+	bind, err := binding(cfg, box)
+	if err != nil {
+		_ = closeBuiltins(caps)
+		return nil, err
 	}
-	return &Engine{eng: eng, box: box, limits: cfg.Limits, cont: cont, caps: caps, gate: gate, approvalTimeout: at}, nil
+	return &Engine{
+		runner: &runner.Runner{
+			Engine: eng, Box: box, Limits: cfg.Limits, Slots: slots, Sealer: sealer,
+			Binding: bind, ApprovalTimeout: at,
+		},
+		box:  box,
+		caps: caps,
+	}, nil
 }
 
 // Close releases what the built-in capabilities hold (the shell's network
 // proxy, the mounts' open directories). Runs must have ended. An engine
 // without built-ins has nothing to release.
-func (e *Engine) Close() error {
-	if e.caps == nil {
-		return nil
-	}
-	return e.caps.close()
-}
+func (e *Engine) Close() error { return closeBuiltins(e.caps) }
 
 // Run runs one program. The error is for invalid options only: everything
 // that goes wrong with the program (syntax, exceptions, caps, crashes) is
 // in Result.Error with a stable code.
 func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result, error) {
-	return e.run(ctx, code, opts, &runHost{})
-}
-
-// run runs code with h answering calls; Resume passes a host that already
-// holds the pending calls' decisions.
-func (e *Engine) run(ctx context.Context, code string, opts RunOptions, h *runHost) (*Result, error) {
-	if err := opts.Limits.validate("RunOptions.Limits"); err != nil {
-		return nil, err
-	}
-	if err := e.limits.narrows(opts.Limits); err != nil {
-		return nil, err
-	}
-	runPolicies, err := compilePolicies("RunOptions.Policies", opts.Policies)
-	if err != nil {
-		return nil, err
-	}
 	lang := tsx.TS
 	if opts.Lang != "" {
-		l, err := tsx.ParseLang(opts.Lang)
+		l, err := tsx.ParseLang(string(opts.Lang))
 		if err != nil {
 			return nil, &ConfigError{Field: "RunOptions.Lang", Reason: err.Error()}
 		}
 		lang = l
 	}
-	filename := opts.Filename
-	if filename == "" {
-		filename = lang.Filename()
-	}
-	if len(code) > MaxProgramSize {
-		return &Result{Status: StatusError, Error: &Error{Code: CodeProgramTooLarge,
-			Message: fmt.Sprintf("the program is %d bytes, over the limit of %d", len(code), MaxProgramSize)}}, nil
-	}
-	prog, err := tsx.Transform(code, lang)
+	out, err := e.runner.Run(ctx, runner.Request{
+		Code: code, Lang: lang, Filename: opts.Filename, Limits: opts.Limits, Policies: opts.Policies,
+		Seed: opts.Seed, Approver: opts.Approver, Journal: opts.Journal, Observe: engineObserver(ctx),
+	})
 	if err != nil {
-		return syntaxResult(err, filename), nil
+		return nil, err
 	}
-	seed := opts.Seed
-	if seed == 0 && opts.Journal == nil {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		seed = binary.LittleEndian.Uint64(b[:]) | 1
+	return result(out), nil
+}
+
+// result turns a run's outcome into the public Result.
+func result(out *runner.Outcome) *Result {
+	switch {
+	case out.Refused != nil:
+		return &Result{Status: StatusError, Error: &Error{Code: out.Refused.Code, Message: out.Refused.Message}}
+	case out.Syntax != nil:
+		return syntaxResult(out.Syntax, out.Filename)
 	}
-	lim := e.limits.merge(opts.Limits)
-	if !h.slotHeld {
-		release, busy := e.gate.acquire(ctx)
-		if busy != nil {
-			return &Result{Status: StatusError, Error: busy}, nil
+	res := convertResult(out.Result, out.Prog, out.Filename)
+	if out.Files != nil {
+		res.Files = &FilesReport{Committed: out.Files.Committed}
+		for _, c := range out.Files.Conflicts {
+			res.Files.Conflicts = append(res.Files.Conflicts, FileConflict{Path: c.Path, Reason: c.Reason})
 		}
-		defer release()
 	}
-	h.box, h.run, h.approver, h.canPause = e.box, runPolicies, opts.Approver, e.canPause()
-	h.approvalTimeout = e.approvalTimeout
-	req := engine.Request{
-		Code:    prog.Code,
-		Setup:   e.box.setup,
-		Seed:    seed,
-		Limits:  lim.engine(),
-		Host:    h,
-		Replay:  opts.Journal.toEngine(),
-		Observe: engineObserver(ctx),
-	}
-	h.caps = e.caps.newRun()
-	r := e.eng.Run(ctx, req)
-	if prog.Direct && r.Err != nil && r.Err.Code == engine.CodeSyntaxError {
-		// QuickJS did not parse the program as sent. A compile error comes
-		// before anything runs (no call, no log), so compile it with
-		// esbuild and run that: esbuild's diagnostics for a program that
-		// is wrong, its lowering for syntax QuickJS lacks.
-		full, err := tsx.TransformFull(code, lang)
-		if err != nil {
-			return syntaxResult(err, filename), nil
-		}
-		prog = full
-		req.Code = prog.Code
-		h.caps = e.caps.newRun()
-		r = e.eng.Run(ctx, req)
-	}
-	res := convertResult(r, prog, filename)
-	if r.Paused {
+	if out.Result.Paused {
 		res.Status = StatusPaused
+		res.Pending = out.Pending
+		res.Token = out.Token
 	}
-	h.caps.finish(res)
-	if r.Paused {
-		res.Status = StatusPaused
-		for _, c := range r.Pending {
-			res.Pending = append(res.Pending, PendingCall{ID: c.ID, Tool: c.Tool, Args: c.Args, Reason: c.Approval})
-		}
-		if err := e.sealPause(res, code, lang, filename, lim, opts, h); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	return res
 }
 
 func syntaxResult(err error, filename string) *Result {
@@ -236,7 +188,7 @@ func convertResult(r *engine.Result, prog *tsx.Program, filename string) *Result
 			HostCalls:  r.Stats.HostCalls,
 			PeakMemory: r.Stats.PeakMemory,
 		},
-		Journal: journalFromEngine(r.Journal),
+		Journal: r.Journal,
 		Status:  StatusOK,
 	}
 	for _, l := range r.Logs {
@@ -282,4 +234,11 @@ func dropPreludeFrames(stack string) string {
 // ApprovalTimeout is how long a call waits for an approver's answer on
 // this engine (EngineConfig.ApprovalTimeout, or DefaultApprovalTimeout).
 // An approval page or link made for such a wait expires with it.
-func (e *Engine) ApprovalTimeout() time.Duration { return e.approvalTimeout }
+func (e *Engine) ApprovalTimeout() time.Duration { return e.runner.ApprovalTimeout }
+
+// InFlight reports the runs in progress and the runs waiting for a slot.
+func (e *Engine) InFlight() (running, queued int) { return e.runner.Slots.InFlight() }
+
+// Limits returns the limits a run of e gets when it sets none: the
+// engine's, with the defaults where it sets none either.
+func (e *Engine) Limits() Limits { return DefaultLimits().Merge(e.runner.Limits) }

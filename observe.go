@@ -34,7 +34,7 @@ type Event struct {
 	CallID  int           // calls: the call's id, as in PendingCall.ID
 	Tool    string        // calls: the tool's name, e.g. "github.get_issue"
 	OK      bool          // EventCallEnd: the call succeeded
-	Code    string        // EventCallEnd: the error code of a failed call
+	Code    Code          // EventCallEnd: the error code of a failed call
 	Elapsed time.Duration // since the run started (0 for EventToolProgress)
 	// Progress and Total are EventToolProgress's figures, as the tool
 	// gave them (Total 0: unknown).

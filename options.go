@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/limits"
+	"github.com/modebox/modebox/internal/policy"
+	"github.com/modebox/modebox/internal/runner"
 )
 
 // EngineConfig configures an Engine. The zero value is an engine with no
@@ -52,165 +55,50 @@ type EngineConfig struct {
 	// tokens. nil: calls that need approval and have no approver are
 	// refused with APPROVAL_UNAVAILABLE.
 	Continuations *Continuations
+	// Image is the engine image runs use (see LoadImage). nil: the
+	// process-wide image, compiled once on first use with its
+	// compilation cache in DefaultCacheDir.
+	Image *Image
 }
 
 // Flows lists tool patterns that are data-flow sources (their results may
-// carry data to protect) and sinks (they can send data out).
-type Flows struct {
-	Sources []string
-	Sinks   []string
-}
+// carry data to protect) and sinks (they can send data out): Sources and
+// Sinks.
+type Flows = policy.Flows
 
-// Limits are the caps of a run. A zero field means "the default".
-type Limits struct {
-	// Timeout is the wall-clock limit (default 30s). The run returns at the
-	// deadline even while the guest is inside a builtin that never polls.
-	// Time spent waiting for an Approver does not count (it is bounded by
-	// EngineConfig.ApprovalTimeout instead).
-	Timeout time.Duration
-	// Memory is the JS heap limit in bytes (default 64 MiB).
-	Memory int64
-	// Fuel limits computation deterministically: one unit is one
-	// interrupt poll, about 10,000 bytecode branches or calls (or 10,000
-	// regexp backtracks). 0 means unlimited.
-	Fuel uint64
-	// MaxCalls is the number of tool calls a run may make (default 1000).
-	// The call past it ends the run with HOST_CALL_LIMIT.
-	MaxCalls int
-	// MaxConcurrency is the number of tool calls in flight at once (default
-	// 16); later calls wait their turn, in call order.
-	MaxConcurrency int
-	// MaxValue caps any single value crossing the boundary, in bytes of
-	// JSON (default 4 MiB): tool arguments, tool results and the result.
-	MaxValue int
-	// MaxLog caps the bytes of console output kept (default 256 KiB); later
-	// lines are dropped and Result.LogsDropped counts them.
-	MaxLog int
-}
+// Limits are the caps of a run; a zero field means "the default" (see
+// DefaultLimits). The fields are Timeout, Memory (bytes of JS heap), Fuel,
+// MaxCalls, MaxConcurrency, MaxValue (bytes of JSON) and MaxLog (bytes of
+// console output); each cap ends a run with its own code. An engine's
+// limits are the most a run may use: RunOptions.Limits can only narrow
+// them.
+type Limits = limits.Limits
 
 // MinMemory is the smallest Limits.Memory accepted (512 KiB); 0 means the
 // default.
-const MinMemory = 512 << 10
-
-func (l Limits) validate(field string) error {
-	switch {
-	case l.Timeout < 0:
-		return &ConfigError{Field: field + ".Timeout", Reason: "must not be negative"}
-	case l.Memory < 0:
-		return &ConfigError{Field: field + ".Memory", Reason: "must not be negative"}
-	case l.Memory > 2<<30:
-		return &ConfigError{Field: field + ".Memory", Reason: "must be at most 2 GiB"}
-	case l.Memory != 0 && l.Memory < MinMemory:
-		return &ConfigError{Field: field + ".Memory", Reason: fmt.Sprintf("must be at least %d bytes (512 KiB), got %d: the engine cannot compile a program in less", MinMemory, l.Memory)}
-	case l.MaxCalls < 0, l.MaxConcurrency < 0, l.MaxValue < 0, l.MaxLog < 0:
-		return &ConfigError{Field: field, Reason: "limits must not be negative"}
-	}
-	return nil
-}
-
-// narrows reports an error when o raises a limit that l sets.
-func (l Limits) narrows(o Limits) error {
-	wider := func(name string, set, run int64) error {
-		if set != 0 && run > set {
-			return &ConfigError{Field: "RunOptions.Limits." + name, Reason: fmt.Sprintf("%d is above the engine's %d: a run can only narrow limits", run, set)}
-		}
-		return nil
-	}
-	for _, c := range []struct {
-		name     string
-		set, run int64
-	}{
-		{"Timeout", int64(l.Timeout), int64(o.Timeout)},
-		{"Memory", l.Memory, o.Memory},
-		{"Fuel", int64(min(l.Fuel, 1<<62)), int64(min(o.Fuel, 1<<62))},
-		{"MaxCalls", int64(l.MaxCalls), int64(o.MaxCalls)},
-		{"MaxConcurrency", int64(l.MaxConcurrency), int64(o.MaxConcurrency)},
-		{"MaxValue", int64(l.MaxValue), int64(o.MaxValue)},
-		{"MaxLog", int64(l.MaxLog), int64(o.MaxLog)},
-	} {
-		if err := wider(c.name, c.set, c.run); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// clamp returns o with every field that l sets lowered to l's value: a
-// token's limits on an engine whose limits were lowered since.
-func (l Limits) clamp(o Limits) Limits {
-	low := func(set, run int64) int64 {
-		if set != 0 && (run == 0 || run > set) {
-			return set
-		}
-		return run
-	}
-	o.Timeout = time.Duration(low(int64(l.Timeout), int64(o.Timeout)))
-	o.Memory = low(l.Memory, o.Memory)
-	if l.Fuel != 0 && (o.Fuel == 0 || o.Fuel > l.Fuel) {
-		o.Fuel = l.Fuel
-	}
-	o.MaxCalls = int(low(int64(l.MaxCalls), int64(o.MaxCalls)))
-	o.MaxConcurrency = int(low(int64(l.MaxConcurrency), int64(o.MaxConcurrency)))
-	o.MaxValue = int(low(int64(l.MaxValue), int64(o.MaxValue)))
-	o.MaxLog = int(low(int64(l.MaxLog), int64(o.MaxLog)))
-	return o
-}
-
-// merge returns l with the non-zero fields of o on top.
-func (l Limits) merge(o Limits) Limits {
-	if o.Timeout != 0 {
-		l.Timeout = o.Timeout
-	}
-	if o.Memory != 0 {
-		l.Memory = o.Memory
-	}
-	if o.Fuel != 0 {
-		l.Fuel = o.Fuel
-	}
-	if o.MaxCalls != 0 {
-		l.MaxCalls = o.MaxCalls
-	}
-	if o.MaxConcurrency != 0 {
-		l.MaxConcurrency = o.MaxConcurrency
-	}
-	if o.MaxValue != 0 {
-		l.MaxValue = o.MaxValue
-	}
-	if o.MaxLog != 0 {
-		l.MaxLog = o.MaxLog
-	}
-	return l
-}
-
-func (l Limits) engine() engine.Limits {
-	return engine.Limits{
-		Timeout:        l.Timeout,
-		Memory:         uint64(l.Memory),
-		Fuel:           l.Fuel,
-		MaxCalls:       l.MaxCalls,
-		MaxConcurrency: l.MaxConcurrency,
-		MaxValue:       l.MaxValue,
-		MaxLog:         l.MaxLog,
-	}
-}
+const MinMemory = limits.MinMemory
 
 // DefaultLimits returns the limits a run gets when nothing is set.
-func DefaultLimits() Limits {
-	return Limits{
-		Timeout:        engine.DefaultTimeout,
-		Memory:         engine.DefaultMemory,
-		MaxCalls:       engine.DefaultMaxCalls,
-		MaxConcurrency: engine.DefaultMaxConcurrency,
-		MaxValue:       engine.DefaultMaxValue,
-		MaxLog:         engine.DefaultMaxLog,
-	}
-}
+func DefaultLimits() Limits { return limits.Defaults() }
+
+// Lang is a program's language.
+type Lang string
+
+// Languages.
+const (
+	// LangTS is TypeScript (the default): types are stripped, nothing is
+	// type-checked, and plain JavaScript is accepted too.
+	LangTS Lang = "ts"
+	// LangJS is JavaScript.
+	LangJS Lang = "js"
+)
 
 // RunOptions configures one run. The zero value runs TypeScript (which
 // accepts plain JavaScript too) with the engine's limits and a random seed.
 type RunOptions struct {
-	// Lang is "ts" (default) or "js".
-	Lang string
+	// Lang is LangTS (default) or LangJS ("typescript" and "javascript",
+	// in any case, are accepted too).
+	Lang Lang
 	// Filename names the program in errors and stacks (default main.ts or
 	// main.js).
 	Filename string
@@ -225,7 +113,7 @@ type RunOptions struct {
 	Seed uint64
 	// Approver answers calls that need approval (policy "ask", or a data
 	// flow). Without one, such calls pause the run when the engine has
-	// continuations (EngineConfig.Keys), and are refused with
+	// continuations (EngineConfig.Continuations), and are refused with
 	// APPROVAL_UNAVAILABLE when it has not.
 	Approver Approver
 	// Journal, when set, replays a previous run of the same code: its
@@ -235,55 +123,33 @@ type RunOptions struct {
 }
 
 // Journal records what a run saw that was not determined by its code: the
-// seed, clock readings and tool results in settle order. It is JSON.
-type Journal struct {
-	Seed  uint64         `json:"seed"`
-	Clock []float64      `json:"clock,omitempty"`
-	Calls []JournalEntry `json:"calls,omitempty"`
-}
+// seed, clock readings and tool results in settle order (Seed, Clock,
+// Calls). It is JSON.
+type Journal = engine.Journal
 
-// JournalEntry is one settled tool call.
-type JournalEntry struct {
-	ID    int             `json:"id"`
-	Tool  string          `json:"tool"`
-	Args  string          `json:"args"`
-	OK    bool            `json:"ok"`
-	Value json.RawMessage `json:"value"`
-}
+// JournalEntry is one settled tool call of a Journal: its id, the tool's
+// key, a digest of its arguments, whether it succeeded and the JSON the
+// program received.
+type JournalEntry = engine.JournalCall
 
-func (j *Journal) toEngine() *engine.Journal {
-	if j == nil {
-		return nil
-	}
-	out := &engine.Journal{Seed: j.Seed, Clock: j.Clock}
-	for _, c := range j.Calls {
-		out.Calls = append(out.Calls, engine.JournalCall{ID: c.ID, Tool: c.Tool, Args: c.Args, OK: c.OK, Value: c.Value})
-	}
-	return out
-}
+// Status is how a run ended.
+type Status string
 
-func journalFromEngine(j *engine.Journal) *Journal {
-	if j == nil {
-		return nil
-	}
-	out := &Journal{Seed: j.Seed, Clock: j.Clock}
-	for _, c := range j.Calls {
-		out.Calls = append(out.Calls, JournalEntry{ID: c.ID, Tool: c.Tool, Args: c.Args, OK: c.OK, Value: c.Value})
-	}
-	return out
-}
-
-// Status of a run.
+// Statuses.
 const (
-	StatusOK     = "ok"
-	StatusError  = "error"
-	StatusPaused = "paused"
+	// StatusOK: the program returned; Result.Value is its value.
+	StatusOK Status = "ok"
+	// StatusError: the run failed; Result.Error says why.
+	StatusError Status = "error"
+	// StatusPaused: calls wait for approval; Result.Pending lists them
+	// and Result.Token resumes the run (Engine.Resume).
+	StatusPaused Status = "paused"
 )
 
 // Result is the outcome of a run.
 type Result struct {
-	// Status is "ok" or "error".
-	Status string `json:"status"`
+	// Status is StatusOK, StatusError or StatusPaused.
+	Status Status `json:"status"`
 	// Value is the program's return value as JSON; nil when it returned
 	// undefined (or failed).
 	Value json.RawMessage `json:"result"`
@@ -308,13 +174,10 @@ type Result struct {
 	Journal *Journal `json:"-"`
 }
 
-// PendingCall is a call that waits for approval in a paused run.
-type PendingCall struct {
-	ID     int             `json:"id"`
-	Tool   string          `json:"tool"`
-	Args   json.RawMessage `json:"args"`
-	Reason string          `json:"reason"`
-}
+// PendingCall is a call that waits for approval in a paused run: its ID
+// (the program's call number), Tool key, Args and the Reason it needs
+// approval.
+type PendingCall = runner.Pending
 
 // Log is one console line.
 type Log struct {
@@ -324,7 +187,7 @@ type Log struct {
 
 // Error describes a failed run. Positions are in the program as written.
 type Error struct {
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
 	Name    string `json:"name,omitempty"`
 	// JSCode is the thrown value's own `code` property, if it had one.
@@ -346,7 +209,7 @@ func (e *Error) Error() string {
 		}
 		return fmt.Sprintf("%s: %s (line %d)", e.Code, e.Message, e.Line)
 	}
-	return e.Code + ": " + e.Message
+	return string(e.Code) + ": " + e.Message
 }
 
 // Stats describes a finished run.

@@ -1,66 +1,23 @@
 package modebox
 
 import (
+	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"os"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
-// codePackages are the packages whose Code* constants can reach a user:
-// as a run's error code, a rejected call's e.code, or a TokenError's code.
-// (internal/netguard and internal/netproxy codes are mapped onto FETCH_*
-// codes or answered inside the sandbox's proxy, and never reach a run.)
-var codePackages = []string{".", "internal/engine", "internal/schema", "internal/tsx",
-	"internal/sandbox", "internal/webfetch", "internal/mountfs", "internal/seal"}
-
-// TestReadmeListsEveryCode checks that every error code the engine can
-// return is in the README's "Error codes" list, and that the list names
-// no code that does not exist.
+// TestReadmeListsEveryCode checks that README's "Error codes" section
+// lists every code of the registry (internal/codes), and names no code
+// the registry does not have.
 func TestReadmeListsEveryCode(t *testing.T) {
-	codes := map[string]string{} // code -> where it is defined
-	fset := token.NewFileSet()
-	for _, dir := range codePackages {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			af, err := parser.ParseFile(fset, f, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range af.Decls {
-				gd, ok := d.(*ast.GenDecl)
-				if !ok || gd.Tok != token.CONST {
-					continue
-				}
-				for _, sp := range gd.Specs {
-					vs := sp.(*ast.ValueSpec)
-					for i, name := range vs.Names {
-						if !strings.HasPrefix(name.Name, "Code") || i >= len(vs.Values) {
-							continue
-						}
-						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-							v, _ := strconv.Unquote(lit.Value)
-							codes[v] = f + ": " + name.Name
-						}
-					}
-				}
-			}
-		}
-	}
-	if len(codes) < 50 {
-		t.Fatalf("found only %d codes: %v", len(codes), codes)
-	}
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -70,18 +27,116 @@ func TestReadmeListsEveryCode(t *testing.T) {
 		t.Fatal(`README.md has no "## Error codes" section`)
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
-	listed := map[string]bool{}
+	listed := map[codes.Code]bool{}
 	for _, m := range regexp.MustCompile("`([A-Z][A-Z0-9_]+)`").FindAllStringSubmatch(section, -1) {
-		listed[m[1]] = true
+		listed[codes.Code(m[1])] = true
 	}
-	for code, where := range codes {
-		if !listed[code] {
-			t.Errorf("README's error codes miss %s (%s)", code, where)
+	all := codes.All()
+	if len(all) < 90 {
+		t.Fatalf("the registry has only %d codes", len(all))
+	}
+	for _, i := range all {
+		if !listed[i.Code] {
+			t.Errorf("README's error codes miss %s (%s)", i.Code, i.Summary)
 		}
 	}
-	for code := range listed {
-		if _, ok := codes[code]; !ok {
-			t.Errorf("README lists %s, which no package defines", code)
+	for c := range listed {
+		if _, ok := codes.Lookup(c); !ok {
+			t.Errorf("README lists %s, which is not in internal/codes", c)
 		}
+	}
+}
+
+// TestEveryCodeExported checks that errors.go re-exports every code of the
+// registry as Code<Name> = codes.<Name>, with the registry's description
+// as its doc comment, and declares no other code. With
+// MODEBOX_UPDATE_CODES=1 it first rewrites errors.go's list from the
+// registry.
+func TestEveryCodeExported(t *testing.T) {
+	if os.Getenv("MODEBOX_UPDATE_CODES") != "" {
+		writeCodeList(t)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "errors.go", nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported := map[string]string{} // Code<Name> -> doc
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, sp := range gd.Specs {
+			vs := sp.(*ast.ValueSpec)
+			for i, n := range vs.Names {
+				sel, ok := vs.Values[i].(*ast.SelectorExpr)
+				if x, _ := sel.X.(*ast.Ident); !ok || x == nil || x.Name != "codes" || "Code"+sel.Sel.Name != n.Name {
+					t.Errorf("errors.go: %s must be codes.%s", n.Name, strings.TrimPrefix(n.Name, "Code"))
+					continue
+				}
+				exported[n.Name] = strings.Join(strings.Fields(vs.Doc.Text()), " ")
+			}
+		}
+	}
+	for _, i := range codes.All() {
+		name := "Code" + i.Name
+		doc, ok := exported[name]
+		switch {
+		case !ok:
+			t.Errorf("errors.go does not export %s (%s = codes.%s)", i.Code, name, i.Name)
+		case doc != name+": "+i.Doc:
+			t.Errorf("errors.go: %s's doc comment is not the registry's:\n got %q\nwant %q", name, doc, name+": "+i.Doc)
+		}
+		delete(exported, name)
+	}
+	for name := range exported {
+		t.Errorf("errors.go exports %s, which is not in internal/codes", name)
+	}
+}
+
+// codeListStart and codeListEnd delimit the list writeCodeList writes.
+const (
+	codeListStart = "// ones may be added. A test checks that this list is the registry's.\nconst (\n"
+	codeListEnd   = "\n)\n"
+)
+
+// writeCodeList rewrites errors.go's list of codes from the registry, by
+// area, each with the registry's doc comment.
+func writeCodeList(t *testing.T) {
+	src, err := os.ReadFile("errors.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rest, ok := strings.Cut(string(src), codeListStart)
+	_, tail, ok2 := strings.Cut(rest, codeListEnd)
+	if !ok || !ok2 {
+		t.Fatal("errors.go: cannot find the list of codes")
+	}
+	var b strings.Builder
+	area := codes.Area("")
+	for _, i := range codes.All() {
+		if i.Area != area {
+			if area != "" {
+				b.WriteString("\n")
+			}
+			area = i.Area
+			fmt.Fprintf(&b, "\t// %s: %s\n\n", area, area.Doc())
+		}
+		line := "\t//"
+		for _, w := range strings.Fields("Code" + i.Name + ": " + i.Doc) {
+			if len(line)+1+len(w) > 76 {
+				b.WriteString(line + "\n")
+				line = "\t//"
+			}
+			line += " " + w
+		}
+		fmt.Fprintf(&b, "%s\n\tCode%s = codes.%s\n", line, i.Name, i.Name)
+	}
+	out, err := format.Source([]byte(head + codeListStart + b.String() + codeListEnd + tail))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("errors.go", out, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,49 +4,37 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/schema"
+	"github.com/modebox/modebox/internal/toolbox"
 )
 
 // Handler runs a tool. args is the call's JSON, already validated against
 // the tool's input schema. The returned value is marshalled to JSON; return
 // a json.RawMessage to pass JSON through as is.
-type Handler func(ctx context.Context, args json.RawMessage) (any, error)
+type Handler = toolbox.Handler
 
 // Policy says whether a tool may run: allow (the default), ask (a person
 // must approve each call) or deny (every call is refused before it runs).
-type Policy string
+type Policy = policy.Policy
 
 // Policies.
 const (
-	PolicyAllow Policy = "allow"
-	PolicyAsk   Policy = "ask"
-	PolicyDeny  Policy = "deny"
+	PolicyAllow = policy.Allow
+	PolicyAsk   = policy.Ask
+	PolicyDeny  = policy.Deny
 )
 
 // Tool is a function the guest can call as tools.<namespace>.<name>(args),
-// or tools.<name>(args) when it has no namespace.
-type Tool struct {
-	// Namespace groups tools (an MCP server's name, say). It is mapped to a
-	// JS identifier by MapName. "" puts the tool directly under tools.
-	Namespace string
-	// Name is the tool's name at its source; any string ("get-sum",
-	// "create_issue", "files.read"). The guest calls it by MapName(Name),
-	// and by Name itself as a property when they differ.
-	Name string
-	// Description is shown to the model.
-	Description string
-	// InputSchema is the JSON Schema of the argument; nil accepts anything.
-	InputSchema json.RawMessage
-	// OutputSchema is the JSON Schema of the result; nil means unknown.
-	OutputSchema json.RawMessage
-	// Handler runs the tool.
-	Handler Handler
-	// Policy is allow ("" means allow), ask or deny.
-	Policy Policy
-	// Source marks a tool whose results may carry data to protect, and
-	// Sink one that can send data out of the trust boundary (data flow).
-	Source, Sink bool
-}
+// or tools.<name>(args) when it has no namespace. Its fields: Namespace
+// (an MCP server's name, say; mapped by MapName, "" puts the tool directly
+// under tools), Name (any string; the guest calls MapName(Name), and Name
+// itself as a property when they differ), Description (shown to the
+// model), InputSchema and OutputSchema (JSON Schema; nil accepts anything,
+// and means unknown), Handler, Policy ("" is allow) and the data-flow
+// marks Source (its results may carry data to protect) and Sink (it can
+// send data out).
+type Tool = toolbox.Tool
 
 // NewTool makes a Tool from a typed Go function. The input and output
 // schemas are inferred from In and Out (json tags name fields, omitempty
@@ -85,25 +73,6 @@ func MustTool[In, Out any](name, description string, fn func(ctx context.Context
 		panic(err)
 	}
 	return t
-}
-
-// call runs the tool's handler and turns its result into JSON.
-func (t *entry) call(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	v, err := t.Handler(ctx, args)
-	if err != nil {
-		return nil, err
-	}
-	if raw, ok := v.(json.RawMessage); ok {
-		if len(raw) > 0 && !json.Valid(raw) {
-			return nil, &ToolError{Code: CodeToolError, Message: "the tool returned invalid JSON"}
-		}
-		return raw, nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, &ToolError{Code: CodeToolError, Message: "the tool's result is not JSON: " + err.Error(), Err: err}
-	}
-	return b, nil
 }
 
 // CheckSchema reports whether raw is a JSON Schema that tools can use as

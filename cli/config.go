@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
-	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/config"
 	"github.com/modebox/modebox/internal/prompt"
 	"github.com/modebox/modebox/mcpserver"
 	"github.com/modebox/modebox/pgstore"
@@ -18,55 +18,18 @@ import (
 
 // loadConfig finds and loads modebox.json: --config, then $MODEBOX_CONFIG,
 // then ./modebox.json. No file at all means defaults.
-func loadConfig(flagPath string) (*config.Config, error) {
-	path, _, err := config.Find(flagPath)
-	if err != nil {
-		return nil, err
-	}
-	if path == "" {
-		return config.Default(), nil
-	}
-	return config.Load(path)
-}
-
-// engineConfig maps the configuration onto the engine's, without tools
-// or continuations.
-func engineConfig(cfg *config.Config) modebox.EngineConfig {
-	ec := modebox.EngineConfig{
-		Limits: modebox.Limits{
-			Timeout:        cfg.Limits.Timeout,
-			Memory:         cfg.Limits.Memory,
-			Fuel:           cfg.Limits.Fuel,
-			MaxCalls:       cfg.Limits.MaxCalls,
-			MaxConcurrency: cfg.Limits.MaxConcurrency,
-			MaxValue:       int(min(cfg.Limits.MaxValue, 1<<31-1)),
-			MaxLog:         int(min(cfg.Limits.MaxLog, 1<<31-1)),
-		},
-		Policies:     map[string]modebox.Policy{},
-		Flows:        modebox.Flows{Sources: cfg.Flows.Sources, Sinks: cfg.Flows.Sinks},
-		MaxRuns:      cfg.Limits.MaxRuns,
-		MaxQueued:    cfg.Limits.MaxQueued,
-		QueueTimeout: cfg.Limits.QueueTimeout,
-		// approvals wait this long for the terminal or the MCP client
-		ApprovalTimeout: cfg.Limits.ApprovalTimeout,
-	}
-	for pattern, rule := range cfg.Tools {
-		ec.Policies[pattern] = modebox.Policy(rule.Policy)
-	}
-	capabilities(cfg, &ec)
-	return ec
-}
+func loadConfig(flagPath string) (*config.File, error) { return config.Open(flagPath) }
 
 // engineFor builds the engine a command uses from its configuration and
 // starts the configured MCP servers; stop ends them.
-func engineFor(ctx context.Context, cfg *config.Config, s Streams) (eng *modebox.Engine, stop func(), err error) {
+func engineFor(ctx context.Context, cfg *config.File, s Streams) (eng *modebox.Engine, stop func(), err error) {
 	return engineWith(ctx, cfg, s, nil, func() {})
 }
 
 // engineWith is engineFor with continuations c when c is not nil
 // (closeC releases their store when the engine stops).
-func engineWith(ctx context.Context, cfg *config.Config, s Streams, c *modebox.Continuations, closeC func()) (eng *modebox.Engine, stop func(), err error) {
-	ec := engineConfig(cfg)
+func engineWith(ctx context.Context, cfg *config.File, s Streams, c *modebox.Continuations, closeC func()) (eng *modebox.Engine, stop func(), err error) {
+	ec := cfg.Engine
 	if c == nil && needsContinuations(cfg) {
 		c, closeC, err = cliContinuations(ctx, cfg)
 		if err != nil {
@@ -198,7 +161,7 @@ type checkReport struct {
 }
 
 func configCheck(flagPath string, g *globals, s Streams) error {
-	path, _, err := config.Find(flagPath)
+	path, err := config.Find(flagPath)
 	if err != nil {
 		return configError(err)
 	}
@@ -226,7 +189,7 @@ func configCheck(flagPath string, g *globals, s Streams) error {
 	}
 	rep.OK = true
 	rep.Warnings = append(rep.Warnings, cfg.Warnings...)
-	rep.Tools, rep.Sources, rep.Sinks, rep.MCPServers = len(cfg.Tools), len(cfg.Flows.Sources), len(cfg.Flows.Sinks), len(cfg.MCPServers)
+	rep.Tools, rep.Sources, rep.Sinks, rep.MCPServers = len(cfg.Engine.Policies), len(cfg.Engine.Flows.Sources), len(cfg.Engine.Flows.Sinks), len(cfg.MCPServers)
 	if g.json() {
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(s.Stdout, string(b))
@@ -243,7 +206,7 @@ func configCheck(flagPath string, g *globals, s Streams) error {
 // checkServerRules starts the configured MCP servers and checks the tool
 // rules and flows against their tools, as the engine does at startup: a
 // rule aimed at a server that matches none of its tools is an error.
-func checkServerRules(cfg *config.Config, s Streams) error {
+func checkServerRules(cfg *config.File, s Streams) error {
 	if len(cfg.MCPServers) == 0 {
 		return nil
 	}
@@ -252,19 +215,14 @@ func checkServerRules(cfg *config.Config, s Streams) error {
 		return err
 	}
 	defer stop()
-	ec := modebox.EngineConfig{Tools: tools, Policies: map[string]modebox.Policy{},
-		Flows: modebox.Flows{Sources: cfg.Flows.Sources, Sinks: cfg.Flows.Sinks}}
-	for pattern, rule := range cfg.Tools {
-		ec.Policies[pattern] = modebox.Policy(rule.Policy)
-	}
-	_, err = modebox.New(ec)
+	_, err = modebox.New(modebox.EngineConfig{Tools: tools, Policies: cfg.Engine.Policies, Flows: cfg.Engine.Flows})
 	return err
 }
 
 // needsContinuations is true when some call could need approval: only
 // then do the CLI's runs load (and on first use create) the key.
-func needsContinuations(cfg *config.Config) bool {
-	if len(cfg.Flows.Sources) > 0 || len(cfg.Flows.Sinks) > 0 || cfg.ShellTool != nil || cfg.FetchTool != nil {
+func needsContinuations(cfg *config.File) bool {
+	if len(cfg.Engine.Flows.Sources) > 0 || len(cfg.Engine.Flows.Sinks) > 0 || cfg.Engine.Shell != nil || cfg.Engine.Fetch != nil {
 		return true
 	}
 	for _, srv := range cfg.MCPServers {
@@ -272,8 +230,8 @@ func needsContinuations(cfg *config.Config) bool {
 			return true
 		}
 	}
-	for _, r := range cfg.Tools {
-		if r.Policy == config.PolicyAsk {
+	for _, p := range cfg.Engine.Policies {
+		if p == modebox.PolicyAsk {
 			return true
 		}
 	}
@@ -284,15 +242,15 @@ func needsContinuations(cfg *config.Config) bool {
 // ~/.config/modebox/secret, and used tokens recorded in the token store
 // ($MODEBOX_TOKEN_STORE, "tokenStore", else on disk) so that a token
 // resumes once across processes. closeFn releases the store.
-func cliContinuations(ctx context.Context, cfg *config.Config) (c *modebox.Continuations, closeFn func(), err error) {
+func cliContinuations(ctx context.Context, cfg *config.File) (c *modebox.Continuations, closeFn func(), err error) {
 	c, _, closeFn, err = cliContinuationsPG(ctx, cfg)
 	return c, closeFn, err
 }
 
 // cliContinuationsPG is cliContinuations that also returns the
 // PostgreSQL store, when that is the token store.
-func cliContinuationsPG(ctx context.Context, cfg *config.Config) (*modebox.Continuations, *pgstore.Store, func(), error) {
-	keys, err := modebox.LoadKeys()
+func cliContinuationsPG(ctx context.Context, cfg *config.File) (*modebox.Continuations, *pgstore.Store, func(), error) {
+	keys, err := cliKeys()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: %w", errKey, err)
 	}
@@ -306,7 +264,7 @@ func cliContinuationsPG(ctx context.Context, cfg *config.Config) (*modebox.Conti
 // engineShared is engineFor with continuations always on; it also
 // returns the MCP server's shared retry cache when the token store is
 // PostgreSQL (else nil).
-func engineShared(ctx context.Context, cfg *config.Config, s Streams) (*modebox.Engine, func(), *mcpserver.Shared, error) {
+func engineShared(ctx context.Context, cfg *config.File, s Streams) (*modebox.Engine, func(), *mcpserver.Shared, error) {
 	c, pg, closeC, err := cliContinuationsPG(ctx, cfg)
 	if err != nil {
 		return nil, nil, nil, err
@@ -327,19 +285,19 @@ func openEngine(ctx context.Context, g *globals, cont bool, s Streams) (eng *mod
 	if err != nil {
 		return nil, nil, configError(err)
 	}
-	g.file = cfg.File
+	g.file = cfg.Path
 	return openEngineFor(ctx, cfg, cont, s)
 }
 
 // warnConfig prints the configuration's warnings on stderr.
-func warnConfig(cfg *config.Config, s Streams) {
+func warnConfig(cfg *config.File, s Streams) {
 	for _, w := range cfg.Warnings {
-		fmt.Fprintf(s.Stderr, "modebox: %s: warning: %s\n", cfg.File, w)
+		fmt.Fprintf(s.Stderr, "modebox: %s: warning: %s\n", cfg.Path, w)
 	}
 }
 
 // openEngineFor is openEngine for a loaded configuration.
-func openEngineFor(ctx context.Context, cfg *config.Config, cont bool, s Streams) (eng *modebox.Engine, stop func(), err error) {
+func openEngineFor(ctx context.Context, cfg *config.File, cont bool, s Streams) (eng *modebox.Engine, stop func(), err error) {
 	eng, stop, _, err = openEngineShared(ctx, cfg, cont, s)
 	return eng, stop, err
 }
@@ -347,7 +305,7 @@ func openEngineFor(ctx context.Context, cfg *config.Config, cont bool, s Streams
 // openEngineShared is openEngineFor that also returns the MCP server's
 // shared retry cache when continuations are on and the token store is
 // PostgreSQL (else nil).
-func openEngineShared(ctx context.Context, cfg *config.Config, cont bool, s Streams) (eng *modebox.Engine, stop func(), shared *mcpserver.Shared, err error) {
+func openEngineShared(ctx context.Context, cfg *config.File, cont bool, s Streams) (eng *modebox.Engine, stop func(), shared *mcpserver.Shared, err error) {
 	warnConfig(cfg, s)
 	if cont {
 		eng, stop, shared, err = engineShared(ctx, cfg, s)
@@ -370,10 +328,10 @@ func openEngineShared(ctx context.Context, cfg *config.Config, cont bool, s Stre
 
 // engineCheck reports configuration values the engine cannot work with,
 // by building an engine from them (without starting any server).
-func engineCheck(cfg *config.Config) error {
-	eng, err := modebox.New(engineConfig(cfg))
+func engineCheck(cfg *config.File) error {
+	eng, err := modebox.New(cfg.Engine)
 	if err != nil {
-		return fmt.Errorf("%s: %w", cfg.File, err)
+		return fmt.Errorf("%s: %w", cfg.Path, err)
 	}
 	return eng.Close()
 }

@@ -14,7 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/modebox/modebox"
-	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/config"
 	"github.com/modebox/modebox/internal/mountfs"
 	"github.com/modebox/modebox/internal/sandbox"
 	"github.com/modebox/modebox/internal/seal"
@@ -93,7 +93,7 @@ func checkEngine() check {
 }
 
 func checkConfig(flagPath string) check {
-	path, _, err := config.Find(flagPath)
+	path, err := config.Find(flagPath)
 	if err != nil {
 		return check{Name: "config", Detail: err.Error()}
 	}
@@ -112,7 +112,7 @@ func checkConfig(flagPath string) check {
 			}
 		}
 	}
-	return check{Name: "config", OK: missing == "", Detail: fmt.Sprintf("%s: %d tool rules, %d MCP servers%s", path, len(cfg.Tools), len(cfg.MCPServers), missing)}
+	return check{Name: "config", OK: missing == "", Detail: fmt.Sprintf("%s: %d tool rules, %d MCP servers%s", path, len(cfg.Engine.Policies), len(cfg.MCPServers), missing)}
 }
 
 func checkKey() check {
@@ -175,10 +175,9 @@ func checkDirStore(dir string) check {
 func checkSandbox(cfgPath string) []check {
 	sc := sandbox.Config{}
 	required := false
-	if cfg, err := loadConfig(cfgPath); err == nil && cfg.ShellTool != nil {
-		var ec modebox.EngineConfig
-		capabilities(cfg, &ec)
-		sc = sandbox.Config{Workspace: ec.Shell.Workspace, DenyRead: ec.Shell.DenyRead, Bwrap: ec.Shell.Bwrap, User: ec.Shell.User}
+	if cfg, err := loadConfig(cfgPath); err == nil && cfg.Engine.Shell != nil {
+		sh := cfg.Engine.Shell
+		sc = sandbox.Config{Workspace: sh.Workspace, DenyRead: sh.DenyRead, Bwrap: sh.Bwrap, User: sh.User}
 		required = true
 	}
 	if len(sc.Workspace) == 0 {

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -11,10 +9,9 @@ import (
 	"time"
 
 	"github.com/modebox/modebox"
-	"github.com/modebox/modebox/internal/config"
-	"github.com/modebox/modebox/internal/mcpclient"
+	"github.com/modebox/modebox/config"
 	"github.com/modebox/modebox/internal/prompt"
-	"github.com/modebox/modebox/internal/schema"
+	"github.com/modebox/modebox/mcpclient"
 )
 
 // serverStart bounds starting the configured downstream servers.
@@ -25,7 +22,7 @@ const serverStart = 60 * time.Second
 const slowStart = 2 * time.Second
 
 // serverNames lists the enabled servers, sorted.
-func serverNames(cfg *config.Config) string {
+func serverNames(cfg *config.File) string {
 	var names []string
 	for name, srv := range cfg.MCPServers {
 		if !srv.Disabled {
@@ -39,12 +36,10 @@ func serverNames(cfg *config.Config) string {
 // downstream starts the configured MCP servers and returns their tools as
 // modebox tools, and a function that stops the servers. A server that
 // does not start is reported once on stderr and the rest keep working.
-func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.Tool, func(), error) {
+func downstream(ctx context.Context, cfg *config.File, s Streams) ([]modebox.Tool, func(), error) {
 	if len(cfg.MCPServers) == 0 {
 		return nil, func() {}, nil
 	}
-	router := &elicitRouter{}
-	m := mcpclient.New(cfg.MCPServers, mcpclient.Options{Elicitor: router.elicit})
 	sctx, cancel := context.WithTimeout(ctx, serverStart)
 	defer cancel()
 	started := time.Now()
@@ -53,51 +48,25 @@ func downstream(ctx context.Context, cfg *config.Config, s Streams) ([]modebox.T
 		defer close(said)
 		fmt.Fprintf(s.Stderr, "modebox: starting MCP servers (%s); a first start with npx may be fetching packages...\n", serverNames(cfg))
 	})
-	err := m.Start(sctx)
+	c, err := mcpclient.Start(sctx, cfg.MCPServers, nil)
 	if !slow.Stop() {
 		<-said
 		fmt.Fprintf(s.Stderr, "modebox: MCP servers started in %s\n", time.Since(started).Round(100*time.Millisecond))
 	}
 	if err != nil {
-		m.Close()
 		return nil, nil, err
 	}
 	// server names, reasons and stderr tails are server text: sanitised
-	for _, f := range m.Failures() {
+	for _, f := range c.Failures() {
 		fmt.Fprintf(s.Stderr, "modebox: MCP server %q did not start: %s\n", f.Server, indent(prompt.Sanitize(f.Error())))
 	}
-	for _, sk := range m.Skipped() {
+	for _, sk := range c.Skipped() {
 		fmt.Fprintf(s.Stderr, "modebox: MCP server %q: tool %s skipped: %s\n", sk.Server, prompt.Sanitize(strconv.Quote(sk.Tool)), prompt.Sanitize(sk.Reason))
 	}
-	var tools []modebox.Tool
-	for _, t := range m.Tools() {
-		in := t.InputSchema
-		if err := modebox.CheckSchema(in); errors.As(err, new(*schema.LimitError)) {
-			fmt.Fprintf(s.Stderr, "modebox: MCP server %q: tool %s skipped: %s\n", t.Server, prompt.Sanitize(strconv.Quote(t.Name)), prompt.Sanitize(err.Error()))
-			continue
-		} else if err != nil {
-			fmt.Fprintf(s.Stderr, "modebox: %s/%s: its input schema is not usable (%s); arguments are passed unchecked\n", t.Server, prompt.Sanitize(t.Name), prompt.Sanitize(err.Error()))
-			in = nil
-		}
-		server, name := t.Server, t.Name
-		tools = append(tools, modebox.Tool{
-			Namespace: server, Name: name, Description: t.Description,
-			InputSchema: in, OutputSchema: t.OutputSchema,
-			Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
-				// the server's progress on this call goes to the run's observer
-				key := server + "." + modebox.MapName(name)
-				ctx = mcpclient.WithProgress(ctx, func(p mcpclient.Progress) {
-					modebox.ReportProgress(ctx, key, p.Message, p.Progress, p.Total)
-				})
-				v, err := m.Call(ctx, server, name, args)
-				if err != nil {
-					return nil, err
-				}
-				return v, nil
-			},
-		})
+	for _, u := range c.Unchecked() {
+		fmt.Fprintf(s.Stderr, "modebox: %s/%s: its input schema is not usable (%s); arguments are passed unchecked\n", u.Server, prompt.Sanitize(u.Tool), prompt.Sanitize(u.Err.Error()))
 	}
-	return tools, func() { m.Close() }, nil
+	return c.Tools(), func() { _ = c.Close() }, nil
 }
 
 func indent(s string) string {

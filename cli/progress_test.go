@@ -17,7 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/config"
 	"github.com/modebox/modebox/mcpserver"
 )
 

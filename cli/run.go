@@ -23,7 +23,7 @@ const maxProgram = 4 << 20
 
 // envelope is what `--output json` prints.
 type envelope struct {
-	Status      string                `json:"status"`
+	Status      modebox.Status        `json:"status"`
 	Result      json.RawMessage       `json:"result"`
 	Logs        []modebox.Log         `json:"logs"`
 	LogsDropped int                   `json:"logsDropped,omitempty"`
@@ -70,12 +70,12 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 			if err != nil {
 				return usageError("%v", err)
 			}
-			opts := modebox.RunOptions{Lang: lang, Limits: lim, Seed: seed, Approver: approverFor(s, noPrompt)}
+			opts := modebox.RunOptions{Lang: modebox.Lang(lang), Limits: lim, Seed: seed, Approver: approverFor(s, noPrompt)}
 			if path != "-" {
 				opts.Filename = filepath.Base(path)
 				if opts.Lang == "" {
 					if l, ok := tsx.LangFromName(path); ok {
-						opts.Lang = l.String()
+						opts.Lang = modebox.Lang(l.String())
 					}
 				}
 			}
@@ -198,9 +198,9 @@ func printText(res *modebox.Result, s Streams) int {
 		e := res.Error
 		// tool errors carry server text: sanitised
 		if e.Name != "" && !strings.HasPrefix(e.Message, e.Name+":") {
-			fmt.Fprintf(s.Stderr, "%s: %s: %s\n", prompt.Sanitize(e.Code), prompt.Sanitize(e.Name), prompt.Sanitize(e.Message))
+			fmt.Fprintf(s.Stderr, "%s: %s: %s\n", prompt.Sanitize(string(e.Code)), prompt.Sanitize(e.Name), prompt.Sanitize(e.Message))
 		} else {
-			fmt.Fprintf(s.Stderr, "%s: %s\n", prompt.Sanitize(e.Code), prompt.Sanitize(e.Message))
+			fmt.Fprintf(s.Stderr, "%s: %s\n", prompt.Sanitize(string(e.Code)), prompt.Sanitize(e.Message))
 		}
 		if e.Line > 0 {
 			pos := fmt.Sprintf("line %d", e.Line)

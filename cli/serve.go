@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
-	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/config"
 	"github.com/modebox/modebox/mcpserver"
 )
 
@@ -92,7 +92,7 @@ func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
 	}
 	sec, err := parseMCPSection(cfg.MCP)
 	if err != nil {
-		return configError(fmt.Errorf("%s: %v", cfg.File, err))
+		return configError(fmt.Errorf("%s: %v", cfg.Path, err))
 	}
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
@@ -146,7 +146,7 @@ func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
 // for the start to finish (as modebox mcp did before serving when it
 // started the servers first), stops the engine, and returns the start's
 // error.
-func startEngine(ctx *context.Context, cfg *config.Config, srv *mcpserver.Server, s Streams) func() error {
+func startEngine(ctx *context.Context, cfg *config.File, srv *mcpserver.Server, s Streams) func() error {
 	startCtx := *ctx
 	serveCtx, endServe := context.WithCancel(startCtx)
 	*ctx = serveCtx

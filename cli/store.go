@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/modebox/modebox"
-	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/config"
+	iconfig "github.com/modebox/modebox/internal/config"
 	"github.com/modebox/modebox/internal/seal"
 	"github.com/modebox/modebox/mcpserver"
 	"github.com/modebox/modebox/pgstore"
@@ -30,9 +31,9 @@ const storeOpenTimeout = 15 * time.Second
 // storeSpec returns the token store setting in force and where it came
 // from: $MODEBOX_TOKEN_STORE, else "tokenStore", else "" (the default
 // directory).
-func storeSpec(cfg *config.Config) (spec, where string, err error) {
+func storeSpec(cfg *config.File) (spec, where string, err error) {
 	if v, ok := os.LookupEnv(envTokenStore); ok && strings.TrimSpace(v) != "" {
-		if msg, hint := config.TokenStoreProblem(v, false); msg != "" {
+		if msg, hint := iconfig.TokenStoreProblem(v, false); msg != "" {
 			if hint != "" {
 				msg += " (" + hint + ")"
 			}
@@ -41,7 +42,7 @@ func storeSpec(cfg *config.Config) (spec, where string, err error) {
 		return v, "$" + envTokenStore, nil
 	}
 	if cfg != nil && cfg.TokenStore != "" {
-		return cfg.TokenStore, cfg.File + ": tokenStore", nil
+		return cfg.TokenStore, cfg.Path + ": tokenStore", nil
 	}
 	return "", "", nil
 }
@@ -52,15 +53,15 @@ func isPostgres(spec string) bool {
 
 // openStore opens the token store in force. pg is set for PostgreSQL;
 // closeFn releases it.
-func openStore(ctx context.Context, cfg *config.Config) (store modebox.TokenStore, pg *pgstore.Store, closeFn func(), err error) {
+func openStore(ctx context.Context, cfg *config.File) (store modebox.TokenStore, pg *pgstore.Store, closeFn func(), err error) {
 	spec, where, err := storeSpec(cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	switch {
 	case spec == "":
-		st, err := modebox.DefaultTokenStore()
-		return st, nil, func() {}, err
+		dir, err := modebox.DefaultTokenDir()
+		return modebox.DirTokenStore(dir), nil, func() {}, err
 	case isPostgres(spec):
 		octx, cancel := context.WithTimeout(ctx, storeOpenTimeout)
 		defer cancel()

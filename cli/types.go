@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/prompt"
 )
 
@@ -53,7 +54,7 @@ func newSearchCmd(s Streams, g *globals) *cobra.Command {
 				return err
 			}
 			defer stop()
-			hits := eng.Search(query, limit, full)
+			hits := eng.Search(query, modebox.SearchOptions{Limit: limit, Full: full})
 			if g.json() {
 				b, _ := json.MarshalIndent(hits, "", "  ")
 				fmt.Fprintln(s.Stdout, string(b))

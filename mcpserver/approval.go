@@ -337,7 +337,7 @@ func (s *Server) resumedResult(res *modebox.Result, err error, rt route, in runI
 		if errors.As(err, &te) {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + te.Error()}
 		}
-		return s.failure("RESUME_FAILED", err.Error()), nil
+		return s.failure(modebox.CodeResumeFailed, err.Error()), nil
 	}
 	return s.runResult(res, rt, in), nil
 }
@@ -379,7 +379,7 @@ func (s *Server) handleApprove(ctx context.Context, req *mcp.CallToolRequest) (*
 		if errors.As(err, &te) {
 			return s.failure(te.Code, "approve: "+te.Message), nil
 		}
-		return s.failure("RESUME_FAILED", "approve: "+err.Error()), nil
+		return s.failure(modebox.CodeResumeFailed, "approve: "+err.Error()), nil
 	}
 	return s.runResult(res, rt, runInput{}), nil
 }

@@ -270,7 +270,7 @@ func TestApproveTool(t *testing.T) {
 			}
 			// Bad tokens are error results.
 			res = call(t, cs, "approve", map[string]any{"token": "nonsense", "decisions": "approve"})
-			if o := structured(t, res); !res.IsError || !strings.HasPrefix(o.Error.Code, "TOKEN_") {
+			if o := structured(t, res); !res.IsError || !strings.HasPrefix(string(o.Error.Code), "TOKEN_") {
 				t.Errorf("bad token: %v %+v", res.IsError, o.Error)
 			}
 			res = call(t, cs, "approve", map[string]any{"token": o2.Token, "decisions": "yes"})

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // runDescription is the model's manual for the run tool, then the
@@ -32,8 +35,8 @@ func (s *Server) runDescription() string {
 const searchDescription = `Finds tools for run programs. query: the best signatures (full: with types), in namespace if given. No query: the TypeScript declarations of namespace (or of all) and the error codes.`
 
 // reference is what the model needs only sometimes, with the engine's
-// limits; the search tool puts it before declarations. It reads as
-// TypeScript.
+// limits and every error code it can meet; the search tool puts it before
+// declarations. It reads as TypeScript.
 func (s *Server) reference() string {
 	l := s.eng.Limits()
 	limits := fmt.Sprintf(" * Limits: %s wall time, %s of memory, %d tool calls, %d at once, %s a value, %s of logs",
@@ -41,7 +44,8 @@ func (s *Server) reference() string {
 	if l.Fuel > 0 {
 		limits += fmt.Sprintf(", %d fuel (about 10,000 branches each)", l.Fuel)
 	}
-	return strings.Replace(referenceText, " * Limits.\n", limits+".\n", 1)
+	r := strings.Replace(referenceText, " * Limits.\n", limits+".\n", 1)
+	return strings.Replace(r, "Error codes.\n", errorCodes(), 1)
 }
 
 // size writes n bytes as KiB or MiB when it is a whole number of them.
@@ -55,17 +59,12 @@ func size(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// referenceText is reference before the limits are filled in.
+// referenceText is reference before the limits and the error codes are
+// filled in.
 const referenceText = `/**
- * A failed tool call rejects with a ToolError. code: TOOL_ERROR (the tool
- * failed), TOOL_NOT_FOUND, INVALID_ARGUMENT (arguments do not match the
- * schema), VALUE_TOO_LARGE, TOOL_DENIED (by policy), APPROVAL_DENIED (a
- * person said no), APPROVAL_UNAVAILABLE (no one to ask), or the tool's own.
- * Uncaught, it fails the run with that code.
- * A run that fails has error {code, message, line, stack}; other codes:
- * SYNTAX_ERROR, UNCAUGHT_EXCEPTION, TIMEOUT, MEMORY_LIMIT, FUEL_EXHAUSTED
- * (CPU), HOST_CALL_LIMIT (too many tool calls), STACK_OVERFLOW,
- * VALUE_NOT_SERIALIZABLE (a cycle), NEVER_SETTLED (awaits forever).
+ * A failed tool call rejects with a ToolError whose code is one of the
+ * error codes below (or the tool's own). Uncaught, it fails the run with
+ * that code. A run that fails has error {code, message, line, stack}.
  * Limits.
  * Values cross as JSON: undefined and functions are dropped (null in an
  * array), NaN and Infinity become null, a BigInt a decimal string, a Date
@@ -77,8 +76,30 @@ const referenceText = `/**
  * structuredClone, the RegExp d flag; no modules or Node APIs.
  */
 interface ToolError extends Error { name: "ToolError"; code: string; tool: string }
+` + "Error codes.\n\n"
 
-`
+// errorCodes is the reference's list of the error codes a model can meet,
+// by area, each with the first sentence of its description: generated
+// from the codes registry, so that a new code is in the manual the moment
+// it exists. The HTTP handler's and the token store's codes are left out:
+// they reach HTTP clients and operators, never a program or the model.
+var errorCodes = sync.OnceValue(func() string {
+	var b strings.Builder
+	b.WriteString("/**\n * Error codes (a rejected call's e.code, a failed run's error.code), by where they come from:\n")
+	for _, a := range codes.Areas() {
+		if !a.ModelSees() {
+			continue
+		}
+		fmt.Fprintf(&b, " * %s: %s\n", a, a.Doc())
+		for _, i := range codes.All() {
+			if i.Area == a {
+				fmt.Fprintf(&b, " *   %s: %s\n", i.Code, i.Summary)
+			}
+		}
+	}
+	b.WriteString(" */\n")
+	return b.String()
+})
 
 const approveDescription = `Resumes a run that paused (status "paused") for a person's approval of its pending calls. Call it only after showing them to the user and getting their answer: "approve" runs every pending call, "deny" rejects them (APPROVAL_DENIED). The run goes on where it stopped and returns a run result. A token works once.`
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modebox/modebox"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,16 +32,16 @@ const (
 const (
 	// CodeSessionLimit: every session slot is taken by a session with a
 	// request in flight (HTTP 503).
-	CodeSessionLimit = "SESSION_LIMIT"
+	CodeSessionLimit = modebox.CodeSessionLimit
 	// CodeUnauthorized: the request carries no valid bearer token (401).
-	CodeUnauthorized = "UNAUTHORIZED"
+	CodeUnauthorized = modebox.CodeUnauthorized
 	// CodeForbiddenHost: the Host header is not an allowed host (403).
-	CodeForbiddenHost = "FORBIDDEN_HOST"
+	CodeForbiddenHost = modebox.CodeForbiddenHost
 	// CodeForbiddenOrigin: the Origin header is not the server's own
 	// origin nor a listed one (403).
-	CodeForbiddenOrigin = "FORBIDDEN_ORIGIN"
+	CodeForbiddenOrigin = modebox.CodeForbiddenOrigin
 	// CodeNotFound: no endpoint at this path (404).
-	CodeNotFound = "NOT_FOUND"
+	CodeNotFound = modebox.CodeNotFound
 )
 
 // ErrNoAuth is returned by HTTPHandler for options that neither set a
@@ -199,8 +200,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // httpError writes a plain-text error whose first word is a stable code.
-func httpError(w http.ResponseWriter, status int, code, msg string) {
-	http.Error(w, "modebox: "+code+": "+msg, status)
+func httpError(w http.ResponseWriter, status int, code modebox.Code, msg string) {
+	http.Error(w, "modebox: "+string(code)+": "+msg, status)
 }
 
 func (h *httpHandler) authorized(r *http.Request) bool {

@@ -295,7 +295,7 @@ func TestHTTPSessionLimitBusy(t *testing.T) {
 	res.Body.Close()
 	close(release)
 	wg.Wait()
-	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), CodeSessionLimit) {
+	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), string(CodeSessionLimit)) {
 		t.Errorf("a third session while both are busy: %d %s", res.StatusCode, body)
 	}
 }

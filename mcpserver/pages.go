@@ -78,7 +78,7 @@ func (h *httpHandler) browserAuthorized(r *http.Request) bool {
 func (h *httpHandler) serveRuns(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET")
-		httpError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "the runs page is read-only")
+		httpError(w, http.StatusMethodNotAllowed, modebox.CodeMethodNotAllowed, "the runs page is read-only")
 		return
 	}
 	if tok := r.URL.Query().Get("token"); tok != "" && h.bearer != nil {
@@ -148,7 +148,7 @@ func views(rs []runRecord) []runView {
 			end = time.Now()
 		}
 		out = append(out, runView{ID: r.ID, Kind: r.Kind, Started: r.Start.UTC().Format("15:04:05"),
-			Duration: formatDuration(end.Sub(r.Start)), Status: r.Status, ErrCode: r.ErrCode, Calls: r.Calls})
+			Duration: formatDuration(end.Sub(r.Start)), Status: r.Status, ErrCode: string(r.ErrCode), Calls: r.Calls})
 	}
 	return out
 }
@@ -229,7 +229,7 @@ func (h *httpHandler) serveApproval(w http.ResponseWriter, r *http.Request, id s
 		return
 	default:
 		w.Header().Set("Allow", "GET, POST")
-		httpError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "GET or POST")
+		httpError(w, http.StatusMethodNotAllowed, modebox.CodeMethodNotAllowed, "GET or POST")
 		return
 	}
 	if st != linkOpen {
@@ -259,7 +259,7 @@ func orDash(s string) string {
 // with the page's CSRF token both in the form and in its SameSite cookie.
 func (h *httpHandler) decideApproval(w http.ResponseWriter, r *http.Request, p *approvalPage, st linkStatus) {
 	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" {
-		httpError(w, http.StatusForbidden, "CROSS_SITE", "a decision must be posted from the approval page itself")
+		httpError(w, http.StatusForbidden, modebox.CodeCrossSite, "a decision must be posted from the approval page itself")
 		return
 	}
 	if st != linkOpen {
@@ -268,13 +268,13 @@ func (h *httpHandler) decideApproval(w http.ResponseWriter, r *http.Request, p *
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 4096)
 	if err := r.ParseForm(); err != nil {
-		httpError(w, http.StatusBadRequest, "BAD_FORM", "the form could not be read")
+		httpError(w, http.StatusBadRequest, modebox.CodeBadForm, "the form could not be read")
 		return
 	}
 	c, err := r.Cookie(csrfCookie)
 	form := r.PostForm.Get("csrf")
 	if err != nil || form == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(form)) != 1 {
-		httpError(w, http.StatusForbidden, "CSRF", "the page's token is missing or wrong: reload the approval page and decide there")
+		httpError(w, http.StatusForbidden, modebox.CodeCSRF, "the page's token is missing or wrong: reload the approval page and decide there")
 		return
 	}
 	var d modebox.Decision
@@ -286,13 +286,13 @@ func (h *httpHandler) decideApproval(w http.ResponseWriter, r *http.Request, p *
 	case answerDeny:
 		d = modebox.Deny
 	default:
-		httpError(w, http.StatusBadRequest, "BAD_FORM", "decision must be approve, approve_tool or deny")
+		httpError(w, http.StatusBadRequest, modebox.CodeBadForm, "decision must be approve, approve_tool or deny")
 		return
 	}
 	st, ok := h.srv.pages.decide(p, form, d)
 	if !ok {
 		if st == linkOpen {
-			httpError(w, http.StatusForbidden, "CSRF", "the page's token is wrong")
+			httpError(w, http.StatusForbidden, modebox.CodeCSRF, "the page's token is wrong")
 			return
 		}
 		closedPage(w, p, st)

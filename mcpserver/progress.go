@@ -95,7 +95,7 @@ func (r *reporter) observe(ev modebox.Event) {
 	case modebox.EventCallEnd:
 		outcome := "done"
 		if !ev.OK {
-			outcome = "failed: " + ev.Code
+			outcome = "failed: " + string(ev.Code)
 		}
 		n = r.progressNote(fmt.Sprintf("call #%d tools.%s %s (%s)", ev.CallID, ev.Tool, outcome, round(ev.Elapsed)))
 	case modebox.EventToolProgress:

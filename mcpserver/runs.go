@@ -21,7 +21,7 @@ type runRecord struct {
 	Start   time.Time
 	End     time.Time // zero while in flight
 	Status  string
-	ErrCode string
+	ErrCode modebox.Code
 	Calls   []callRecord
 
 	approvals map[int]string      // call id -> who or what approved or denied it
@@ -156,9 +156,9 @@ func (l *runLog) finish(r *runRecord, res *modebox.Result, err error) {
 	r.End = time.Now()
 	switch {
 	case err != nil:
-		r.Status, r.ErrCode = "error", "RUN_FAILED"
+		r.Status, r.ErrCode = "error", modebox.CodeRunFailed
 	case res != nil:
-		r.Status = res.Status
+		r.Status = string(res.Status)
 		if res.Error != nil {
 			r.ErrCode = res.Error.Code
 		}

@@ -102,7 +102,8 @@ func TestRunErrors(t *testing.T) {
 	eng, _ := newEngine(t)
 	cs := connect(t, New(eng, Options{}), clientOptions(nil), newVersion)
 	for _, c := range []struct {
-		code, want string
+		code string
+		want modebox.Code
 	}{
 		{`throw new Error("boom")`, "UNCAUGHT_EXCEPTION"},
 		{`return (`, "SYNTAX_ERROR"},
@@ -117,7 +118,7 @@ func TestRunErrors(t *testing.T) {
 		if c.want != "" && o.Error.Code != c.want {
 			t.Errorf("%s: code %s, want %s", c.code, o.Error.Code, c.want)
 		}
-		mustContain(t, "text mirror", text(t, res), `"status":"error"`, o.Error.Code)
+		mustContain(t, "text mirror", text(t, res), `"status":"error"`, string(o.Error.Code))
 	}
 	res, o := runCode(t, cs, `throw new Error("boom")`)
 	if !strings.Contains(o.Error.Message, "boom") || o.Error.Line != 1 {

@@ -67,7 +67,7 @@ type Shared struct {
 
 // CodeResultNotKept is the error code of a retried resume whose first
 // result was too large to keep in the shared store (Shared.MaxResult).
-const CodeResultNotKept = "RESULT_NOT_KEPT"
+const CodeResultNotKept = modebox.CodeResultNotKept
 
 const (
 	defaultLease = 15 * time.Second
@@ -167,9 +167,9 @@ type storedResume struct {
 }
 
 type storedError struct {
-	Token   bool   `json:"token,omitempty"`
-	Code    string `json:"code,omitempty"`
-	Message string `json:"message"`
+	Token   bool         `json:"token,omitempty"`
+	Code    modebox.Code `json:"code,omitempty"`
+	Message string       `json:"message"`
 }
 
 func encodeResume(res *modebox.Result, err error) *storedResume {

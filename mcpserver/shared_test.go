@@ -93,7 +93,7 @@ func rawJSON(t testing.TB, v any) json.RawMessage {
 }
 
 func genResult(t testing.TB, r *mrand.Rand) *modebox.Result {
-	res := &modebox.Result{Status: []string{modebox.StatusOK, modebox.StatusError, modebox.StatusPaused}[r.IntN(3)]}
+	res := &modebox.Result{Status: []modebox.Status{modebox.StatusOK, modebox.StatusError, modebox.StatusPaused}[r.IntN(3)]}
 	if r.IntN(5) > 0 {
 		res.Value = rawJSON(t, genJSON(r, 1+r.IntN(12)))
 	}
@@ -101,7 +101,7 @@ func genResult(t testing.TB, r *mrand.Rand) *modebox.Result {
 		res.Logs = append(res.Logs, modebox.Log{Level: "log", Message: genString(r, 60)})
 	}
 	if r.IntN(3) == 0 {
-		res.Error = &modebox.Error{Code: genString(r, 10), Message: genString(r, 50), Line: r.IntN(100), Stack: genString(r, 30)}
+		res.Error = &modebox.Error{Code: modebox.Code(genString(r, 10)), Message: genString(r, 50), Line: r.IntN(100), Stack: genString(r, 30)}
 	}
 	for i := range r.IntN(3) {
 		res.Pending = append(res.Pending, modebox.PendingCall{ID: i + 1, Tool: genString(r, 10), Args: rawJSON(t, genJSON(r, 4)), Reason: genString(r, 20)})

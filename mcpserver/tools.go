@@ -76,7 +76,7 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	}
 	rt := s.routeFor(req)
 	rec := s.runs.start("run")
-	opts := modebox.RunOptions{Lang: in.Lang, Approver: s.recorded(rec, rt, s.approverFor(rt, req))}
+	opts := modebox.RunOptions{Lang: modebox.Lang(in.Lang), Approver: s.recorded(rec, rt, s.approverFor(rt, req))}
 	ctx, flush := withProgress(ctx, req, s.runs.observer(rec))
 	run := func(ctx context.Context) (*modebox.Result, error) {
 		res, err := s.eng.Run(ctx, in.Code, opts)
@@ -104,7 +104,7 @@ func (s *Server) handleRun(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 // runOutput is the structuredContent of run and approve. Its field order
 // is the text mirror's: what must survive a cut comes first.
 type runOutput struct {
-	Status      string                `json:"status"`
+	Status      modebox.Status        `json:"status"`
 	Error       *modebox.Error        `json:"error"`
 	Pending     []modebox.PendingCall `json:"pending,omitempty"`
 	Token       string                `json:"token,omitempty"`
@@ -152,7 +152,7 @@ func pausedNext(res *modebox.Result, approveTool bool) string {
 
 // failure is an error result with a code and message of the server's own
 // (bad arguments, a token that does not open).
-func (s *Server) failure(code, msg string) *mcp.CallToolResult {
+func (s *Server) failure(code modebox.Code, msg string) *mcp.CallToolResult {
 	return s.toolResult(runOutput{Status: modebox.StatusError, Error: &modebox.Error{Code: code, Message: msg}, Logs: []modebox.Log{}}, true)
 }
 
@@ -222,7 +222,7 @@ func (s *Server) handleSearch(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	var hits []modebox.SearchHit
 	if in.Namespace == "" {
-		hits = s.eng.Search(in.Query, in.Limit, in.Full)
+		hits = s.eng.Search(in.Query, modebox.SearchOptions{Limit: in.Limit, Full: in.Full})
 	} else {
 		if _, err := s.namespaceKeys(in.Namespace); err != nil {
 			return s.failure(codeInvalidArgument, "search: "+err.Error()), nil
@@ -231,7 +231,7 @@ func (s *Server) handleSearch(ctx context.Context, req *mcp.CallToolRequest) (*m
 		if limit <= 0 {
 			limit = 5
 		}
-		for _, h := range s.eng.Search(in.Query, 50, in.Full) {
+		for _, h := range s.eng.Search(in.Query, modebox.SearchOptions{Limit: 50, Full: in.Full}) {
 			if s.inNamespace(h.Key, in.Namespace) && len(hits) < limit {
 				hits = append(hits, h)
 			}
@@ -268,7 +268,7 @@ func (s *Server) declarations(ns string) *mcp.CallToolResult {
 func (s *Server) plainResult(v any, howToGetLess string) *mcp.CallToolResult {
 	b, err := marshal(v)
 	if err != nil {
-		return s.failure("INTERNAL", err.Error())
+		return s.failure(modebox.CodeInternal, err.Error())
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(string(b), howToGetLess)}},
@@ -372,7 +372,7 @@ func (s *Server) inNamespace(key, ns string) bool {
 
 // declarationOf returns the full declaration of the tool with key.
 func (s *Server) declarationOf(key string) (string, bool) {
-	for _, h := range s.eng.Search(strings.ReplaceAll(key, ".", " "), 50, true) {
+	for _, h := range s.eng.Search(strings.ReplaceAll(key, ".", " "), modebox.SearchOptions{Limit: 50, Full: true}) {
 		if h.Key == key {
 			return h.Declaration, h.Declaration != ""
 		}

@@ -24,7 +24,8 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer pg.Close()
-	keys, err := modebox.LoadKeys() // $MODEBOX_SECRET, the same on every replica
+	// the same keys on every replica
+	keys, err := modebox.LoadKeys(modebox.KeySource{Secret: os.Getenv("MODEBOX_SECRET")})
 	if err != nil {
 		log.Fatal(err)
 	}

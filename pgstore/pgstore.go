@@ -34,21 +34,23 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/codes"
 )
 
-// Stable error codes of this package (Error.Code). Never renamed.
+// Stable error codes of this package (Error.Code), the token store's in
+// the codes registry. Never renamed.
 const (
 	// CodeUnavailable: PostgreSQL could not be reached or did not answer
 	// in time. It is modebox.CodeTokenStoreUnavailable, the code a
 	// refused resume reports.
 	CodeUnavailable = modebox.CodeTokenStoreUnavailable
 	// CodeInvalidURL: the connection string does not parse.
-	CodeInvalidURL = "TOKEN_STORE_URL_INVALID"
+	CodeInvalidURL = modebox.CodeTokenStoreURLInvalid
 	// CodeSchemaTooNew: the database holds a schema of a later modebox
 	// than this one; upgrade this replica.
-	CodeSchemaTooNew = "TOKEN_STORE_SCHEMA_TOO_NEW"
+	CodeSchemaTooNew = modebox.CodeTokenStoreSchemaTooNew
 	// CodeInvalidID: a claim of something that is not a token id.
-	CodeInvalidID = "TOKEN_STORE_INVALID_ID"
+	CodeInvalidID = modebox.CodeTokenStoreInvalidID
 )
 
 // SchemaVersion is the version of the schema this package creates and
@@ -56,30 +58,17 @@ const (
 const SchemaVersion = 1
 
 // Error is every error of this package other than a second claim (which
-// is modebox.TokenUsedError).
-type Error struct {
-	// Code is one of the Code constants.
-	Code string
-	// Msg says what went wrong; it never contains the password.
-	Msg string
-	// Err is the underlying error, if any.
-	Err error
-}
+// is modebox.TokenUsedError): Code is one of the Code constants, Message
+// says what went wrong (it never contains the password) and Err is the
+// underlying error, if any. It renders as "CODE: message: cause".
+type Error = codes.Error[errorOf]
 
-// Error renders "CODE: message: cause".
-func (e *Error) Error() string {
-	s := e.Code + ": " + e.Msg
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
-}
-
-// Unwrap returns the underlying error.
-func (e *Error) Unwrap() error { return e.Err }
+// errorOf keeps this package's errors apart from other packages' for
+// errors.As.
+type errorOf struct{}
 
 // CodeOf returns the code of the first *Error in err's chain, or "".
-func CodeOf(err error) string {
+func CodeOf(err error) modebox.Code {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
@@ -125,7 +114,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidURL, Msg: "the token store's connection string does not parse", Err: redact(err)}
+		return nil, &Error{Code: CodeInvalidURL, Message: "the token store's connection string does not parse", Err: redact(err)}
 	}
 	cfg.MaxConns = opts.MaxConns
 	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > opts.ClaimTimeout {
@@ -136,7 +125,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidURL, Msg: "the token store's connection string is not usable", Err: redact(err)}
+		return nil, &Error{Code: CodeInvalidURL, Message: "the token store's connection string is not usable", Err: redact(err)}
 	}
 	s := &Store{pool: pool, opts: opts, owner: newOwner()}
 	if err := s.migrate(ctx); err != nil {
@@ -187,7 +176,7 @@ func redact(err error) error {
 
 // unavailable wraps a database failure in CodeUnavailable.
 func unavailable(what string, err error) error {
-	return &Error{Code: CodeUnavailable, Msg: what + " failed (PostgreSQL unreachable or too slow); refused, failing closed", Err: err}
+	return &Error{Code: CodeUnavailable, Message: what + " failed (PostgreSQL unreachable or too slow); refused, failing closed", Err: err}
 }
 
 // migrationLock is the advisory lock key migrations hold.
@@ -230,18 +219,18 @@ func (s *Store) migrate(ctx context.Context) error {
 		version integer PRIMARY KEY,
 		applied_at timestamptz NOT NULL DEFAULT now()
 	)`); err != nil {
-		return &Error{Code: CodeUnavailable, Msg: "creating the token store's version table", Err: err}
+		return &Error{Code: CodeUnavailable, Message: "creating the token store's version table", Err: err}
 	}
 	var v int
 	if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM modebox_schema").Scan(&v); err != nil {
 		return unavailable("reading the token store's schema version", err)
 	}
 	if v > len(migrations) {
-		return &Error{Code: CodeSchemaTooNew, Msg: fmt.Sprintf("the token store's schema is version %d; this modebox knows versions up to %d: upgrade it", v, len(migrations))}
+		return &Error{Code: CodeSchemaTooNew, Message: fmt.Sprintf("the token store's schema is version %d; this modebox knows versions up to %d: upgrade it", v, len(migrations))}
 	}
 	for i := v; i < len(migrations); i++ {
 		if _, err := tx.Exec(ctx, migrations[i]); err != nil {
-			return &Error{Code: CodeUnavailable, Msg: fmt.Sprintf("migrating the token store's schema to version %d", i+1), Err: err}
+			return &Error{Code: CodeUnavailable, Message: fmt.Sprintf("migrating the token store's schema to version %d", i+1), Err: err}
 		}
 		if _, err := tx.Exec(ctx, "INSERT INTO modebox_schema (version) VALUES ($1)", i+1); err != nil {
 			return unavailable("recording the schema version", err)
@@ -274,7 +263,7 @@ func (s *Store) Claim(id string, expires time.Time) error {
 func (s *Store) ClaimKeyed(id, keyID string, expires time.Time) error {
 	raw, err := hex.DecodeString(id)
 	if err != nil || len(raw) != 16 || hex.EncodeToString(raw) != id {
-		return &Error{Code: CodeInvalidID, Msg: fmt.Sprintf("token id %q is not 32 lowercase hex characters", id)}
+		return &Error{Code: CodeInvalidID, Message: fmt.Sprintf("token id %q is not 32 lowercase hex characters", id)}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ClaimTimeout)
 	defer cancel()

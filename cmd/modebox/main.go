@@ -5,12 +5,12 @@ package main
 import (
 	"os"
 
-	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/cli"
 )
 
+// Inside sh()'s sandbox this binary is also the network bridge: the
+// sandbox package answers that re-execution while the program
+// initialises, before main runs.
 func main() {
-	// inside sh()'s sandbox this binary is the network bridge
-	modebox.MaybeBridge()
 	os.Exit(cli.Run(os.Args[1:], cli.Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 }

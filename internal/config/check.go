@@ -231,10 +231,15 @@ func (c *checker) limits(n *node, path string, l *Limits) *Error {
 				err = c.fail(v.off, p, "must be at least "+formatSize(MinMemory)+" (0 or absent: the default, 64MiB), got "+string(c.data[v.off:v.end]),
 					"a bare number is bytes: write \"64MiB\"")
 			}
-		case "maxValue":
-			l.MaxValue, err = c.size(v, p)
-		case "maxLog":
-			l.MaxLog, err = c.size(v, p)
+		case "maxValue", "maxLog":
+			var n int64
+			n, err = c.size(v, p)
+			n = min(n, 1<<31-1) // the engine's values and logs stay below 2 GiB
+			if m.key == "maxValue" {
+				l.MaxValue = int(n)
+			} else {
+				l.MaxLog = int(n)
+			}
 		case "fuel":
 			l.Fuel, err = c.count(v, p)
 		case "queueTimeout":

@@ -2,8 +2,10 @@ package config
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
+
+	"github.com/modebox/modebox/internal/limits"
+	"github.com/modebox/modebox/internal/policy"
 )
 
 // Policies a tool rule can set.
@@ -65,27 +67,14 @@ type Config struct {
 	Warnings []string
 }
 
-// Limits are the caps of each run, as written under "limits". A zero field
-// means "the default" of the engine (timeout 30s, memory 64 MiB, unlimited
-// fuel, 1000 calls, 16 concurrent calls, 4 MiB values, 256 KiB of logs).
+// Limits are what "limits" sets: the caps of each run (the fields of
+// limits.Limits, which is modebox.Limits: "timeout", "memory", "fuel",
+// "maxCalls", "maxConcurrency", "maxValue", "maxLog"; a zero field means
+// the engine's default: timeout 30s, memory 64 MiB, unlimited fuel, 1000
+// calls, 16 concurrent calls, 4 MiB values, 256 KiB of logs), and the
+// engine-wide bounds below.
 type Limits struct {
-	// Timeout is the wall-clock limit of a run ("timeout").
-	Timeout time.Duration
-	// Memory is the JS heap limit in bytes ("memory"), at most 2 GiB.
-	Memory int64
-	// Fuel limits computation deterministically ("fuel"); one unit is one
-	// interrupt poll, about 10,000 bytecode branches or calls.
-	Fuel uint64
-	// MaxCalls is the number of tool calls a run may make ("maxCalls").
-	MaxCalls int
-	// MaxConcurrency is the number of tool calls in flight at once
-	// ("maxConcurrency").
-	MaxConcurrency int
-	// MaxValue caps any single value crossing the sandbox boundary, in
-	// bytes of JSON ("maxValue").
-	MaxValue int64
-	// MaxLog caps the bytes of console output kept ("maxLog").
-	MaxLog int64
+	limits.Limits
 	// MaxRuns, MaxQueued and QueueTimeout bound the runs of one engine
 	// (the CLI's, the MCP server's) at once: "maxRuns", "maxQueued",
 	// "queueTimeout". They are engine-wide, not per run.
@@ -181,93 +170,26 @@ func (c *Config) RuleFor(key string) (pattern string, rule ToolRule, ok bool) {
 		return "", ToolRule{}, false
 	}
 	for p, r := range c.Tools {
-		if !Match(p, key) {
+		if !policy.Match(p, key) {
 			continue
 		}
-		if !ok || moreSpecific(p, r.Policy, pattern, rule.Policy) {
+		if !ok || policy.MoreSpecific(p, policy.Policy(r.Policy), pattern, policy.Policy(rule.Policy)) {
 			pattern, rule, ok = p, r, true
 		}
 	}
 	return pattern, rule, ok
 }
 
-// moreSpecific reports whether pattern a (with policy pa) beats pattern b
-// (with policy pb) under the rule documented on [Config.RuleFor]. Equal
-// patterns cannot occur (they are map keys); the final comparison of the
-// pattern text only makes the order total.
-func moreSpecific(a, pa, b, pb string) bool {
-	sa, sb := strings.Count(a, "*"), strings.Count(b, "*")
-	if sa != sb {
-		return sa < sb
-	}
-	if la, lb := len(a)-sa, len(b)-sb; la != lb {
-		return la > lb
-	}
-	if ra, rb := strictness(pa), strictness(pb); ra != rb {
-		return ra > rb
-	}
-	return a < b
-}
-
-// strictness orders policies: deny > ask > allow.
-func strictness(policy string) int {
-	switch policy {
-	case PolicyDeny:
-		return 2
-	case PolicyAsk:
-		return 1
-	}
-	return 0
-}
-
 // IsSource reports whether key matches a pattern of "flows.sources".
 func (c *Config) IsSource(key string) bool {
-	return c != nil && matchAny(c.Flows.Sources, key)
+	return c != nil && policy.MatchAny(c.Flows.Sources, key)
 }
 
 // IsSink reports whether key matches a pattern of "flows.sinks".
 func (c *Config) IsSink(key string) bool {
-	return c != nil && matchAny(c.Flows.Sinks, key)
+	return c != nil && policy.MatchAny(c.Flows.Sinks, key)
 }
 
-func matchAny(patterns []string, key string) bool {
-	for _, p := range patterns {
-		if Match(p, key) {
-			return true
-		}
-	}
-	return false
-}
-
-// Match reports whether a tool pattern matches a tool key. A tool key is
-// "namespace.tool" for the tools of an MCP server or a Go tool namespace
-// ("github.get_issue", "fs.read") or a bare name for a built-in ("sh",
-// "fetch"). In a pattern, "*" matches any run of characters, including
-// none and including dots: "github.*" matches every tool of github,
-// "*.delete_*" every delete_ tool of every namespace, "*" everything.
-// Everything else matches itself, case-sensitively.
-func Match(pattern, key string) bool {
-	// Classic linear wildcard matching: on a mismatch, retry from the
-	// last star, letting it swallow one more character.
-	p, k := 0, 0
-	star, starK := -1, 0
-	for k < len(key) {
-		switch {
-		case p < len(pattern) && pattern[p] == '*':
-			star, starK = p, k
-			p++
-		case p < len(pattern) && pattern[p] == key[k]:
-			p++
-			k++
-		case star >= 0:
-			starK++
-			p, k = star+1, starK
-		default:
-			return false
-		}
-	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
-	}
-	return p == len(pattern)
-}
+// Match reports whether a tool pattern matches a tool key; see
+// [policy.Match], which it is.
+func Match(pattern, key string) bool { return policy.Match(pattern, key) }

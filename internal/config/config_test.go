@@ -4,44 +4,6 @@ import (
 	"testing"
 )
 
-func TestMatch(t *testing.T) {
-	for _, tc := range []struct {
-		pattern, key string
-		want         bool
-	}{
-		{"sh", "sh", true},
-		{"sh", "shell", false},
-		{"fetch", "fetch", true},
-		{"github.*", "github.get_issue", true},
-		{"github.*", "github.", true},
-		{"github.*", "github", false},
-		{"github.*", "githubx.get", false},
-		{"github.*", "gitlab.get", false},
-		{"*.delete_*", "github.delete_repo", true},
-		{"*.delete_*", "fs.delete_", true},
-		{"*.delete_*", "github.get_repo", false},
-		{"*.delete_*", "delete_repo", false},
-		{"github.get_*", "github.get_issue", true},
-		{"github.get_*", "github.list_issues", false},
-		{"*", "anything.at.all", true},
-		{"*", "", true},
-		{"fs.*", "fs.read", true},
-		{"fs.*", "fs", false},
-		{"a*b*c", "abc", true},
-		{"a*b*c", "aXbYc", true},
-		{"a*b*c", "aXbYcZ", false},
-		{"a*b*c", "abcbc", true},
-		{"*a", "aaa", true},
-		{"*x*", "abc", false},
-		{"github.*", "GitHub.get", false},
-		{"a.*", "a.b.c", true},
-	} {
-		if got := Match(tc.pattern, tc.key); got != tc.want {
-			t.Errorf("Match(%q, %q) = %v, want %v", tc.pattern, tc.key, got, tc.want)
-		}
-	}
-}
-
 func mustParse(t *testing.T, doc string) *Config {
 	t.Helper()
 	cfg, err := Parse([]byte(doc), "m.json")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/limits"
 )
 
 // fullExample is the example of the format from the design, every section
@@ -31,14 +33,14 @@ func TestParseFullExample(t *testing.T) {
 	want := &Config{
 		File:   "modebox.json",
 		Schema: "./modebox.schema.json",
-		Limits: Limits{
+		Limits: Limits{Limits: limits.Limits{
 			Timeout:        30 * time.Second,
 			Memory:         64 << 20,
 			MaxCalls:       1000,
 			MaxConcurrency: 16,
 			MaxValue:       4 << 20,
 			MaxLog:         256 << 10,
-		},
+		}},
 		Tools: map[string]ToolRule{
 			"github.*":           {Policy: "ask"},
 			"github.delete_repo": {Policy: "deny"},
@@ -122,24 +124,24 @@ func TestLimitsValues(t *testing.T) {
 		doc  string
 		want Limits
 	}{
-		{`{"timeout": "500ms"}`, Limits{Timeout: 500 * time.Millisecond}},
+		{`{"timeout": "500ms"}`, Limits{Limits: limits.Limits{Timeout: 500 * time.Millisecond}}},
 		{`{"approvalTimeout": "2m"}`, Limits{ApprovalTimeout: 2 * time.Minute}},
-		{`{"timeout": "1m30s"}`, Limits{Timeout: 90 * time.Second}},
-		{`{"timeout": 1500}`, Limits{Timeout: 1500 * time.Millisecond}},
-		{`{"timeout": 0.5}`, Limits{Timeout: 500 * time.Microsecond}},
+		{`{"timeout": "1m30s"}`, Limits{Limits: limits.Limits{Timeout: 90 * time.Second}}},
+		{`{"timeout": 1500}`, Limits{Limits: limits.Limits{Timeout: 1500 * time.Millisecond}}},
+		{`{"timeout": 0.5}`, Limits{Limits: limits.Limits{Timeout: 500 * time.Microsecond}}},
 		{`{"timeout": "0"}`, Limits{}},
-		{`{"memory": "64MiB"}`, Limits{Memory: 64 << 20}},
-		{`{"memory": "2GiB"}`, Limits{Memory: 2 << 30}},
-		{`{"memory": 1048576}`, Limits{Memory: 1 << 20}},
-		{`{"memory": 1e6}`, Limits{Memory: 1000000}},
-		{`{"maxValue": "10MB"}`, Limits{MaxValue: 10_000_000}},
-		{`{"maxValue": "512KiB"}`, Limits{MaxValue: 512 << 10}},
-		{`{"maxValue": "512 kb"}`, Limits{MaxValue: 512_000}},
-		{`{"maxLog": "1.5K"}`, Limits{MaxLog: 1536}},
-		{`{"maxLog": "100"}`, Limits{MaxLog: 100}},
-		{`{"maxLog": "7B"}`, Limits{MaxLog: 7}},
-		{`{"fuel": 9007199254740991}`, Limits{Fuel: 1<<53 - 1}},
-		{`{"maxCalls": 5, "maxConcurrency": 2.0}`, Limits{MaxCalls: 5, MaxConcurrency: 2}},
+		{`{"memory": "64MiB"}`, Limits{Limits: limits.Limits{Memory: 64 << 20}}},
+		{`{"memory": "2GiB"}`, Limits{Limits: limits.Limits{Memory: 2 << 30}}},
+		{`{"memory": 1048576}`, Limits{Limits: limits.Limits{Memory: 1 << 20}}},
+		{`{"memory": 1e6}`, Limits{Limits: limits.Limits{Memory: 1000000}}},
+		{`{"maxValue": "10MB"}`, Limits{Limits: limits.Limits{MaxValue: 10_000_000}}},
+		{`{"maxValue": "512KiB"}`, Limits{Limits: limits.Limits{MaxValue: 512 << 10}}},
+		{`{"maxValue": "512 kb"}`, Limits{Limits: limits.Limits{MaxValue: 512_000}}},
+		{`{"maxLog": "1.5K"}`, Limits{Limits: limits.Limits{MaxLog: 1536}}},
+		{`{"maxLog": "100"}`, Limits{Limits: limits.Limits{MaxLog: 100}}},
+		{`{"maxLog": "7B"}`, Limits{Limits: limits.Limits{MaxLog: 7}}},
+		{`{"fuel": 9007199254740991}`, Limits{Limits: limits.Limits{Fuel: 1<<53 - 1}}},
+		{`{"maxCalls": 5, "maxConcurrency": 2.0}`, Limits{Limits: limits.Limits{MaxCalls: 5, MaxConcurrency: 2}}},
 	} {
 		cfg, err := Parse([]byte(`{"limits": `+tc.doc+`}`), "m.json")
 		if err != nil {

@@ -5,88 +5,44 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/modebox/modebox/internal/builtin/sh"
+	"github.com/modebox/modebox/internal/mountfs"
 	"github.com/modebox/modebox/internal/netguard"
+	"github.com/modebox/modebox/internal/webfetch"
 )
 
-// Shell is the "shell" section: the built-in sh() tool. nil when the
+// The sections of the built-ins decode into the configuration types the
+// built-ins themselves take (and the public API names), so that a file's
+// settings reach them without being copied field by field.
+
+// Shell is the "shell" section: the built-in sh() tool (modebox.ShellConfig:
+// "workspace", "network", "denyRead", "env", "timeout", "maxTimeout",
+// "maxOutput", "bwrap", "allowWrite", "limits", "user"). nil when the
 // section is absent or "enabled" is not true.
-type Shell struct {
-	// Workspace lists the directories commands may write ("workspace").
-	Workspace []string
-	// Network is nil for no network ("network": false or absent), or the
-	// hosts reachable through the proxy ("network": {"allow": [...]}).
-	Network *ShellNetwork
-	// DenyRead adds paths hidden from commands ("denyRead").
-	DenyRead []string
-	// Env adds environment variables ("env").
-	Env map[string]string
-	// Timeout is a command's default limit ("timeout"); MaxTimeout caps
-	// what a program may ask for ("maxTimeout").
-	Timeout, MaxTimeout time.Duration
-	// MaxOutput caps each of stdout and stderr ("maxOutput").
-	MaxOutput int64
-	// Bwrap is the bubblewrap binary ("bwrap").
-	Bwrap string
-	// AllowWrite maps a workspace entry (as written in "workspace") to
-	// the protected names left writable in it ("allowWrite"; "*" for all
-	// of them).
-	AllowWrite map[string][]string
-	// Limits bounds each command's resources ("limits"); zero fields take
-	// the defaults.
-	Limits ShellLimits
-	// User is who commands run as when modebox runs as root ("user"): a
-	// name, uid or "uid:gid"; "root" for host uid 0.
-	User string
-}
+type Shell = sh.Config
 
 // ShellLimits is "limits": {"processes", "openFiles", "fileSize",
-// "memory", "tmpSize"}.
-type ShellLimits struct {
-	Processes, OpenFiles      int
-	FileSize, Memory, TmpSize int64
-}
+// "memory", "tmpSize"} (modebox.ShellLimits).
+type ShellLimits = sh.Limits
 
-// ShellNetwork is "network": {"allow": ["host:port", ...]}.
-type ShellNetwork struct {
-	Allow []string
-}
+// ShellNetwork is "network": {"allow": ["host:port", ...]}
+// (modebox.ShellNetwork).
+type ShellNetwork = sh.Network
 
-// Fetch is the "fetch" section: the built-in fetch(). nil when the
-// section is absent or "enabled" is not true.
-type Fetch struct {
-	// Allow lists "host:port" entries that need no approval ("allow").
-	Allow []string
-	// Headers injects headers per allow entry ("headers"); "env:NAME"
-	// values come from modebox's environment.
-	Headers map[string]map[string]string
-	// MaxBytes, MaxHeaderBytes and MaxRequestBody are size caps.
-	MaxBytes, MaxHeaderBytes, MaxRequestBody int64
-	// Timeout bounds one request ("timeout").
-	Timeout time.Duration
-	// MaxRequests per run and MaxRedirects per request.
-	MaxRequests, MaxRedirects int
-	// Source marks responses as a data-flow source ("source").
-	Source bool
-}
+// Fetch is the "fetch" section: the built-in fetch() (modebox.FetchConfig:
+// "allow", "headers", "maxBytes", "maxHeaderBytes", "maxRequestBody",
+// "timeout", "maxRequests", "maxRedirects", "source"). nil when the section
+// is absent or "enabled" is not true.
+type Fetch = webfetch.Config
 
-// FS is the "fs" section: the built-in fs. nil when it declares no mounts.
-type FS struct {
-	// Mounts expose host directories ("mounts").
-	Mounts []Mount
-	// Deny adds hidden globs ("deny").
-	Deny []string
-	// MaxFileSize and MaxEntries are caps ("maxFileSize", "maxEntries").
-	MaxFileSize int64
-	MaxEntries  int
-}
+// FS is the "fs" section: the built-in fs (modebox.FSConfig: "mounts",
+// "deny", "maxFileSize", "maxEntries"). nil when it declares no mounts.
+type FS = mountfs.Config
 
-// Mount is one entry of "mounts".
-type Mount struct {
-	Host, Guest, Mode string
-	Source            bool
-}
+// Mount is one entry of "mounts" (modebox.Mount: "host", "guest", "mode",
+// "source").
+type Mount = mountfs.Mount
 
 var (
 	shellKeys      = []string{"enabled", "workspace", "network", "denyRead", "env", "timeout", "maxTimeout", "maxOutput", "bwrap", "allowWrite", "limits", "user"}
@@ -176,7 +132,9 @@ func (c *checker) shell(n *node, path string) (*Shell, *Error) {
 		case "maxTimeout":
 			s.MaxTimeout, err = c.duration(v, p)
 		case "maxOutput":
-			s.MaxOutput, err = c.size(v, p)
+			var n int64
+			n, err = c.size(v, p)
+			s.MaxOutput = int(min(n, 1<<31-1))
 		case "bwrap":
 			s.Bwrap, err = c.str(v, p, "a path to the bwrap binary")
 		case "user":
@@ -316,7 +274,9 @@ func (c *checker) fsSection(n *node, path string) (*FS, *Error) {
 							err = c.fail(m.val.off, p, "the guest path must be absolute", `for example "/data"`)
 						}
 					case "mode":
-						mt.Mode, err = c.enum(m.val, p, []string{"ro", "rw"})
+						var mode string
+						mode, err = c.enum(m.val, p, []string{"ro", "rw"})
+						mt.Mode = mountfs.Mode(mode)
 					case "source":
 						mt.Source, err = c.boolean(m.val, p)
 					}

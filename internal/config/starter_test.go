@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/limits"
 )
 
 func TestStarter(t *testing.T) {
@@ -17,7 +19,7 @@ func TestStarter(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The limits written out are the engine's defaults.
-	want := Limits{Timeout: 30 * time.Second, Memory: 64 << 20, MaxCalls: 1000, MaxConcurrency: 16, MaxValue: 4 << 20, MaxLog: 256 << 10}
+	want := Limits{Limits: limits.Limits{Timeout: 30 * time.Second, Memory: 64 << 20, MaxCalls: 1000, MaxConcurrency: 16, MaxValue: 4 << 20, MaxLog: 256 << 10}}
 	if cfg.Limits != want {
 		t.Errorf("limits = %+v, want %+v", cfg.Limits, want)
 	}

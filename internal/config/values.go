@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/modebox/modebox/internal/limits"
 )
 
 // The regular expressions below appear verbatim in modebox.schema.json; a
@@ -42,11 +44,11 @@ var (
 const maxNumber = 1<<53 - 1
 
 // maxMemory is the engine's cap on Limits.Memory.
-const maxMemory = 2 << 30
+const maxMemory = limits.MaxMemory
 
 // MinMemory is the smallest "memory" limit accepted (512 KiB): below it the
 // engine cannot compile even a small program.
-const MinMemory = 512 << 10
+const MinMemory = limits.MinMemory
 
 // minServerTimeoutMS is the smallest server timeout written as a number.
 // Some clients (Cline) write this timeout in seconds; modebox reads

@@ -46,18 +46,24 @@ var (
 	sharedErr  error
 )
 
-// Shared returns the process-wide engine, compiling the image on first use.
-// The compilation cache lives in $MODEBOX_CACHE_DIR, or in the user's cache
-// directory under modebox/wazero; if neither is usable, compilation runs
-// without a cache.
+// Shared returns the process-wide engine, compiling the image on first use
+// with its compilation cache in DefaultCacheDir(). Engines that need
+// another cache (or none) use Load.
 func Shared() (*Engine, error) {
 	sharedOnce.Do(func() {
-		shared, sharedErr = load(context.Background(), cacheDir())
+		shared, sharedErr = load(context.Background(), DefaultCacheDir())
 	})
 	return shared, sharedErr
 }
 
-func cacheDir() string {
+// Load compiles the engine image, keeping compiled code in the on-disk
+// cache dir ("": no cache; an unusable dir: no cache either).
+func Load(ctx context.Context, dir string) (*Engine, error) { return load(ctx, dir) }
+
+// DefaultCacheDir is where the process-wide engine caches compiled code:
+// $MODEBOX_CACHE_DIR, or modebox/wazero under the user's cache directory
+// ("" when there is none).
+func DefaultCacheDir() string {
 	if d := os.Getenv("MODEBOX_CACHE_DIR"); d != "" {
 		return d
 	}

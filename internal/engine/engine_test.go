@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/guest"
 	"github.com/modebox/modebox/internal/tsx"
 )
@@ -54,18 +55,18 @@ func TestSnapshotIsSmall(t *testing.T) {
 // A forged event from a guest that skipped the prelude must not confuse
 // the host: call ids out of sequence crash that run only.
 func TestCallIDsMustBeSequential(t *testing.T) {
-	r := &run{limits: Limits{}.withDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
+	r := &run{limits: Limits{}.WithDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
 	if a := r.onCall(5, []byte("add\n{}")); a != answerStop {
 		t.Fatalf("answer %d", a)
 	}
-	if r.err == nil || r.err.Code != CodeGuestCrash {
+	if r.err == nil || r.err.Code != codes.GuestCrash {
 		t.Fatalf("err %+v", r.err)
 	}
 }
 
 func TestMalformedCallCrashesOnlyThatRun(t *testing.T) {
-	r := &run{limits: Limits{}.withDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
-	if a := r.onCall(1, []byte("add\n{")); a != answerStop || r.err.Code != CodeGuestCrash {
+	r := &run{limits: Limits{}.WithDefaults(), pending: map[int]*pendingCall{}, stopCh: make(chan struct{}), done: make(chan struct{})}
+	if a := r.onCall(1, []byte("add\n{")); a != answerStop || r.err.Code != codes.GuestCrash {
 		t.Fatalf("answer %d err %+v", a, r.err)
 	}
 	res := runJS(t, `return 7`, Limits{}, nil)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/intl"
 )
 
@@ -32,7 +33,7 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 	case evTick:
 		t := atomic.AddUint64(&r.ticks, 1)
 		if r.limits.Fuel > 0 && t > r.limits.Fuel {
-			r.setErr(&Error{Code: CodeFuelExhausted, Message: fmt.Sprintf("the run used up its fuel (%d)", r.limits.Fuel)})
+			r.setErr(&Error{Code: codes.FuelExhausted, Message: fmt.Sprintf("the run used up its fuel (%d)", r.limits.Fuel)})
 			return answerStop
 		}
 		return r.checkStop(mod)
@@ -45,7 +46,7 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		return answerGo
 	case evResult:
 		if len(payload) > r.limits.MaxValue {
-			r.setErr(&Error{Code: CodeValueTooLarge, Message: fmt.Sprintf(
+			r.setErr(&Error{Code: codes.ValueTooLarge, Message: fmt.Sprintf(
 				"the result is %d bytes, over the limit of %d", len(payload), r.limits.MaxValue)})
 		} else if len(payload) > 0 && !json.Valid(payload) {
 			r.crash("malformed result")
@@ -107,7 +108,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		pc.tool = "?"
 		pc.digest = argsDigest(payload)
 		r.pending[pc.id] = pc
-		r.reject(pc, CodeValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(payload), r.limits.MaxValue))
+		r.reject(pc, codes.ValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(payload), r.limits.MaxValue))
 		return answerGo
 	}
 	// payload: tool name, newline, JSON arguments
@@ -123,7 +124,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 	if !pc.sleep {
 		r.calls++
 		if r.calls > r.limits.MaxCalls {
-			r.setErr(&Error{Code: CodeHostCallLimit, Message: fmt.Sprintf("the run made more than %d host calls", r.limits.MaxCalls)})
+			r.setErr(&Error{Code: codes.HostCallLimit, Message: fmt.Sprintf("the run made more than %d host calls", r.limits.MaxCalls)})
 			return answerStop
 		}
 	}
@@ -131,7 +132,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 	rec := r.replayByID[pc.id]
 	if rec != nil {
 		if rec.Tool != pc.tool || rec.Args != pc.digest {
-			r.setErr(&Error{Code: CodeReplayMismatch, Message: fmt.Sprintf(
+			r.setErr(&Error{Code: codes.ReplayMismatch, Message: fmt.Sprintf(
 				"replay: call %d was %s with other arguments when recorded; this run called %s", pc.id, rec.Tool, pc.tool)})
 			return answerStop
 		}
@@ -145,7 +146,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		}
 		v = r.host.Gate(c, pc.replayed)
 		if v.Abort != "" {
-			r.setErr(&Error{Code: CodeReplayMismatch, Message: v.Abort})
+			r.setErr(&Error{Code: codes.ReplayMismatch, Message: v.Abort})
 			return answerStop
 		}
 	}
@@ -154,7 +155,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 	}
 	switch {
 	case len(pc.args) > r.limits.MaxValue:
-		r.reject(pc, CodeValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(pc.args), r.limits.MaxValue))
+		r.reject(pc, codes.ValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(pc.args), r.limits.MaxValue))
 	case v.RejectCode != "":
 		r.reject(pc, v.RejectCode, v.RejectMessage)
 	case v.Park:
@@ -168,14 +169,14 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 }
 
 // reject settles pc with an error at the guest's next idle point.
-func (r *run) reject(pc *pendingCall, code, msg string) {
+func (r *run) reject(pc *pendingCall, code codes.Code, msg string) {
 	r.immediate = append(r.immediate, completion{call: pc, value: errorJSON(code, msg)})
 }
 
-func errorJSON(code, msg string) []byte {
+func errorJSON(code codes.Code, msg string) []byte {
 	b, _ := json.Marshal(struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
+		Code    codes.Code `json:"code"`
+		Message string     `json:"message"`
 	}{code, msg})
 	return b
 }
@@ -238,7 +239,7 @@ func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue 
 			ev := Event{Kind: EventCallEnd, CallID: pc.id, Tool: pc.tool, OK: c.ok}
 			if !c.ok {
 				var e struct {
-					Code string `json:"code"`
+					Code codes.Code `json:"code"`
 				}
 				_ = json.Unmarshal(c.value, &e)
 				ev.Code = e.Code
@@ -248,18 +249,18 @@ func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue 
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			c.ok, c.value = false, errorJSON(CodeToolError, fmt.Sprintf("the tool panicked: %v", p))
+			c.ok, c.value = false, errorJSON(codes.ToolError, fmt.Sprintf("the tool panicked: %v", p))
 		}
 	}()
 	if host == nil {
-		return completion{call: pc, value: errorJSON(CodeToolNotFound, "no tool named "+pc.tool)}
+		return completion{call: pc, value: errorJSON(codes.ToolNotFound, "no tool named "+pc.tool)}
 	}
 	v, err := host.Call(ctx, Call{ID: pc.id, Tool: pc.tool, Args: pc.args, Approval: pc.approval})
 	if err != nil {
-		code := CodeToolError
+		code := codes.ToolError
 		var ce CodedError
 		if errors.As(err, &ce) && ce.ErrorCode() != "" {
-			code = ce.ErrorCode()
+			code = codes.Code(ce.ErrorCode())
 		}
 		c.value = errorJSON(code, err.Error())
 		return c
@@ -271,7 +272,7 @@ func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue 
 		v = bytes.ToValidUTF8(v, []byte("\uFFFD"))
 	}
 	if len(v) > maxValue {
-		c.value = errorJSON(CodeValueTooLarge, fmt.Sprintf("the tool's result is %d bytes, over the limit of %d", len(v), maxValue))
+		c.value = errorJSON(codes.ValueTooLarge, fmt.Sprintf("the tool's result is %d bytes, over the limit of %d", len(v), maxValue))
 		return c
 	}
 	c.ok, c.value = true, v
@@ -302,15 +303,15 @@ func (r *run) onError(class int32, payload []byte) {
 			r.failStopped()
 			return
 		}
-		r.setErr(&Error{Code: CodeGuestCrash, Message: "the guest was interrupted"})
+		r.setErr(&Error{Code: codes.GuestCrash, Message: "the guest was interrupted"})
 		return
 	case errUnformatted:
-		r.setErr(&Error{Code: CodeUncaughtException, Message: "uncaught exception (its value could not be formatted)"})
+		r.setErr(&Error{Code: codes.UncaughtException, Message: "uncaught exception (its value could not be formatted)"})
 		return
 	}
 	var g guestError
 	if err := json.Unmarshal(payload, &g); err != nil {
-		r.setErr(&Error{Code: CodeUncaughtException, Message: "uncaught exception (malformed report)"})
+		r.setErr(&Error{Code: codes.UncaughtException, Message: "uncaught exception (malformed report)"})
 		return
 	}
 	e := &Error{
@@ -330,18 +331,18 @@ func (r *run) onError(class int32, payload []byte) {
 }
 
 // classify picks the stable code of a thrown error.
-func classify(class int32, e *Error, errorCode string) string {
+func classify(class int32, e *Error, errorCode string) codes.Code {
 	switch {
 	case errorCode != "" && codeLike(errorCode):
-		return errorCode
+		return codes.Code(errorCode)
 	case class == errCompile:
-		return CodeSyntaxError
+		return codes.SyntaxError
 	case e.Name == "InternalError" && strings.HasPrefix(e.Message, "out of memory"):
-		return CodeMemoryLimit
+		return codes.MemoryLimit
 	case (e.Name == "InternalError" || e.Name == "RangeError") && e.Message == "stack overflow":
-		return CodeStackOverflow
+		return codes.StackOverflow
 	}
-	return CodeUncaughtException
+	return codes.UncaughtException
 }
 
 // codeLike reports whether a code reported by the guest looks like a

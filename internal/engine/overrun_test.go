@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/tsx"
 )
 
@@ -45,7 +46,7 @@ func TestOverrunAfterDeadline(t *testing.T) {
 			res := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup,
 				Limits: Limits{Timeout: 10 * time.Millisecond},
 				Exited: func(d time.Duration) { exited <- d }})
-			if res.Err == nil || res.Err.Code != CodeTimeout {
+			if res.Err == nil || res.Err.Code != codes.Timeout {
 				t.Fatalf("%s: %+v", name, res.Err)
 			}
 			// "never" is the test binary's own deadline: how long a

@@ -13,43 +13,13 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
-)
 
-// Defaults for zero Limits fields.
-const (
-	DefaultTimeout        = 30 * time.Second
-	DefaultMemory         = 64 << 20
-	DefaultMaxCalls       = 1000
-	DefaultMaxConcurrency = 16
-	DefaultMaxValue       = 4 << 20
-	DefaultMaxLog         = 256 << 10
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // hardReturnGrace is how long Run waits, after the deadline, for the guest
 // to notice it must stop before returning without it.
 const hardReturnGrace = 2 * time.Millisecond
-
-func (l Limits) withDefaults() Limits {
-	if l.Timeout <= 0 {
-		l.Timeout = DefaultTimeout
-	}
-	if l.Memory == 0 {
-		l.Memory = DefaultMemory
-	}
-	if l.MaxCalls <= 0 {
-		l.MaxCalls = DefaultMaxCalls
-	}
-	if l.MaxConcurrency <= 0 {
-		l.MaxConcurrency = DefaultMaxConcurrency
-	}
-	if l.MaxValue <= 0 {
-		l.MaxValue = DefaultMaxValue
-	}
-	if l.MaxLog <= 0 {
-		l.MaxLog = DefaultMaxLog
-	}
-	return l
-}
 
 type pendingCall struct {
 	id       int
@@ -84,7 +54,7 @@ type run struct {
 	hold     clockHold
 	hardMem  uint32
 
-	stopCode atomic.Pointer[string] // set by Run on timeout or cancel
+	stopCode atomic.Pointer[codes.Code] // set by Run on timeout or cancel
 	stopCh   chan struct{}
 	stopOnce sync.Once
 	done     chan struct{} // closed when the driver exits
@@ -122,7 +92,7 @@ type run struct {
 // Run runs one program. It never returns an error: failures of the
 // program, of the guest and of caps are all in Result.Err.
 func (e *Engine) Run(ctx context.Context, req Request) *Result {
-	lim := req.Limits.withDefaults()
+	lim := req.Limits.WithDefaults()
 	now := req.Now
 	if now == nil {
 		now = time.Now
@@ -140,11 +110,12 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 	}
 	r.start = time.Now()
 	r.deadline = r.start.Add(lim.Timeout)
-	slack := lim.Memory / 4
+	mem := uint64(lim.Memory)
+	slack := mem / 4
 	if slack < 16<<20 {
 		slack = 16 << 20
 	}
-	r.hardMem = uint32(min(uint64(e.snap.pages)*pageSize+lim.Memory+slack, MaxMemoryPages*pageSize-pageSize))
+	r.hardMem = uint32(min(uint64(e.snap.pages)*pageSize+mem+slack, MaxMemoryPages*pageSize-pageSize))
 	seed := req.Seed
 	if r.replay != nil {
 		seed = r.replay.Seed
@@ -176,13 +147,13 @@ wait:
 				timer.Reset(left) // the clock was held: the deadline moved
 				continue
 			}
-			r.requestStop(CodeTimeout)
+			r.requestStop(codes.Timeout)
 			break wait
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				r.requestStop(CodeTimeout)
+				r.requestStop(codes.Timeout)
 			} else {
-				r.requestStop(CodeCancelled)
+				r.requestStop(codes.Cancelled)
 			}
 			break wait
 		}
@@ -200,7 +171,7 @@ wait:
 	defer r.mu.Unlock()
 	r.abandoned = true
 	if !r.finished {
-		code := CodeTimeout
+		code := codes.Timeout
 		if c := r.stopCode.Load(); c != nil {
 			code = *c
 		}
@@ -238,7 +209,7 @@ wait:
 	return res
 }
 
-func (r *run) requestStop(code string) {
+func (r *run) requestStop(code codes.Code) {
 	r.stopOnce.Do(func() {
 		c := code
 		r.stopCode.Store(&c)
@@ -246,11 +217,11 @@ func (r *run) requestStop(code string) {
 	})
 }
 
-func stopMessage(code string, lim Limits) string {
+func stopMessage(code codes.Code, lim Limits) string {
 	switch code {
-	case CodeTimeout:
+	case codes.Timeout:
 		return fmt.Sprintf("the run exceeded its time limit of %s", lim.Timeout)
-	case CodeCancelled:
+	case codes.Cancelled:
 		return "the run was cancelled"
 	}
 	return "the run was stopped"
@@ -261,7 +232,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	ctx := withRun(context.Background(), r)
 	mod, err := e.restore(experimental.WithMemoryAllocator(ctx, newMemoryAllocator(uint64(r.hardMem))))
 	if err != nil {
-		r.setErr(&Error{Code: CodeGuestCrash, Message: "cannot start the engine: " + err.Error()})
+		r.setErr(&Error{Code: codes.GuestCrash, Message: "cannot start the engine: " + err.Error()})
 		return
 	}
 	defer func() {
@@ -282,7 +253,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		r.trap(err)
 		return
 	}
-	memLimit := min(r.limits.Memory, 1<<31-1)
+	memLimit := min(uint64(r.limits.Memory), 1<<31-1)
 	_, err = mod.ExportedFunction("mb_run").Call(ctx, uint64(codePtr), uint64(len(req.Code)),
 		uint64(setupPtr), uint64(len(req.Setup)), seed&0xffffffff, seed>>32, memLimit)
 	settle := mod.ExportedFunction("mb_settle")
@@ -321,7 +292,7 @@ func (r *run) next() (completion, bool) {
 		rec := r.replay.Calls[r.replayIdx]
 		pc := r.pending[rec.ID]
 		if pc == nil || !pc.replayed {
-			r.setErr(&Error{Code: CodeReplayMismatch, Message: fmt.Sprintf(
+			r.setErr(&Error{Code: codes.ReplayMismatch, Message: fmt.Sprintf(
 				"replay: the program did not make recorded call %d (%s) before waiting", rec.ID, rec.Tool)})
 			return completion{}, false
 		}
@@ -338,7 +309,7 @@ func (r *run) next() (completion, bool) {
 			r.pause()
 			return completion{}, false
 		}
-		r.setErr(&Error{Code: CodeNeverSettled, Message: "the program is waiting for a promise that nothing will settle"})
+		r.setErr(&Error{Code: codes.NeverSettled, Message: "the program is waiting for a promise that nothing will settle"})
 		return completion{}, false
 	}
 	select {
@@ -379,14 +350,14 @@ func (r *run) failStopped() {
 // trap records a guest trap (or a host failure while driving it).
 func (r *run) trap(err error) {
 	msg := err.Error()
-	code := CodeGuestCrash
+	code := codes.GuestCrash
 	switch {
 	case r.panicMsg != "":
 		msg = r.panicMsg
 	case strings.Contains(msg, "stack overflow"):
-		code, msg = CodeStackOverflow, "stack overflow"
+		code, msg = codes.StackOverflow, "stack overflow"
 	case errors.Is(err, errOutOfGuestMemory):
-		code = CodeMemoryLimit
+		code = codes.MemoryLimit
 	}
 	if c := r.stopCode.Load(); c != nil {
 		r.failStopped()
@@ -396,7 +367,7 @@ func (r *run) trap(err error) {
 }
 
 func (r *run) crash(msg string) {
-	r.setErr(&Error{Code: CodeGuestCrash, Message: "the guest crashed: " + msg})
+	r.setErr(&Error{Code: codes.GuestCrash, Message: "the guest crashed: " + msg})
 }
 
 func (r *run) isFinished() bool {
@@ -456,12 +427,12 @@ func (r *run) checkStop(mod api.Module) int32 {
 		return answerStop
 	}
 	if time.Now().After(r.effectiveDeadline()) {
-		r.requestStop(CodeTimeout)
+		r.requestStop(codes.Timeout)
 		r.failStopped()
 		return answerStop
 	}
 	if mod.Memory().Size() > r.hardMem {
-		r.setErr(&Error{Code: CodeMemoryLimit, Message: fmt.Sprintf("the run exceeded its memory limit of %d bytes", r.limits.Memory)})
+		r.setErr(&Error{Code: codes.MemoryLimit, Message: fmt.Sprintf("the run exceeded its memory limit of %d bytes", r.limits.Memory)})
 		return answerStop
 	}
 	return answerGo

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/limits"
 )
 
 // Call is one host call as the host sees it.
@@ -27,7 +30,8 @@ type Call struct {
 // Verdict is the Gate's decision on a call.
 type Verdict struct {
 	// Reject refuses the call before it runs with this code and message.
-	RejectCode, RejectMessage string
+	RejectCode    codes.Code
+	RejectMessage string
 	// Approval, when set, says why the call needs approval; Call then runs
 	// with Call.Approval set and asks.
 	Approval string
@@ -56,16 +60,9 @@ type CodedError interface {
 	ErrorCode() string
 }
 
-// Limits are the caps of one run. Zero values are replaced by defaults.
-type Limits struct {
-	Timeout        time.Duration // wall clock
-	Memory         uint64        // bytes of JS heap
-	Fuel           uint64        // interrupt ticks; 0 = unlimited
-	MaxCalls       int           // host calls in the run
-	MaxConcurrency int           // host calls in flight
-	MaxValue       int           // bytes of any value crossing the boundary
-	MaxLog         int           // bytes of logs kept
-}
+// Limits are the caps of one run (see internal/limits). Zero values are
+// replaced by defaults.
+type Limits = limits.Limits
 
 // Request is one run.
 type Request struct {
@@ -109,12 +106,12 @@ const (
 // Event is one thing a run did, for Request.Observe.
 type Event struct {
 	Kind    EventKind
-	Level   string // EventLog
-	Message string // EventLog
-	CallID  int    // calls
-	Tool    string // calls
-	OK      bool   // EventCallEnd: the call succeeded
-	Code    string // EventCallEnd: the error code of a failed call
+	Level   string     // EventLog
+	Message string     // EventLog
+	CallID  int        // calls
+	Tool    string     // calls
+	OK      bool       // EventCallEnd: the call succeeded
+	Code    codes.Code // EventCallEnd: the error code of a failed call
 	Elapsed time.Duration
 }
 
@@ -126,7 +123,7 @@ type Log struct {
 
 // Error is why a run failed.
 type Error struct {
-	Code    string // stable code, see codes.go
+	Code    codes.Code // stable code, one of the codes registry's (or a tool's own)
 	Message string
 	Name    string // the JS error's name, when there is one
 	Stack   string // the JS stack, in generated positions

@@ -3,13 +3,12 @@ package mcpclient
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strconv"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modebox/modebox/internal/fuzzcorpus"
 )
 
 // fuzzResultSeeds are the seeds of FuzzConvertResult: CallToolResult
@@ -128,24 +127,9 @@ func isText(c mcp.Content) bool {
 // FuzzConvertResult holds every seed above, and rewrites it when
 // $MODEBOX_WRITE_CORPUS is set.
 func TestFuzzConvertResultCorpus(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzConvertResult")
-	write := os.Getenv("MODEBOX_WRITE_CORPUS") != ""
-	if write {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	files := map[string]string{}
 	for name, s := range fuzzResultSeeds {
-		want := "go test fuzz v1\n[]byte(" + strconv.Quote(s) + ")\n"
-		path := filepath.Join(dir, "seed-"+name)
-		if write {
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if got, err := os.ReadFile(path); err != nil || string(got) != want {
-			t.Errorf("%s is missing or stale (%v); regenerate with MODEBOX_WRITE_CORPUS=1", path, err)
-		}
+		files[name] = fuzzcorpus.Entry([]byte(s))
 	}
+	fuzzcorpus.Check(t, "FuzzConvertResult", files)
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // symlinkSetup builds a mount holding every kind of symlink and an
@@ -68,7 +70,7 @@ func TestSymlinksRefused(t *testing.T) {
 		for _, name := range finals {
 			p := "/data/" + name
 			_, _, _, err := s.Read(p)
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 			noHostPath(t, err, dir)
 			noHostPath(t, err, outside)
 			info, err := s.Stat(p)
@@ -76,32 +78,32 @@ func TestSymlinksRefused(t *testing.T) {
 				t.Errorf("Stat(%s) = %+v, %v; want kind symlink", name, info, err)
 			}
 			_, err = s.Write(p, []byte("pwned"))
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 			_, err = s.Remove(p)
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 			_, err = s.List(p)
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 		}
 		for _, name := range middles {
 			p := "/data/" + name
 			_, _, _, err := s.Read(p)
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 			_, err = s.Stat(p)
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 			_, err = s.Exists(p)
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 			_, err = s.Write(p, []byte("pwned"))
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 			_, err = s.List(filepath.Dir(p))
 			if name != "real/up/real/file.txt" && name != "real/sub/ouch/secret.txt" {
-				wantCode(t, err, CodeSymlink)
+				wantCode(t, err, codes.FSSymlink)
 			}
 		}
 		// Writes beneath a symlinked directory, to a new name.
 		_, err := s.Write("/data/outdir/new.txt", []byte("pwned"))
-		wantCode(t, err, CodeSymlink)
+		wantCode(t, err, codes.FSSymlink)
 		_, err = s.Write("/data/inner/new/deeper.txt", []byte("pwned"))
-		wantCode(t, err, CodeSymlink)
+		wantCode(t, err, codes.FSSymlink)
 		// Listing shows the links as links; glob neither matches nor
 		// follows them.
 		list, err := s.List("/data")
@@ -189,7 +191,7 @@ func TestProcMount(t *testing.T) {
 			"/p/" + pid + "/fd/0",
 		} {
 			_, _, _, err := s.Read(p)
-			wantCode(t, err, CodeSymlink)
+			wantCode(t, err, codes.FSSymlink)
 		}
 		// An ordinary file in /proc is still a regular file.
 		if _, _, _, err := s.Read("/p/" + pid + "/status"); err != nil {
@@ -233,12 +235,12 @@ func TestSpecialFiles(t *testing.T) {
 			for _, n := range names {
 				p := "/data/" + n
 				_, _, _, err := s.Read(p)
-				wantCode(t, err, CodeNotAFile)
+				wantCode(t, err, codes.FSNotAFile)
 				t.Log(err)
 				_, err = s.Write(p, []byte("x"))
-				wantCode(t, err, CodeNotAFile)
+				wantCode(t, err, codes.FSNotAFile)
 				_, err = s.Remove(p)
-				wantCode(t, err, CodeNotAFile)
+				wantCode(t, err, codes.FSNotAFile)
 				info, err := s.Stat(p)
 				if err != nil || info.Kind != KindOther {
 					t.Errorf("Stat(%s) = %+v, %v", n, info, err)
@@ -247,7 +249,7 @@ func TestSpecialFiles(t *testing.T) {
 			if g, err := s.Glob("/data/*"); err != nil || len(g) != 0 {
 				t.Errorf("Glob = %q, %v", g, err)
 			}
-			if _, _, _, err := s.Read("/data/zerolink"); CodeOf(err) != CodeNotFound && CodeOf(err) != CodeNotAFile {
+			if _, _, _, err := s.Read("/data/zerolink"); CodeOf(err) != codes.FSNotFound && CodeOf(err) != codes.FSNotAFile {
 				t.Errorf("zerolink: %v", err)
 			}
 		}()
@@ -286,7 +288,7 @@ func TestHardLinks(t *testing.T) {
 			t.Fatalf("Read innocent = %q, %v", data, err)
 		}
 		_, _, _, err = s.Read("/data/.env")
-		wantCode(t, err, CodeNotFound)
+		wantCode(t, err, codes.FSNotFound)
 		// Writing replaces the link, never the outside file.
 		if _, err := s.Write("/data/link.txt", []byte("new")); err != nil {
 			t.Fatal(err)
@@ -367,7 +369,7 @@ func swapRace(t *testing.T, fb, exchange bool, length time.Duration) {
 			}
 		}()
 		var ok, refused, commits, conflicts atomic.Int64
-		codes := sync.Map{}
+		seenCodes := sync.Map{}
 		deadline := time.Now().Add(length)
 		for w := range 2 {
 			wg.Add(1)
@@ -384,7 +386,7 @@ func swapRace(t *testing.T, fb, exchange bool, length time.Duration) {
 						ok.Add(1)
 					} else {
 						refused.Add(1)
-						codes.Store(CodeOf(err), true)
+						seenCodes.Store(CodeOf(err), true)
 					}
 					if list, err := s.List("/data/d"); err == nil {
 						for _, e := range list {
@@ -414,8 +416,8 @@ func swapRace(t *testing.T, fb, exchange bool, length time.Duration) {
 		}
 		close(stop)
 		wg.Wait()
-		var seen []string
-		codes.Range(func(k, _ any) bool { seen = append(seen, k.(string)); return true })
+		var seen []codes.Code
+		seenCodes.Range(func(k, _ any) bool { seen = append(seen, k.(codes.Code)); return true })
 		t.Logf("%d swaps; reads: %d succeeded, %d refused (codes %v); commits: %d, conflicts %d",
 			swaps.Load(), ok.Load(), refused.Load(), seen, commits.Load(), conflicts.Load())
 		if got := readHost(t, filepath.Join(outside, "f.txt")); got != "SECRET" {
@@ -429,7 +431,7 @@ func swapRace(t *testing.T, fb, exchange bool, length time.Duration) {
 			t.Fatalf("a write reached the outside: %q", names)
 		}
 		for _, c := range seen {
-			if c != CodeSymlink && c != CodeNotFound {
+			if c != codes.FSSymlink && c != codes.FSNotFound {
 				t.Errorf("unexpected error code %s", c)
 			}
 		}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestResolverProbe(t *testing.T) {
@@ -53,7 +55,7 @@ func TestNewValidation(t *testing.T) {
 				f.Close()
 				t.Fatal("New accepted it")
 			}
-			wantCode(t, err, CodeConfig)
+			wantCode(t, err, codes.FSConfig)
 			t.Log(err)
 		})
 	}
@@ -66,7 +68,7 @@ func TestNewValidation(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 	_, _, _, err = f.NewSession().Read("/file")
-	wantCode(t, err, CodeClosed)
+	wantCode(t, err, codes.FSClosed)
 }
 
 func TestGuestPaths(t *testing.T) {
@@ -96,12 +98,12 @@ func TestGuestPaths(t *testing.T) {
 		}
 		for _, p := range invalid {
 			_, _, _, err := s.Read(p)
-			wantCode(t, err, CodeInvalidPath)
+			wantCode(t, err, codes.FSInvalidPath)
 			noHostPath(t, err, dir)
 			_, err = s.Write(p, []byte("x"))
-			wantCode(t, err, CodeInvalidPath)
+			wantCode(t, err, codes.FSInvalidPath)
 			_, err = s.Stat(p)
-			wantCode(t, err, CodeInvalidPath)
+			wantCode(t, err, codes.FSInvalidPath)
 		}
 		notFound := []string{
 			"/etc/passwd",
@@ -115,7 +117,7 @@ func TestGuestPaths(t *testing.T) {
 		}
 		for _, p := range notFound {
 			_, _, _, err := s.Read(p)
-			wantCode(t, err, CodeNotFound)
+			wantCode(t, err, codes.FSNotFound)
 			if !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("%s: not fs.ErrNotExist", p)
 			}
@@ -149,15 +151,15 @@ func TestGuestPaths(t *testing.T) {
 			t.Fatalf("Stat(/) = %+v, %v", info, err)
 		}
 		_, err = s.Write("/mnt/x.txt", []byte("x"))
-		wantCode(t, err, CodeNotFound)
+		wantCode(t, err, codes.FSNotFound)
 		_, err = s.Write("/mnt", []byte("x"))
-		wantCode(t, err, CodeReadOnly)
+		wantCode(t, err, codes.FSReadOnly)
 		_, err = s.Write("/elsewhere.txt", []byte("x"))
-		wantCode(t, err, CodeNotFound)
+		wantCode(t, err, codes.FSNotFound)
 		_, err = s.Write("/mnt/data", []byte("x"))
-		wantCode(t, err, CodeNotAFile)
+		wantCode(t, err, codes.FSNotAFile)
 		_, _, _, err = s.Read("/mnt")
-		wantCode(t, err, CodeNotAFile)
+		wantCode(t, err, codes.FSNotAFile)
 		if r := s.Commit(); len(r.Committed)+len(r.Conflicts) != 0 {
 			t.Fatalf("commit of nothing: %+v", r)
 		}
@@ -191,25 +193,25 @@ func TestDenyHidesSecrets(t *testing.T) {
 		for _, h := range hidden {
 			p := "/data/" + h
 			_, _, _, err := s.Read(p)
-			wantCode(t, err, CodeNotFound)
+			wantCode(t, err, codes.FSNotFound)
 			// Exactly the error of a missing file.
 			if strings.Replace(err.Error(), p, "/data/no-such-file", 1) != missErr.Error() {
 				t.Errorf("hidden %q: %v differs from missing %v", h, err, missErr)
 			}
-			if _, err := s.Stat(p); CodeOf(err) != CodeNotFound {
+			if _, err := s.Stat(p); CodeOf(err) != codes.FSNotFound {
 				t.Errorf("Stat(%q): %v", h, err)
 			}
 			if ok, err := s.Exists(p); ok || err != nil {
 				t.Errorf("Exists(%q) = %v, %v", h, ok, err)
 			}
 			_, err = s.Write(p, []byte("x"))
-			wantCode(t, err, CodeDenied)
+			wantCode(t, err, codes.FSDenied)
 			_, err = s.Remove(p)
-			wantCode(t, err, CodeDenied)
+			wantCode(t, err, codes.FSDenied)
 		}
 		for _, d := range []string{"/data/.git", "/data/.GIT", "/data/secrets"} {
 			_, err := s.List(d)
-			wantCode(t, err, CodeNotFound)
+			wantCode(t, err, codes.FSNotFound)
 		}
 		all, err := s.Glob("/data/**")
 		if err != nil {
@@ -281,10 +283,10 @@ func TestSource(t *testing.T) {
 	}
 	s := f.NewSession()
 	_, err := s.Write("/in/x.txt", []byte("x"))
-	wantCode(t, err, CodeReadOnly)
+	wantCode(t, err, codes.FSReadOnly)
 	writeFile(t, filepath.Join(a, "y.txt"), "y")
 	_, err = s.Remove("/in/y.txt")
-	wantCode(t, err, CodeReadOnly)
+	wantCode(t, err, codes.FSReadOnly)
 	if _, err := os.Stat(filepath.Join(a, "x.txt")); err == nil {
 		t.Fatal("ro mount written")
 	}

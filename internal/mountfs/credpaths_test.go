@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/credpaths"
 )
 
@@ -27,7 +28,7 @@ func TestDefaultDenyIsCredentialList(t *testing.T) {
 	s := f.NewSession()
 	for _, p := range hidden {
 		_, _, _, err := s.Read("/home/" + p)
-		wantCode(t, err, CodeNotFound)
+		wantCode(t, err, codes.FSNotFound)
 	}
 	if b, _, _, err := s.Read("/home/README.md"); err != nil || string(b) != "hello" {
 		t.Fatalf("ordinary file: %q %v", b, err)

@@ -11,11 +11,11 @@
 // components (even ones that would stay inside the mount), NUL bytes,
 // backslashes (so a Windows-style path fails loudly instead of naming an
 // odd file), invalid UTF-8, components over 255 bytes and paths over 4096
-// bytes; all with [CodeInvalidPath]. Empty and "." components are
+// bytes; all with [codes.FSInvalidPath]. Empty and "." components are
 // dropped. Directories above the mounts ("/" when the mounts are "/data"
 // and "/out") exist virtually: they can be listed (showing the mounts)
 // and stat-ed, and are read-only. Anything else outside the mounts is
-// [CodeNotFound]. Host entries whose names no guest path can spell
+// [codes.FSNotFound]. Host entries whose names no guest path can spell
 // (invalid UTF-8, a backslash) are not listed.
 //
 // # Hidden files
@@ -28,7 +28,7 @@
 // with [TempPrefix] are hidden too. A hidden path is absent to reads:
 // not listed, not globbed, and Read, Stat, Exists and List answer
 // exactly as for a missing path. Writes and removals of a hidden path
-// fail with [CodeDenied] instead: that answer depends only on the name
+// fail with [codes.FSDenied] instead: that answer depends only on the name
 // (the same whether or not the file exists), so it reveals nothing, and
 // it tells the guest why its write went nowhere.
 //
@@ -46,12 +46,12 @@
 // where openat2 is not available (detected by calling it once; seccomp
 // filters may refuse it with ENOSYS or EPERM) or [Config.Fallback] is
 // set, by walking one component at a time with openat and O_NOFOLLOW.
-// Both refuse every symlink, in any position, with [CodeSymlink] (a
+// Both refuse every symlink, in any position, with [codes.FSSymlink] (a
 // final symlink can still be listed and stat-ed as [KindSymlink]). Every
 // open adds O_NOFOLLOW, O_CLOEXEC, O_NONBLOCK and O_NOCTTY, so opening a
 // named pipe never blocks, and is followed by fstat: only regular files
 // are read or written, only directories listed; pipes, sockets and
-// devices are [CodeNotAFile]. Mount points inside a mount are crossed
+// devices are [codes.FSNotAFile]. Mount points inside a mount are crossed
 // (RESOLVE_NO_XDEV is not used). Reading a file hard-linked from outside
 // the mount is allowed; writing it replaces the link (see
 // [Session.Commit]), never the outside file.

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // mount is an opened [Mount].
@@ -40,11 +42,11 @@ type FS struct {
 // New checks cfg and opens every mount's host directory once (O_PATH,
 // O_DIRECTORY). It probes openat2 with one call on the first root: when
 // the call fails (an old kernel, or a seccomp filter returning ENOSYS or
-// EPERM) the fallback resolver is used. Errors have [CodeConfig] and may
+// EPERM) the fallback resolver is used. Errors have [codes.FSConfig] and may
 // name host paths.
 func New(cfg Config) (*FS, error) {
 	cfgErr := func(format string, a ...any) error {
-		return &Error{Code: CodeConfig, Op: "new", Message: fmt.Sprintf(format, a...)}
+		return &Error{Code: codes.FSConfig, Op: "new", Message: fmt.Sprintf(format, a...)}
 	}
 	deny, err := newDenyList(cfg.Deny)
 	if err != nil {
@@ -105,7 +107,7 @@ func New(cfg Config) (*FS, error) {
 		}
 		fd, err := unix.Open(host, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
-			return fail(&Error{Code: CodeConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})
+			return fail(&Error{Code: codes.FSConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})
 		}
 		f.mounts = append(f.mounts, &mount{guest: g, comps: comps, fd: fd, rw: rw, source: mc.Source})
 	}
@@ -135,7 +137,7 @@ func probeOpenat2(root int) bool {
 }
 
 // Close closes the mount roots. It waits for running operations; later
-// ones fail with [CodeClosed].
+// ones fail with [codes.FSClosed].
 func (f *FS) Close() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -146,7 +148,7 @@ func (f *FS) Close() error {
 	var first error
 	for _, m := range f.mounts {
 		if err := unix.Close(m.fd); err != nil && first == nil {
-			first = &Error{Code: CodeIO, Op: "close", Message: "closing mount " + m.guest, Err: err}
+			first = &Error{Code: codes.FSIO, Op: "close", Message: "closing mount " + m.guest, Err: err}
 		}
 	}
 	return first

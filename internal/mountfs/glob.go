@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Glob returns the guest paths of the files and directories that match
@@ -20,7 +22,7 @@ import (
 // inside the mounts, never follows symlinks, skips hidden entries and
 // only matches files and directories. Walking more than
 // [Config.MaxEntries] entries, or matching more, fails with
-// [CodeTooManyEntries]. Entries that vanish during the walk are skipped.
+// [codes.FSTooManyEntries]. Entries that vanish during the walk are skipped.
 func (s *Session) Glob(pattern string) ([]string, error) {
 	const op = "glob"
 	end, err := s.begin(op, pattern)
@@ -30,7 +32,7 @@ func (s *Session) Glob(pattern string) ([]string, error) {
 	defer end()
 	pats, perr := splitPattern(pattern)
 	if perr != "" {
-		return nil, newErr(CodeInvalidPath, op, pattern, perr, nil)
+		return nil, newErr(codes.FSInvalidPath, op, pattern, perr, nil)
 	}
 	n := 0
 	for n < len(pats) && !hasMeta(pats[n]) {
@@ -67,7 +69,7 @@ type globber struct {
 }
 
 func (g *globber) tooMany() error {
-	return newErr(CodeTooManyEntries, "glob", g.pattern, fmt.Sprintf("the pattern walks or matches more than %d entries", g.s.fs.maxEntries), nil)
+	return newErr(codes.FSTooManyEntries, "glob", g.pattern, fmt.Sprintf("the pattern walks or matches more than %d entries", g.s.fs.maxEntries), nil)
 }
 
 // add records a match.
@@ -83,7 +85,7 @@ func (g *globber) add(p string) error {
 // replaced by a file or symlink, unreadable) list as empty.
 func (g *globber) list(t *target) ([]Info, error) {
 	entries, err := g.s.list("glob", t, &g.budget, false)
-	if CodeOf(err) == CodeTooManyEntries {
+	if CodeOf(err) == codes.FSTooManyEntries {
 		return nil, g.tooMany()
 	}
 	if err != nil {

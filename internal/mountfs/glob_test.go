@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestGlob(t *testing.T) {
@@ -50,7 +52,7 @@ func TestGlob(t *testing.T) {
 		}
 		for _, bad := range []string{"m/a/*", "/m/a/../*", "/m/a/[", `/m/a/\*`, "/m/a/\x00*"} {
 			_, err := s.Glob(bad)
-			wantCode(t, err, CodeInvalidPath)
+			wantCode(t, err, codes.FSInvalidPath)
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // TestMain runs the helper processes of the multi-process tests when
@@ -85,7 +87,7 @@ func readHost(t testing.TB, name string) string {
 }
 
 // wantCode fails unless err is an *Error with code.
-func wantCode(t testing.TB, err error, code string) {
+func wantCode(t testing.TB, err error, code codes.Code) {
 	t.Helper()
 	var e *Error
 	if !errors.As(err, &e) {

@@ -2,6 +2,8 @@
 
 package mountfs
 
+import "github.com/modebox/modebox/internal/codes"
+
 // This file lets the package build on systems other than Linux, where
 // [New] always fails: the symlink-proof resolver needs Linux's openat2
 // or O_PATH.
@@ -13,7 +15,7 @@ type FS struct{}
 type Session struct{}
 
 func unsupported(op, p string) error {
-	return newErr(CodeConfig, op, p, "mounts are only supported on Linux", nil)
+	return newErr(codes.FSConfig, op, p, "mounts are only supported on Linux", nil)
 }
 
 // New fails: mounts are only supported on Linux.

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // runHelper is the body of a helper process. The environment says what
@@ -196,9 +198,9 @@ func TestCrashBeforeRename(t *testing.T) {
 		}
 		tempGuest := "/data/" + filepath.Base(temps[0])
 		_, _, _, err = s.Read(tempGuest)
-		wantCode(t, err, CodeNotFound)
+		wantCode(t, err, codes.FSNotFound)
 		_, err = s.Write(tempGuest, []byte("x"))
-		wantCode(t, err, CodeDenied)
+		wantCode(t, err, codes.FSDenied)
 		// The next commit into the directory removes the leftover.
 		if _, err := s.Write("/data/other.txt", []byte("x")); err != nil {
 			t.Fatal(err)

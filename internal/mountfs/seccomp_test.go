@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // blockOpenat2 installs a seccomp filter on every thread of the process
@@ -56,9 +58,9 @@ func seccompHelper() int {
 	out["resolver"] = f.Resolver()
 	s := f.NewSession()
 	data, _, _, err := s.Read("/data/in.txt")
-	out["read"] = string(data) + CodeOf(err)
+	out["read"] = string(data) + string(CodeOf(err))
 	_, _, _, err = s.Read("/data/out/secret.txt")
-	out["escape"] = CodeOf(err)
+	out["escape"] = string(CodeOf(err))
 	s.Write("/data/new/w.txt", []byte("w"))
 	out["commit"] = fmt.Sprint(len(s.Commit().Committed))
 	json.NewEncoder(os.Stdout).Encode(out)
@@ -83,7 +85,7 @@ func TestSeccompBlocksOpenat2(t *testing.T) {
 			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 				t.Fatalf("%q: %v", stdout, err)
 			}
-			want := map[string]string{"resolver": "fallback", "read": "inside", "escape": CodeSymlink, "commit": "1"}
+			want := map[string]string{"resolver": "fallback", "read": "inside", "escape": string(codes.FSSymlink), "commit": "1"}
 			for k, v := range want {
 				if got[k] != v {
 					t.Errorf("%s = %q, want %q", k, got[k], v)

@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // change is a staged write or removal.
@@ -31,7 +33,7 @@ type change struct {
 // Session stages the writes and removals of one run. Its reads see its
 // own staged changes. [Session.Commit] applies them at the end of a
 // successful run; [Session.Discard] drops them. After either, every
-// other method fails with [CodeClosed] (a second Commit returns an empty
+// other method fails with [codes.FSClosed] (a second Commit returns an empty
 // report). A Session is safe for concurrent use.
 type Session struct {
 	fs          *FS
@@ -62,22 +64,40 @@ func (s *Session) begin(op, p string) (func(), error) {
 	s.mu.Lock()
 	if s.done {
 		s.mu.Unlock()
-		return nil, newErr(CodeClosed, op, p, "the session is finished (committed or discarded)", nil)
+		return nil, newErr(codes.FSClosed, op, p, "the session is finished (committed or discarded)", nil)
 	}
 	s.fs.mu.RLock()
 	if s.fs.closed {
 		s.fs.mu.RUnlock()
 		s.mu.Unlock()
-		return nil, newErr(CodeClosed, op, p, "the file system is closed", nil)
+		return nil, newErr(codes.FSClosed, op, p, "the file system is closed", nil)
 	}
 	return func() { s.fs.mu.RUnlock(); s.mu.Unlock() }, nil
+}
+
+// enter begins op on path (see begin) and parses path; with write it also
+// checks that the target may be written. When err is nil the caller must
+// call end; otherwise the session is already unlocked.
+func (s *Session) enter(op, path string, write bool) (t *target, end func(), err error) {
+	end, err = s.begin(op, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t, err = s.fs.parse(op, path); err == nil && write {
+		err = s.writable(op, t)
+	}
+	if err != nil {
+		end()
+		return nil, nil, err
+	}
+	return t, end, nil
 }
 
 // parse checks a guest path and finds its mount.
 func (f *FS) parse(op, p string) (*target, error) {
 	comps, perr := splitGuest(p)
 	if perr != "" {
-		return nil, newErr(CodeInvalidPath, op, p, perr, nil)
+		return nil, newErr(codes.FSInvalidPath, op, p, perr, nil)
 	}
 	t := &target{path: "/" + strings.Join(comps, "/"), comps: comps}
 	t.m, t.rel = f.mountFor(comps)
@@ -86,7 +106,7 @@ func (f *FS) parse(op, p string) (*target, error) {
 			t.virtual = true
 			return t, nil
 		}
-		return nil, newErr(CodeNotFound, op, t.path, "not inside any mount (mounts: "+f.mountList()+")", nil)
+		return nil, newErr(codes.FSNotFound, op, t.path, "not inside any mount (mounts: "+f.mountList()+")", nil)
 	}
 	t.hidden = f.deny.hiddenAny(t.rel)
 	return t, nil
@@ -104,28 +124,28 @@ func (t *target) child(name string) *target {
 }
 
 // mapErr turns a resolver error into an *Error. notDir is the code for
-// ENOTDIR: [CodeNotFound] where the guest asked about a file.
-func mapErr(op, p string, err error, notDir string) error {
+// ENOTDIR: [codes.FSNotFound] where the guest asked about a file.
+func mapErr(op, p string, err error, notDir codes.Code) error {
 	switch {
 	case errors.Is(err, errSymlink):
-		return newErr(CodeSymlink, op, p, "the path is or passes through a symbolic link; symlinks are not followed", nil)
+		return newErr(codes.FSSymlink, op, p, "the path is or passes through a symbolic link; symlinks are not followed", nil)
 	case errors.Is(err, unix.ENOENT):
 		return notFound(op, p)
 	case errors.Is(err, unix.ENOTDIR):
-		if notDir == CodeNotFound {
+		if notDir == codes.FSNotFound {
 			return notFound(op, p)
 		}
 		return newErr(notDir, op, p, "a component of the path is not a directory", nil)
 	case errors.Is(err, unix.ENAMETOOLONG):
-		return newErr(CodeInvalidPath, op, p, "path is too long", nil)
+		return newErr(codes.FSInvalidPath, op, p, "path is too long", nil)
 	case errors.Is(err, unix.EXDEV):
-		return newErr(CodeInvalidPath, op, p, "path leaves its mount", nil)
+		return newErr(codes.FSInvalidPath, op, p, "path leaves its mount", nil)
 	}
 	var errno unix.Errno
 	if errors.As(err, &errno) {
-		return newErr(CodeIO, op, p, "system error", errno)
+		return newErr(codes.FSIO, op, p, "system error", errno)
 	}
-	return newErr(CodeIO, op, p, "system error", err)
+	return newErr(codes.FSIO, op, p, "system error", err)
 }
 
 // statInfo builds an Info from a stat result.
@@ -252,13 +272,13 @@ func (f *FS) readErr(op string, t *target, st *unix.Stat_t, err error) error {
 	switch {
 	case errors.Is(err, errNotRegular):
 		if st.Mode&unix.S_IFMT == unix.S_IFLNK {
-			return mapErr(op, t.path, errSymlink, CodeNotFound)
+			return mapErr(op, t.path, errSymlink, codes.FSNotFound)
 		}
-		return newErr(CodeNotAFile, op, t.path, "is "+describe(st.Mode)+", not a regular file", nil)
+		return newErr(codes.FSNotAFile, op, t.path, "is "+describe(st.Mode)+", not a regular file", nil)
 	case errors.Is(err, errTooLarge):
-		return newErr(CodeTooLarge, op, t.path, fmt.Sprintf("file is larger than the %d-byte limit", f.maxFile), nil)
+		return newErr(codes.FSTooLarge, op, t.path, fmt.Sprintf("file is larger than the %d-byte limit", f.maxFile), nil)
 	}
-	return mapErr(op, t.path, err, CodeNotFound)
+	return mapErr(op, t.path, err, codes.FSNotFound)
 }
 
 // Read returns the content of the file at path, its Info and the Base a
@@ -271,18 +291,14 @@ func (f *FS) readErr(op string, t *target, st *unix.Stat_t, err error) error {
 // whose removal is staged is not found.
 func (s *Session) Read(path string) ([]byte, Info, Base, error) {
 	const op = "read"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, false)
 	if err != nil {
 		return nil, Info{}, Base{}, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return nil, Info{}, Base{}, err
-	}
 	switch {
 	case t.virtual:
-		return nil, Info{}, Base{}, newErr(CodeNotAFile, op, t.path, "is a directory, not a regular file", nil)
+		return nil, Info{}, Base{}, newErr(codes.FSNotAFile, op, t.path, "is a directory, not a regular file", nil)
 	case t.hidden:
 		return nil, Info{}, Base{}, notFound(op, t.path)
 	}
@@ -296,7 +312,7 @@ func (s *Session) Read(path string) ([]byte, Info, Base, error) {
 	data, st, err := s.fs.readDisk(t)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) && s.impliedDir(t.path) {
-			return nil, Info{}, Base{}, newErr(CodeNotAFile, op, t.path, "is a directory, not a regular file", nil)
+			return nil, Info{}, Base{}, newErr(codes.FSNotAFile, op, t.path, "is a directory, not a regular file", nil)
 		}
 		return nil, Info{}, Base{}, s.fs.readErr(op, t, &st, err)
 	}
@@ -310,7 +326,7 @@ func (s *Session) Read(path string) ([]byte, Info, Base, error) {
 	return data, info, base, nil
 }
 
-// ReadText is [Session.Read] for text: it fails with [CodeNotText] when
+// ReadText is [Session.Read] for text: it fails with [codes.FSNotText] when
 // the content is not valid UTF-8 (the file's base is still recorded).
 func (s *Session) ReadText(path string) (string, Info, Base, error) {
 	data, info, base, err := s.Read(path)
@@ -318,7 +334,7 @@ func (s *Session) ReadText(path string) (string, Info, Base, error) {
 		return "", info, base, err
 	}
 	if !utf8.Valid(data) {
-		return "", info, base, newErr(CodeNotText, "read", info.Path, "file is not valid UTF-8 text; read it as bytes", nil)
+		return "", info, base, newErr(codes.FSNotText, "read", info.Path, "file is not valid UTF-8 text; read it as bytes", nil)
 	}
 	return string(data), info, base, nil
 }
@@ -329,15 +345,11 @@ func (s *Session) ReadText(path string) (string, Info, Base, error) {
 // file commits against; a path already read or staged keeps its base.
 func (s *Session) NoteRead(path string, base Base) error {
 	const op = "noteread"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, false)
 	if err != nil {
 		return err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return err
-	}
 	if t.virtual || t.hidden {
 		return notFound(op, t.path)
 	}
@@ -351,13 +363,13 @@ func (s *Session) NoteRead(path string, base Base) error {
 func (s *Session) writable(op string, t *target) error {
 	switch {
 	case t.virtual:
-		return newErr(CodeReadOnly, op, t.path, "is a directory above the mounts", nil)
+		return newErr(codes.FSReadOnly, op, t.path, "is a directory above the mounts", nil)
 	case t.hidden:
-		return newErr(CodeDenied, op, t.path, "the path matches a deny pattern", nil)
+		return newErr(codes.FSDenied, op, t.path, "the path matches a deny pattern", nil)
 	case len(t.rel) == 0:
-		return newErr(CodeNotAFile, op, t.path, "is a mount's root directory, not a regular file", nil)
+		return newErr(codes.FSNotAFile, op, t.path, "is a mount's root directory, not a regular file", nil)
 	case !t.m.rw:
-		return newErr(CodeReadOnly, op, t.path, "the mount "+t.m.guest+" is read-only", nil)
+		return newErr(codes.FSReadOnly, op, t.path, "the mount "+t.m.guest+" is read-only", nil)
 	}
 	return nil
 }
@@ -366,27 +378,27 @@ func (s *Session) writable(op string, t *target) error {
 // staged there.
 func (s *Session) checkStage(op string, t *target, n int64) error {
 	if n > s.fs.maxFile {
-		return newErr(CodeTooLarge, op, t.path, fmt.Sprintf("data is larger than the %d-byte file size limit", s.fs.maxFile), nil)
+		return newErr(codes.FSTooLarge, op, t.path, fmt.Sprintf("data is larger than the %d-byte file size limit", s.fs.maxFile), nil)
 	}
 	total := s.stagedBytes + n
 	c, ok := s.staged[t.path]
 	if ok {
 		total -= int64(len(c.data))
 	} else if len(s.staged) >= s.fs.maxEntries {
-		return newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
+		return newErr(codes.FSTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
 	}
 	if total > s.fs.maxStaged {
-		return newErr(CodeTooLarge, op, t.path, fmt.Sprintf("the run's staged writes would exceed the %d-byte limit", s.fs.maxStaged), nil)
+		return newErr(codes.FSTooLarge, op, t.path, fmt.Sprintf("the run's staged writes would exceed the %d-byte limit", s.fs.maxStaged), nil)
 	}
 	// No ancestor may be a staged file.
 	for i := len(t.m.comps) + 1; i < len(t.comps); i++ {
 		anc := "/" + strings.Join(t.comps[:i], "/")
 		if c, ok := s.staged[anc]; ok && !c.remove {
-			return newErr(CodeNotADirectory, op, t.path, anc+" is a file", nil)
+			return newErr(codes.FSNotADirectory, op, t.path, anc+" is a file", nil)
 		}
 	}
 	if s.impliedDir(t.path) {
-		return newErr(CodeNotAFile, op, t.path, "is a directory, not a regular file", nil)
+		return newErr(codes.FSNotAFile, op, t.path, "is a directory, not a regular file", nil)
 	}
 	return nil
 }
@@ -426,9 +438,9 @@ func (s *Session) currentBase(op string, t *target) (Base, error) {
 	case errors.Is(err, unix.ENOENT):
 		return Base{}, nil
 	case errors.Is(err, unix.ENOTDIR):
-		return Base{}, newErr(CodeNotADirectory, op, t.path, "a component of the path is not a directory", nil)
+		return Base{}, newErr(codes.FSNotADirectory, op, t.path, "a component of the path is not a directory", nil)
 	case errors.Is(err, errTooLarge):
-		return Base{}, newErr(CodeTooLarge, op, t.path, fmt.Sprintf("the existing file is larger than the %d-byte limit", s.fs.maxFile), nil)
+		return Base{}, newErr(codes.FSTooLarge, op, t.path, fmt.Sprintf("the existing file is larger than the %d-byte limit", s.fs.maxFile), nil)
 	}
 	return Base{}, s.fs.readErr(op, t, &st, err)
 }
@@ -437,23 +449,16 @@ func (s *Session) currentBase(op string, t *target) (Base, error) {
 // (and missing parent directories, at commit) if need be. Nothing on the
 // host changes before [Session.Commit]. It returns the base the write
 // will be committed against, for the host to record (see [Base]).
-// Writes to hidden paths fail with [CodeDenied], to read-only mounts with
-// [CodeReadOnly]; writes over symlinks, directories and special files
+// Writes to hidden paths fail with [codes.FSDenied], to read-only mounts with
+// [codes.FSReadOnly]; writes over symlinks, directories and special files
 // are refused.
 func (s *Session) Write(path string, data []byte) (Base, error) {
 	const op = "write"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, true)
 	if err != nil {
 		return Base{}, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return Base{}, err
-	}
-	if err := s.writable(op, t); err != nil {
-		return Base{}, err
-	}
 	if err := s.checkStage(op, t, int64(len(data))); err != nil {
 		return Base{}, err
 	}
@@ -472,18 +477,11 @@ func (s *Session) Write(path string, data []byte) (Base, error) {
 // conflict.
 func (s *Session) Restage(path string, data []byte, base Base) error {
 	const op = "restage"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, true)
 	if err != nil {
 		return err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return err
-	}
-	if err := s.writable(op, t); err != nil {
-		return err
-	}
 	if err := s.checkStage(op, t, int64(len(data))); err != nil {
 		return err
 	}
@@ -496,18 +494,11 @@ func (s *Session) Restage(path string, data []byte, base Base) error {
 // It returns the base the removal will be committed against.
 func (s *Session) Remove(path string) (Base, error) {
 	const op = "remove"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, true)
 	if err != nil {
 		return Base{}, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return Base{}, err
-	}
-	if err := s.writable(op, t); err != nil {
-		return Base{}, err
-	}
 	if c, ok := s.staged[t.path]; ok {
 		if c.remove {
 			return Base{}, notFound(op, t.path)
@@ -521,21 +512,21 @@ func (s *Session) Remove(path string) (Base, error) {
 		return c.base, nil
 	}
 	if s.impliedDir(t.path) {
-		return Base{}, newErr(CodeNotAFile, op, t.path, "is a directory; only files can be removed", nil)
+		return Base{}, newErr(codes.FSNotAFile, op, t.path, "is a directory; only files can be removed", nil)
 	}
 	// The file must exist now, whatever the session read before.
 	data, st, err := s.fs.readDisk(t)
 	if err != nil && !errors.Is(err, errTooLarge) {
 		if errors.Is(err, errNotRegular) && st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			return Base{}, newErr(CodeNotAFile, op, t.path, "is a directory; only files can be removed", nil)
+			return Base{}, newErr(codes.FSNotAFile, op, t.path, "is a directory; only files can be removed", nil)
 		}
 		return Base{}, s.fs.readErr(op, t, &st, err)
 	}
 	if errors.Is(err, errTooLarge) {
-		return Base{}, newErr(CodeTooLarge, op, t.path, fmt.Sprintf("file is larger than the %d-byte limit", s.fs.maxFile), nil)
+		return Base{}, newErr(codes.FSTooLarge, op, t.path, fmt.Sprintf("file is larger than the %d-byte limit", s.fs.maxFile), nil)
 	}
 	if len(s.staged) >= s.fs.maxEntries {
-		return Base{}, newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
+		return Base{}, newErr(codes.FSTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
 	}
 	base, ok := s.reads[t.path]
 	if !ok {
@@ -551,18 +542,11 @@ func (s *Session) Remove(path string) (Base, error) {
 // [Session.Remove] did.
 func (s *Session) RestageRemove(path string, base Base) error {
 	const op = "restage"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, true)
 	if err != nil {
 		return err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return err
-	}
-	if err := s.writable(op, t); err != nil {
-		return err
-	}
 	if !base.Exists {
 		if c, ok := s.staged[t.path]; ok {
 			s.stagedBytes -= int64(len(c.data))
@@ -571,7 +555,7 @@ func (s *Session) RestageRemove(path string, base Base) error {
 		return nil
 	}
 	if _, ok := s.staged[t.path]; !ok && len(s.staged) >= s.fs.maxEntries {
-		return newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
+		return newErr(codes.FSTooManyEntries, op, t.path, fmt.Sprintf("a run may stage changes to at most %d files", s.fs.maxEntries), nil)
 	}
 	s.stage(t, nil, true, base)
 	return nil
@@ -579,18 +563,14 @@ func (s *Session) RestageRemove(path string, base Base) error {
 
 // Stat describes the file or directory at path. A final symlink is
 // described (Kind [KindSymlink]), not followed; a symlink before the
-// final component fails with [CodeSymlink].
+// final component fails with [codes.FSSymlink].
 func (s *Session) Stat(path string) (Info, error) {
 	const op = "stat"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, false)
 	if err != nil {
 		return Info{}, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return Info{}, err
-	}
 	return s.stat(op, t)
 }
 
@@ -613,12 +593,12 @@ func (s *Session) stat(op string, t *target) (Info, error) {
 		if errors.Is(err, unix.ENOENT) && s.impliedDir(t.path) {
 			return dirInfo(t), nil
 		}
-		return Info{}, mapErr(op, t.path, err, CodeNotFound)
+		return Info{}, mapErr(op, t.path, err, codes.FSNotFound)
 	}
 	defer unix.Close(fd)
 	st, err := fstat(fd)
 	if err != nil {
-		return Info{}, mapErr(op, t.path, err, CodeNotFound)
+		return Info{}, mapErr(op, t.path, err, codes.FSNotFound)
 	}
 	return statInfo(t, &st), nil
 }
@@ -634,14 +614,14 @@ func (s *Session) Exists(path string) (bool, error) {
 	}
 	defer end()
 	t, err := s.fs.parse(op, path)
-	if CodeOf(err) == CodeNotFound {
+	if CodeOf(err) == codes.FSNotFound {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
 	}
 	_, err = s.stat(op, t)
-	if CodeOf(err) == CodeNotFound {
+	if CodeOf(err) == codes.FSNotFound {
 		return false, nil
 	}
 	return err == nil, err
@@ -651,28 +631,24 @@ func (s *Session) Exists(path string) (bool, error) {
 // with the session's staged changes applied. Hidden entries are left
 // out, as are names no guest path can spell (invalid UTF-8, or with a
 // backslash). Symlinks and special files are listed with their kind.
-// More than [Config.MaxEntries] entries fail with [CodeTooManyEntries];
+// More than [Config.MaxEntries] entries fail with [codes.FSTooManyEntries];
 // hidden entries do not count, so the limit reveals nothing about them.
 func (s *Session) List(path string) ([]Info, error) {
 	const op = "list"
-	end, err := s.begin(op, path)
+	t, end, err := s.enter(op, path, false)
 	if err != nil {
 		return nil, err
 	}
 	defer end()
-	t, err := s.fs.parse(op, path)
-	if err != nil {
-		return nil, err
-	}
 	budget := s.fs.maxEntries
 	return s.list(op, t, &budget, true)
 }
 
 // list lists directory t. budget counts down the entries read from the
-// host and returned; going below zero is [CodeTooManyEntries].
+// host and returned; going below zero is [codes.FSTooManyEntries].
 func (s *Session) list(op string, t *target, budget *int, full bool) ([]Info, error) {
 	tooMany := func() error {
-		return newErr(CodeTooManyEntries, op, t.path, fmt.Sprintf("more than %d entries", s.fs.maxEntries), nil)
+		return newErr(codes.FSTooManyEntries, op, t.path, fmt.Sprintf("more than %d entries", s.fs.maxEntries), nil)
 	}
 	if t.virtual {
 		return s.listVirtual(t), nil
@@ -684,7 +660,7 @@ func (s *Session) list(op string, t *target, budget *int, full bool) ([]Info, er
 		if c.remove {
 			return nil, notFound(op, t.path)
 		}
-		return nil, newErr(CodeNotADirectory, op, t.path, "is a file, not a directory", nil)
+		return nil, newErr(codes.FSNotADirectory, op, t.path, "is a file, not a directory", nil)
 	}
 	entries := map[string]Info{}
 	fd, err := s.fs.openBeneath(t.m.fd, t.rel, unix.O_RDONLY|unix.O_DIRECTORY)
@@ -697,9 +673,9 @@ func (s *Session) list(op string, t *target, budget *int, full bool) ([]Info, er
 				if serr != nil {
 					return nil, serr
 				}
-				return nil, newErr(CodeNotADirectory, op, t.path, "is "+kindWords(info.Kind)+", not a directory", nil)
+				return nil, newErr(codes.FSNotADirectory, op, t.path, "is "+kindWords(info.Kind)+", not a directory", nil)
 			}
-			return nil, mapErr(op, t.path, err, CodeNotADirectory)
+			return nil, mapErr(op, t.path, err, codes.FSNotADirectory)
 		}
 	} else {
 		err := s.readDir(fd, t, budget, entries, full)
@@ -708,7 +684,7 @@ func (s *Session) list(op string, t *target, budget *int, full bool) ([]Info, er
 			if errors.Is(err, errTooMany) {
 				return nil, tooMany()
 			}
-			return nil, mapErr(op, t.path, err, CodeNotADirectory)
+			return nil, mapErr(op, t.path, err, codes.FSNotADirectory)
 		}
 	}
 	// Apply the staged changes.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func names(list []Info) []string {
@@ -54,7 +56,7 @@ func TestReadYourWrites(t *testing.T) {
 			}
 		}
 		_, _, _, err := s.Read("/data/gone.txt")
-		wantCode(t, err, CodeNotFound)
+		wantCode(t, err, codes.FSNotFound)
 		if ok, _ := s.Exists("/data/gone.txt"); ok {
 			t.Error("removed file exists")
 		}
@@ -65,7 +67,7 @@ func TestReadYourWrites(t *testing.T) {
 			t.Errorf("Stat(deep) = %+v, %v", info, err)
 		}
 		_, _, _, err = s.Read("/data/deep")
-		wantCode(t, err, CodeNotAFile)
+		wantCode(t, err, codes.FSNotAFile)
 		list, err := s.List("/data")
 		if err != nil {
 			t.Fatal(err)
@@ -81,17 +83,17 @@ func TestReadYourWrites(t *testing.T) {
 		}
 		// Write over an implied directory, or beneath a staged file.
 		_, err = s.Write("/data/deep", []byte("x"))
-		wantCode(t, err, CodeNotAFile)
+		wantCode(t, err, codes.FSNotAFile)
 		_, err = s.Write("/data/new.txt/x", []byte("x"))
-		wantCode(t, err, CodeNotADirectory)
+		wantCode(t, err, codes.FSNotADirectory)
 		_, err = s.Write("/data/keep.txt/x", []byte("x"))
-		wantCode(t, err, CodeNotADirectory)
+		wantCode(t, err, codes.FSNotADirectory)
 		_, err = s.Write("/data/sub", []byte("x"))
-		wantCode(t, err, CodeNotAFile)
+		wantCode(t, err, codes.FSNotAFile)
 		_, err = s.Remove("/data/sub")
-		wantCode(t, err, CodeNotAFile)
+		wantCode(t, err, codes.FSNotAFile)
 		_, err = s.List("/data/keep.txt")
-		wantCode(t, err, CodeNotADirectory)
+		wantCode(t, err, codes.FSNotADirectory)
 		// Nothing on the host yet.
 		if got := readHost(t, filepath.Join(dir, "keep.txt")); got != "keep" {
 			t.Fatal("write reached the host before commit")
@@ -113,7 +115,7 @@ func TestReadYourWrites(t *testing.T) {
 		}
 		// The session is over.
 		_, _, _, err = s.Read("/data/new.txt")
-		wantCode(t, err, CodeClosed)
+		wantCode(t, err, codes.FSClosed)
 		if r := s.Commit(); len(r.Committed) != 0 {
 			t.Fatal("second commit did something")
 		}
@@ -128,7 +130,7 @@ func TestRemoveStagedNewFile(t *testing.T) {
 		t.Fatalf("Remove = %+v, %v", b, err)
 	}
 	_, err := s.Remove("/data/tmp.txt")
-	wantCode(t, err, CodeNotFound)
+	wantCode(t, err, codes.FSNotFound)
 	if r := s.Commit(); len(r.Committed)+len(r.Conflicts) != 0 {
 		t.Fatalf("Commit = %+v", r)
 	}
@@ -149,7 +151,7 @@ func TestDiscard(t *testing.T) {
 		t.Fatalf("commit after discard: %+v", r)
 	}
 	_, err := s.Write("/data/x", nil)
-	wantCode(t, err, CodeClosed)
+	wantCode(t, err, codes.FSClosed)
 	if got := readHost(t, filepath.Join(dir, "a.txt")); got != "a" {
 		t.Fatal("discarded write happened")
 	}
@@ -354,13 +356,13 @@ func TestReadOnlyMount(t *testing.T) {
 		f := mustFS(t, Config{Mounts: []Mount{{Host: dir, Guest: "/ro", Mode: ReadOnly}}, Fallback: fb})
 		s := f.NewSession()
 		_, err := s.Write("/ro/a.txt", []byte("x"))
-		wantCode(t, err, CodeReadOnly)
+		wantCode(t, err, codes.FSReadOnly)
 		_, err = s.Write("/ro/new.txt", []byte("x"))
-		wantCode(t, err, CodeReadOnly)
+		wantCode(t, err, codes.FSReadOnly)
 		_, err = s.Remove("/ro/a.txt")
-		wantCode(t, err, CodeReadOnly)
-		wantCode(t, s.Restage("/ro/a.txt", nil, Base{}), CodeReadOnly)
-		wantCode(t, s.RestageRemove("/ro/a.txt", Base{Exists: true}), CodeReadOnly)
+		wantCode(t, err, codes.FSReadOnly)
+		wantCode(t, s.Restage("/ro/a.txt", nil, Base{}), codes.FSReadOnly)
+		wantCode(t, s.RestageRemove("/ro/a.txt", Base{Exists: true}), codes.FSReadOnly)
 		if info, err := s.Stat("/ro/a.txt"); err != nil || !info.ReadOnly {
 			t.Fatalf("Stat = %+v, %v", info, err)
 		}
@@ -384,19 +386,19 @@ func TestLimits(t *testing.T) {
 		f := mustFS(t, Config{Mounts: []Mount{{Host: dir, Guest: "/d", Mode: ReadWrite}}, MaxFileSize: 1000, MaxEntries: 5, MaxStaged: 1500, Fallback: fb})
 		s := f.NewSession()
 		_, _, _, err := s.Read("/d/big.txt")
-		wantCode(t, err, CodeTooLarge)
+		wantCode(t, err, codes.FSTooLarge)
 		if _, _, _, err := s.Read("/d/ok.txt"); err != nil {
 			t.Fatal(err)
 		}
 		_, err = s.Write("/d/new.txt", make([]byte, 1001))
-		wantCode(t, err, CodeTooLarge)
+		wantCode(t, err, codes.FSTooLarge)
 		_, err = s.Write("/d/big.txt", []byte("small")) // cannot hash what it replaces
-		wantCode(t, err, CodeTooLarge)
+		wantCode(t, err, codes.FSTooLarge)
 		if _, err := s.Write("/d/one.txt", make([]byte, 1000)); err != nil {
 			t.Fatal(err)
 		}
 		_, err = s.Write("/d/two.txt", make([]byte, 600))
-		wantCode(t, err, CodeTooLarge)
+		wantCode(t, err, codes.FSTooLarge)
 		if _, err := s.Write("/d/one.txt", make([]byte, 900)); err != nil { // replaces, fits
 			t.Fatalf("rewrite: %v", err)
 		}
@@ -404,14 +406,14 @@ func TestLimits(t *testing.T) {
 			t.Fatalf("now fits: %v", err)
 		}
 		_, err = s.List("/d/many")
-		wantCode(t, err, CodeTooManyEntries)
+		wantCode(t, err, codes.FSTooManyEntries)
 		if l, err := s.List("/d/few"); err != nil || len(l) != 3 {
 			t.Fatalf("List(few) = %v, %v", l, err)
 		}
 		_, err = s.Glob("/d/many/*")
-		wantCode(t, err, CodeTooManyEntries)
+		wantCode(t, err, codes.FSTooManyEntries)
 		_, err = s.Glob("/d/**/nothing-matches")
-		wantCode(t, err, CodeTooManyEntries) // walks too many
+		wantCode(t, err, codes.FSTooManyEntries) // walks too many
 		// The number of staged files is bounded too.
 		s2 := f.NewSession()
 		for i := range 5 {
@@ -420,7 +422,7 @@ func TestLimits(t *testing.T) {
 			}
 		}
 		_, err = s2.Write("/d/s/z", nil)
-		wantCode(t, err, CodeTooManyEntries)
+		wantCode(t, err, codes.FSTooManyEntries)
 	})
 }
 
@@ -499,5 +501,5 @@ func TestReadText(t *testing.T) {
 		t.Fatalf("%q %v", txt, err)
 	}
 	_, _, _, err := s.ReadText("/data/b.bin")
-	wantCode(t, err, CodeNotText)
+	wantCode(t, err, codes.FSNotText)
 }

@@ -8,7 +8,7 @@ type Mode string
 // Mount modes.
 const (
 	// ReadOnly ("ro") mounts can be read, listed and globbed; writes and
-	// removals are refused with [CodeReadOnly].
+	// removals are refused with [codes.FSReadOnly].
 	ReadOnly Mode = "ro"
 	// ReadWrite ("rw") mounts can also be written and removed from
 	// (staged, then committed by [Session.Commit]).

@@ -155,7 +155,7 @@ func ParseHostPort(s string) (Entry, error) {
 	case strings.HasPrefix(hostPart, "*."):
 		h, cerr := checkHostName(hostPart[2:])
 		if cerr != nil {
-			return Entry{}, fmt.Errorf("%q: %s", s, cerr.Reason)
+			return Entry{}, fmt.Errorf("%q: %s", s, cerr.Message)
 		}
 		if _, err := netip.ParseAddr(h); err == nil {
 			return Entry{}, fmt.Errorf("%q: a wildcard needs a domain, not an address", s)
@@ -165,7 +165,7 @@ func ParseHostPort(s string) (Entry, error) {
 	default:
 		h, cerr := checkHostName(hostPart)
 		if cerr != nil {
-			return Entry{}, fmt.Errorf("%q: %s", s, cerr.Reason)
+			return Entry{}, fmt.Errorf("%q: %s", s, cerr.Message)
 		}
 		e.Host = h
 		if a, err := netip.ParseAddr(h); err == nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"code.dny.dev/ssrf"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestClassify(t *testing.T) {
@@ -109,7 +111,7 @@ func TestCheckAddrAllowance(t *testing.T) {
 		}
 	}
 	err := CheckAddr(netip.MustParseAddr("::ffff:169.254.169.254"), false)
-	if err == nil || err.(*Error).Code != CodeAddress || err.Error() != "169.254.169.254 is a cloud metadata address; it is reachable only through an allowlist entry that names this IP, or a host entry marked private" {
+	if err == nil || err.(*Error).Code != codes.AddressRefused || err.Error() != "ADDRESS_REFUSED: 169.254.169.254 is a cloud metadata address; it is reachable only through an allowlist entry that names this IP, or a host entry marked private" {
 		t.Errorf("message: %v", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Resolver looks up a host's addresses; *net.Resolver is one.
@@ -36,7 +38,7 @@ func CheckAddr(a netip.Addr, allowPrivate bool) error {
 		return nil
 	}
 	if c == ClassInvalid {
-		return &Error{Code: CodeAddress, Reason: "not an IP address"}
+		return &Error{Code: codes.AddressRefused, Message: "not an IP address"}
 	}
 	if allowPrivate {
 		// an allowance opens the special ranges, never the unspecified
@@ -45,7 +47,7 @@ func CheckAddr(a netip.Addr, allowPrivate bool) error {
 			return nil
 		}
 	}
-	return &Error{Code: CodeAddress, Reason: fmt.Sprintf("%s is a %s address; it is reachable only through an allowlist entry that names this IP, or a host entry marked private", Normalize(a), c)}
+	return &Error{Code: codes.AddressRefused, Message: fmt.Sprintf("%s is a %s address; it is reachable only through an allowlist entry that names this IP, or a host entry marked private", Normalize(a), c)}
 }
 
 // Dialer dials TCP with every address checked: the host is resolved here
@@ -64,11 +66,11 @@ type Dialer struct {
 func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
 	host, portStr, err := net.SplitHostPort(address)
 	if err != nil {
-		return nil, &Error{Code: CodeAddress, Reason: "bad address " + address, Err: err}
+		return nil, &Error{Code: codes.AddressRefused, Message: "bad address " + address, Err: err}
 	}
 	port, err := strconv.Atoi(portStr)
 	if err != nil || port < 1 || port > 65535 {
-		return nil, &Error{Code: CodeAddress, Reason: "bad port in " + address}
+		return nil, &Error{Code: codes.AddressRefused, Message: "bad port in " + address}
 	}
 	allow := privateAllowed(ctx)
 	addrs, err := d.resolve(ctx, host)
@@ -79,7 +81,7 @@ func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.
 		if err := CheckAddr(a, allow); err != nil {
 			var ge *Error
 			if errors.As(err, &ge) && host != Normalize(a).String() {
-				ge.Reason = host + " resolves to " + ge.Reason
+				ge.Message = host + " resolves to " + ge.Message
 			}
 			return nil, err
 		}
@@ -93,7 +95,7 @@ func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.
 		ControlContext: func(ctx context.Context, network, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
 			if err != nil {
-				return &Error{Code: CodeAddress, Reason: "bad dial address " + address, Err: err}
+				return &Error{Code: codes.AddressRefused, Message: "bad dial address " + address, Err: err}
 			}
 			return CheckAddr(ap.Addr(), allow)
 		},
@@ -117,7 +119,7 @@ func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.
 func (d *Dialer) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
 		if a.Zone() != "" {
-			return nil, &Error{Code: CodeAddress, Reason: "zoned addresses are not dialled"}
+			return nil, &Error{Code: codes.AddressRefused, Message: "zoned addresses are not dialled"}
 		}
 		return []netip.Addr{a}, nil
 	}
@@ -130,7 +132,7 @@ func (d *Dialer) resolve(ctx context.Context, host string) ([]netip.Addr, error)
 		return nil, err
 	}
 	if len(addrs) == 0 {
-		return nil, &Error{Code: CodeAddress, Reason: host + " has no addresses"}
+		return nil, &Error{Code: codes.AddressRefused, Message: host + " has no addresses"}
 	}
 	return addrs, nil
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // listener accepts on 127.0.0.1 and counts connections.
@@ -67,7 +69,7 @@ func wantRefused(t *testing.T, c net.Conn, err error) {
 		t.Fatal("dialled")
 	}
 	var ge *Error
-	if !errors.As(err, &ge) || ge.Code != CodeAddress {
+	if !errors.As(err, &ge) || ge.Code != codes.AddressRefused {
 		t.Fatalf("got %v, want an ADDRESS_REFUSED *Error", err)
 	}
 }

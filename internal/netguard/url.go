@@ -9,44 +9,20 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/idna"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
-// Error codes.
-const (
-	// CodeBadURL: the URL is refused before any lookup.
-	CodeBadURL = "BAD_URL"
-	// CodeAddress: the address being dialled is not allowed.
-	CodeAddress = "ADDRESS_REFUSED"
-	// CodeNotListed: the host and port are on no allowlist entry.
-	CodeNotListed = "HOST_NOT_ALLOWED"
-)
+// Error is a refused URL, host or address; its Code is [codes.BadURL],
+// [codes.AddressRefused] or [codes.HostNotAllowed].
+type Error = codes.Error[errorOf]
 
-// Error is a refused URL, host or address.
-type Error struct {
-	// Code is one of the Code constants.
-	Code string
-	// Reason says what was refused and why.
-	Reason string
-	// Err is the underlying error, if any.
-	Err error
-}
-
-// Error returns the reason, followed by the underlying error if any.
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return e.Reason + ": " + e.Err.Error()
-	}
-	return e.Reason
-}
-
-// Unwrap returns the underlying error.
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrorCode is the stable code.
-func (e *Error) ErrorCode() string { return e.Code }
+// errorOf keeps this package's errors apart from other packages' (see
+// [codes.Error]).
+type errorOf struct{}
 
 func badURL(format string, a ...any) *Error {
-	return &Error{Code: CodeBadURL, Reason: fmt.Sprintf(format, a...)}
+	return &Error{Code: codes.BadURL, Message: fmt.Sprintf(format, a...)}
 }
 
 // Target is a checked URL: the parsed URL with its host in ASCII
@@ -96,7 +72,7 @@ func CheckURL(raw string) (Target, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Target{}, &Error{Code: CodeBadURL, Reason: "the URL does not parse", Err: err}
+		return Target{}, &Error{Code: codes.BadURL, Message: "the URL does not parse", Err: err}
 	}
 	scheme := strings.ToLower(u.Scheme)
 	if scheme != "http" && scheme != "https" {
@@ -181,7 +157,7 @@ func checkHostName(host string) (string, *Error) {
 	} else {
 		a, err := idna.Lookup.ToASCII(host)
 		if err != nil {
-			return "", &Error{Code: CodeBadURL, Reason: fmt.Sprintf("host %q is not a valid host name", host), Err: err}
+			return "", &Error{Code: codes.BadURL, Message: fmt.Sprintf("host %q is not a valid host name", host), Err: err}
 		}
 		ascii = strings.ToLower(a)
 	}

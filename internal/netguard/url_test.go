@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestCheckURLRefused(t *testing.T) {
@@ -100,7 +102,7 @@ func TestCheckURLRefused(t *testing.T) {
 				t.Fatalf("accepted: host %q port %d", tg.Host, tg.Port)
 			}
 			var ge *Error
-			if !errors.As(err, &ge) || ge.Code != CodeBadURL || ge.ErrorCode() != CodeBadURL {
+			if !errors.As(err, &ge) || ge.Code != codes.BadURL || codes.Code(ge.ErrorCode()) != codes.BadURL {
 				t.Fatalf("%v is not a BAD_URL *Error", err)
 			}
 		})

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/netguard"
 )
 
@@ -38,11 +39,11 @@ func (ss *session) serveHTTP() {
 		var e *Error
 		switch {
 		case ss.cr.exhausted():
-			e = &Error{Code: CodeHeaderTooLarge, Reason: fmt.Sprintf("the request header is larger than %d bytes", ss.srv.cfg.MaxHeaderBytes)}
+			e = &Error{Code: codes.HeaderTooLarge, Message: fmt.Sprintf("the request header is larger than %d bytes", ss.srv.cfg.MaxHeaderBytes)}
 		case ss.timedOut(err):
-			e = &Error{Code: CodeTimeout, Reason: "the request header did not arrive within the header timeout"}
+			e = &Error{Code: codes.Timeout, Message: "the request header did not arrive within the header timeout"}
 		default:
-			e = &Error{Code: CodeBadRequest, Reason: "malformed HTTP request (this socket speaks HTTP/1.1 proxy requests and SOCKS5)", Err: err}
+			e = &Error{Code: codes.BadRequest, Message: "malformed HTTP request (this socket speaks HTTP/1.1 proxy requests and SOCKS5)", Err: err}
 		}
 		ss.refuse(ss.event("", 0), e)
 		ss.httpRefuse(nil, e)
@@ -130,21 +131,21 @@ func removeHopHeaders(h http.Header) {
 // response says Connection: close.
 func (ss *session) serveForward(req *http.Request) {
 	if req.URL.Host == "" || !strings.Contains(req.RequestURI, "://") {
-		e := &Error{Code: CodeBadRequest, Reason: "this is a proxy: send absolute-form requests (GET http://host:port/path), for example by setting HTTP_PROXY"}
+		e := &Error{Code: codes.BadRequest, Message: "this is a proxy: send absolute-form requests (GET http://host:port/path), for example by setting HTTP_PROXY"}
 		ss.refuse(ss.event("", 0), e)
 		ss.httpRefuse(req, e)
 		return
 	}
 	tgt, err := netguard.CheckURL(req.RequestURI)
 	if err != nil {
-		e := &Error{Code: CodeBadHost, Reason: "refused URL", Err: err}
+		e := &Error{Code: codes.BadHost, Message: "refused URL", Err: err}
 		ss.refuse(ss.event(printable(req.URL.Host), 0), e)
 		ss.httpRefuse(req, e)
 		return
 	}
 	t := target{host: tgt.Host, port: tgt.Port}
 	if tgt.URL.Scheme != "http" {
-		e := &Error{Code: CodeUnsupported, Reason: "https:// URLs go through CONNECT (set HTTPS_PROXY), not as plain proxy requests"}
+		e := &Error{Code: codes.Unsupported, Message: "https:// URLs go through CONNECT (set HTTPS_PROXY), not as plain proxy requests"}
 		ss.refuse(ss.event(t.host, t.port), e)
 		ss.httpRefuse(req, e)
 		return
@@ -192,9 +193,9 @@ func (ss *session) serveForward(req *http.Request) {
 		resp, err := http.ReadResponse(obr, out)
 		if err != nil {
 			if !relayed {
-				e := &Error{Code: CodeUpstream, Reason: "no valid HTTP response from " + t.String(), Err: err}
+				e := &Error{Code: codes.BadUpstreamResponse, Message: "no valid HTTP response from " + t.String(), Err: err}
 				if olr.exhausted() {
-					e.Reason = fmt.Sprintf("the response header from %s is larger than %d bytes", t, maxResponseHeaderBytes)
+					e.Message = fmt.Sprintf("the response header from %s is larger than %d bytes", t, maxResponseHeaderBytes)
 				}
 				ss.refuse(ss.event(t.host, t.port), e)
 				ss.httpRefuse(req, e)

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/net/proxy"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestConnectListedLoopback(t *testing.T) {
@@ -220,7 +222,7 @@ func TestUnlistedRefused(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 403 || resp.Header.Get("X-Modebox-Proxy-Error") != CodeNotListed || !strings.Contains(string(b), "shell.network.allow") {
+	if resp.StatusCode != 403 || resp.Header.Get("X-Modebox-Proxy-Error") != string(codes.HostNotAllowed) || !strings.Contains(string(b), "shell.network.allow") {
 		t.Errorf("plain HTTP unlisted: %d %v %q", resp.StatusCode, resp.Header, b)
 	}
 	if code := socksReplyCode(t, p, 1, 1, ip4("127.0.0.1"), echo.port); code != 0x02 {
@@ -247,7 +249,7 @@ func TestUnlistedRefused(t *testing.T) {
 	}
 	evs := p.events.all()
 	for _, proto := range []string{ProtoConnect, ProtoHTTP, ProtoSOCKS5} {
-		if !hasEvent(evs, func(e Event) bool { return e.Protocol == proto && !e.Allowed && e.Code == CodeNotListed }) {
+		if !hasEvent(evs, func(e Event) bool { return e.Protocol == proto && !e.Allowed && e.Code == codes.HostNotAllowed }) {
 			t.Errorf("no refusal event for %s: %+v", proto, evs)
 		}
 	}
@@ -277,7 +279,7 @@ func TestListedNameResolvingToLoopbackRefused(t *testing.T) {
 		}
 	}
 	resp, body := rawHTTP(t, p, "GET http://svc.test:"+hport+"/ HTTP/1.1\r\nHost: svc.test\r\n\r\n")
-	if resp.StatusCode != 403 || resp.Header.Get("X-Modebox-Proxy-Error") != CodeAddress || !strings.Contains(body, "loopback") {
+	if resp.StatusCode != 403 || resp.Header.Get("X-Modebox-Proxy-Error") != string(codes.AddressRefused) || !strings.Contains(body, "loopback") {
 		t.Errorf("plain HTTP svc.test: %d %q", resp.StatusCode, body)
 	}
 	settle()
@@ -359,21 +361,21 @@ func TestSOCKS5Commands(t *testing.T) {
 		cmd, atyp  byte
 		addr       []byte
 		want       byte
-		wantCodeEv string
+		wantCodeEv codes.Code
 	}{
-		{"BIND", 2, 1, ip4("127.0.0.1"), 0x07, CodeUnsupported},
-		{"UDP ASSOCIATE", 3, 1, ip4("127.0.0.1"), 0x07, CodeUnsupported},
-		{"command 9", 9, 1, ip4("127.0.0.1"), 0x07, CodeUnsupported},
-		{"ATYP 5", 1, 5, nil, 0x08, CodeBadAddressType},
-		{"numeric domain", 1, 3, []byte("2130706433"), 0x02, CodeBadHost},
-		{"hex domain", 1, 3, []byte("0x7f.1"), 0x02, CodeBadHost},
-		{"short domain", 1, 3, []byte("127.1"), 0x02, CodeBadHost},
-		{"mapped v6", 1, 4, ip16("::ffff:127.0.0.1"), 0x02, CodeNotListed},
-		{"domain with port", 1, 3, []byte("127.0.0.1:" + strconv.Itoa(echo.port)), 0x02, CodeBadHost},
-		{"domain with zone", 1, 3, []byte("fe80::1%lo"), 0x02, CodeBadHost},
-		{"empty domain", 1, 3, []byte{}, 0x01, CodeBadRequest},
-		{"domain with NUL", 1, 3, []byte("127.0.0.1\x00.evil"), 0x02, CodeBadHost},
-		{"trailing dot", 1, 3, []byte("localhost."), 0x02, CodeBadHost},
+		{"BIND", 2, 1, ip4("127.0.0.1"), 0x07, codes.Unsupported},
+		{"UDP ASSOCIATE", 3, 1, ip4("127.0.0.1"), 0x07, codes.Unsupported},
+		{"command 9", 9, 1, ip4("127.0.0.1"), 0x07, codes.Unsupported},
+		{"ATYP 5", 1, 5, nil, 0x08, codes.BadAddressType},
+		{"numeric domain", 1, 3, []byte("2130706433"), 0x02, codes.BadHost},
+		{"hex domain", 1, 3, []byte("0x7f.1"), 0x02, codes.BadHost},
+		{"short domain", 1, 3, []byte("127.1"), 0x02, codes.BadHost},
+		{"mapped v6", 1, 4, ip16("::ffff:127.0.0.1"), 0x02, codes.HostNotAllowed},
+		{"domain with port", 1, 3, []byte("127.0.0.1:" + strconv.Itoa(echo.port)), 0x02, codes.BadHost},
+		{"domain with zone", 1, 3, []byte("fe80::1%lo"), 0x02, codes.BadHost},
+		{"empty domain", 1, 3, []byte{}, 0x01, codes.BadRequest},
+		{"domain with NUL", 1, 3, []byte("127.0.0.1\x00.evil"), 0x02, codes.BadHost},
+		{"trailing dot", 1, 3, []byte("localhost."), 0x02, codes.BadHost},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			port := echo.port
@@ -579,7 +581,7 @@ func TestSlowloris(t *testing.T) {
 		t.Errorf("silent connection lived %v", el)
 	}
 	c.Close()
-	if !hasEvent(p.events.all(), func(e Event) bool { return e.Code == CodeTimeout }) {
+	if !hasEvent(p.events.all(), func(e Event) bool { return e.Code == codes.Timeout }) {
 		t.Errorf("no timeout event: %+v", p.events.all())
 	}
 }
@@ -778,10 +780,10 @@ func TestEventsAndReasons(t *testing.T) {
 	if e := got[0]; !e.Allowed || e.Protocol != ProtoConnect || e.Host != "127.0.0.1" || e.Port != echo.port || e.Time.IsZero() || e.Code != "" {
 		t.Errorf("allowed event %+v", e)
 	}
-	if e := got[1]; e.Allowed || e.Host != "example.com" || e.Port != 443 || e.Code != CodeNotListed || !strings.Contains(e.Reason, "shell.network.allow") {
+	if e := got[1]; e.Allowed || e.Host != "example.com" || e.Port != 443 || e.Code != codes.HostNotAllowed || !strings.Contains(e.Reason, "shell.network.allow") {
 		t.Errorf("refused event %+v", e)
 	}
-	if e := got[2]; e.Allowed || e.Code != CodeBadHost || !strings.Contains(e.Reason, "non-canonical") {
+	if e := got[2]; e.Allowed || e.Code != codes.BadHost || !strings.Contains(e.Reason, "non-canonical") {
 		t.Errorf("bad host event %+v", e)
 	}
 }
@@ -827,14 +829,14 @@ func TestListen(t *testing.T) {
 	// a regular file is not replaced
 	os.WriteFile(dir+"/file", []byte("x"), 0o600)
 	var pe *Error
-	if _, err := Listen(dir+"/file", Config{}); !errors.As(err, &pe) || pe.Code != CodeListen {
+	if _, err := Listen(dir+"/file", Config{}); !errors.As(err, &pe) || pe.Code != codes.ListenFailed {
 		t.Errorf("regular file: %v", err)
 	}
 	// a bad allowlist entry
-	if _, err := Listen(dir+"/x.sock", Config{Allow: []string{"example.com"}}); !errors.As(err, &pe) || pe.Code != CodeConfig {
+	if _, err := Listen(dir+"/x.sock", Config{Allow: []string{"example.com"}}); !errors.As(err, &pe) || pe.Code != codes.BadConfig {
 		t.Errorf("bad entry: %v", err)
 	}
-	if _, err := Listen(dir+"/y.sock", Config{Allow: []string{"127.1:80"}}); !errors.As(err, &pe) || pe.Code != CodeConfig {
+	if _, err := Listen(dir+"/y.sock", Config{Allow: []string{"127.1:80"}}); !errors.As(err, &pe) || pe.Code != codes.BadConfig {
 		t.Errorf("non-canonical entry: %v", err)
 	}
 	if s.Addr() != sock {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/netguard"
 )
 
@@ -93,8 +94,9 @@ type Event struct {
 	Allowed bool
 	// Entry is the allowlist entry that matched, or "".
 	Entry string
-	// Code is one of the Code constants for a refusal, "" when allowed.
-	Code string
+	// Code is the refusal's code (one of the proxy's in the codes
+	// registry), "" when allowed.
+	Code codes.Code
 	// Reason explains a refusal.
 	Reason string
 }
@@ -136,7 +138,7 @@ type Server struct {
 func Listen(socketPath string, cfg Config) (*Server, error) {
 	allow, err := netguard.ParseAllowlist(cfg.Allow)
 	if err != nil {
-		return nil, &Error{Code: CodeConfig, Reason: "netproxy: bad allowlist entry", Err: err}
+		return nil, &Error{Code: codes.BadConfig, Message: "netproxy: bad allowlist entry", Err: err}
 	}
 	if cfg.DialTimeout <= 0 {
 		cfg.DialTimeout = DefaultDialTimeout
@@ -157,7 +159,7 @@ func Listen(socketPath string, cfg Config) (*Server, error) {
 		cfg.MaxHeaderBytes = DefaultMaxHeaderBytes
 	}
 	if socketPath == "" {
-		return nil, &Error{Code: CodeConfig, Reason: "netproxy: empty socket path"}
+		return nil, &Error{Code: codes.BadConfig, Message: "netproxy: empty socket path"}
 	}
 	ln, fi, err := listenUnix(socketPath)
 	if err != nil {
@@ -180,7 +182,7 @@ func Listen(socketPath string, cfg Config) (*Server, error) {
 }
 
 func listenErr(reason string, err error) error {
-	return &Error{Code: CodeListen, Reason: "netproxy: " + reason, Err: err}
+	return &Error{Code: codes.ListenFailed, Message: "netproxy: " + reason, Err: err}
 }
 
 // listenUnix binds a socket in a private temporary directory, makes it
@@ -241,7 +243,7 @@ func (s *Server) Serve() error {
 	}
 	if s.serving {
 		s.mu.Unlock()
-		return &Error{Code: CodeConfig, Reason: "netproxy: Serve called twice"}
+		return &Error{Code: codes.BadConfig, Message: "netproxy: Serve called twice"}
 	}
 	s.serving = true
 	s.wg.Add(1)
@@ -267,7 +269,7 @@ func (s *Server) Serve() error {
 				}
 				continue
 			}
-			return &Error{Code: CodeListen, Reason: "netproxy: accept failed", Err: err}
+			return &Error{Code: codes.ListenFailed, Message: "netproxy: accept failed", Err: err}
 		}
 		backoff = 0
 		s.accept(c)
@@ -296,7 +298,7 @@ func (s *Server) accept(c *net.UnixConn) {
 			overloaded = true
 		default:
 			c.Close()
-			s.emit(Event{Code: CodeTooMany, Reason: fmt.Sprintf("too many connections (limit %d); closed without reading", s.cfg.MaxConns)})
+			s.emit(Event{Code: codes.TooManyConnections, Reason: fmt.Sprintf("too many connections (limit %d); closed without reading", s.cfg.MaxConns)})
 			return
 		}
 	}
@@ -329,7 +331,7 @@ func (s *Server) accept(c *net.UnixConn) {
 		defer ss.close()
 		defer func() {
 			if r := recover(); r != nil {
-				s.emit(Event{Protocol: ss.proto, Code: CodeInternal, Reason: fmt.Sprintf("internal error: %v", r)})
+				s.emit(Event{Protocol: ss.proto, Code: codes.Internal, Reason: fmt.Sprintf("internal error: %v", r)})
 			}
 		}()
 		ss.serve()
@@ -363,7 +365,7 @@ func (s *Server) Close() error {
 		os.Remove(s.path)
 	}
 	if err != nil {
-		return &Error{Code: CodeListen, Reason: "netproxy: closing the listener", Err: err}
+		return &Error{Code: codes.ListenFailed, Message: "netproxy: closing the listener", Err: err}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/netguard"
 )
 
@@ -74,9 +75,9 @@ func (ss *session) serve() {
 	ss.br = bufio.NewReaderSize(ss.cr, 4096)
 	first, err := ss.br.Peek(1)
 	if err != nil {
-		code, reason := CodeBadRequest, "the connection closed before a request"
+		code, reason := codes.BadRequest, "the connection closed before a request"
 		if isTimeout(err) {
-			code, reason = CodeTimeout, "no request within the header timeout"
+			code, reason = codes.Timeout, "no request within the header timeout"
 		}
 		s.emit(Event{Code: code, Reason: reason})
 		return
@@ -93,7 +94,7 @@ func (ss *session) serve() {
 	case 0x04:
 		// SOCKS4 reply: version 0, code 91 (request rejected or failed).
 		ss.client.Write([]byte{0x00, 0x5b, 0, 0, 0, 0, 0, 0})
-		s.emit(Event{Code: CodeUnsupported, Reason: "SOCKS4 is not supported; use SOCKS5 (socks5h://)"})
+		s.emit(Event{Code: codes.Unsupported, Reason: "SOCKS4 is not supported; use SOCKS5 (socks5h://)"})
 	default:
 		ss.serveHTTP()
 	}
@@ -166,27 +167,27 @@ func parseAuthority(hostport string) (target, *Error) {
 	if err != nil {
 		var ae *net.AddrError
 		if errors.As(err, &ae) && ae.Err == "missing port in address" {
-			return target{}, &Error{Code: CodeBadRequest, Reason: "the target " + printable(hostport) + " has no port: write host:port (for example " + printable(hostport) + ":443)"}
+			return target{}, &Error{Code: codes.BadRequest, Message: "the target " + printable(hostport) + " has no port: write host:port (for example " + printable(hostport) + ":443)"}
 		}
-		return target{}, &Error{Code: CodeBadHost, Reason: "the target " + printable(hostport) + " is not host:port", Err: err}
+		return target{}, &Error{Code: codes.BadHost, Message: "the target " + printable(hostport) + " is not host:port", Err: err}
 	}
 	if host == "" || port == "" {
-		return target{}, &Error{Code: CodeBadRequest, Reason: "the target " + printable(hostport) + " needs a host and a port"}
+		return target{}, &Error{Code: codes.BadRequest, Message: "the target " + printable(hostport) + " needs a host and a port"}
 	}
 	for _, c := range port {
 		if c < '0' || c > '9' {
-			return target{}, &Error{Code: CodeBadRequest, Reason: "the target " + printable(hostport) + " has a bad port"}
+			return target{}, &Error{Code: codes.BadRequest, Message: "the target " + printable(hostport) + " has a bad port"}
 		}
 	}
 	if strings.HasPrefix(host, "*") {
-		return target{}, &Error{Code: CodeBadHost, Reason: "the target " + printable(hostport) + " is a pattern, not a host"}
+		return target{}, &Error{Code: codes.BadHost, Message: "the target " + printable(hostport) + " is a pattern, not a host"}
 	}
 	e, err := netguard.ParseHostPort(hostport)
 	if err != nil {
-		return target{}, &Error{Code: CodeBadHost, Reason: "refused target", Err: err}
+		return target{}, &Error{Code: codes.BadHost, Message: "refused target", Err: err}
 	}
 	if e.Wildcard {
-		return target{}, &Error{Code: CodeBadHost, Reason: "the target " + printable(hostport) + " is a pattern, not a host"}
+		return target{}, &Error{Code: codes.BadHost, Message: "the target " + printable(hostport) + " is a pattern, not a host"}
 	}
 	return target{host: e.Host, port: e.Port}, nil
 }
@@ -195,7 +196,7 @@ func parseAuthority(hostport string) (target, *Error) {
 func (s *Server) match(t target) (netguard.Entry, *Error) {
 	e, ok := s.allow.Match(t.host, t.port)
 	if !ok {
-		return netguard.Entry{}, &Error{Code: CodeNotListed, Reason: t.String() + " is not on the network allowlist. To allow it, add \"" + t.String() + "\" to shell.network.allow in the modebox configuration"}
+		return netguard.Entry{}, &Error{Code: codes.HostNotAllowed, Message: t.String() + " is not on the network allowlist. To allow it, add \"" + t.String() + "\" to shell.network.allow in the modebox configuration"}
 	}
 	return e, nil
 }
@@ -220,24 +221,24 @@ func dialError(t target, err error, serverClosed bool) *Error {
 	var ge *netguard.Error
 	var dnsErr *net.DNSError
 	switch {
-	case errors.As(err, &ge) && ge.Code == netguard.CodeAddress:
-		return &Error{Code: CodeAddress, Reason: t.String() + " refused: " + ge.Reason}
+	case errors.As(err, &ge) && ge.Code == codes.AddressRefused:
+		return &Error{Code: codes.AddressRefused, Message: t.String() + " refused: " + ge.Message}
 	case errors.As(err, &ge):
-		return &Error{Code: CodeBadHost, Reason: t.String() + " refused: " + ge.Reason}
+		return &Error{Code: codes.BadHost, Message: t.String() + " refused: " + ge.Message}
 	case serverClosed:
-		return &Error{Code: CodeDialFailed, Reason: "the proxy is shutting down", Err: err}
+		return &Error{Code: codes.DialFailed, Message: "the proxy is shutting down", Err: err}
 	case errors.As(err, &dnsErr):
-		return &Error{Code: CodeResolve, Reason: "cannot resolve " + t.host, Err: err}
+		return &Error{Code: codes.ResolveFailed, Message: "cannot resolve " + t.host, Err: err}
 	case isTimeout(err):
-		return &Error{Code: CodeDialTimeout, Reason: "connecting to " + t.String() + " timed out", Err: err}
+		return &Error{Code: codes.DialTimeout, Message: "connecting to " + t.String() + " timed out", Err: err}
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return &Error{Code: CodeConnRefused, Reason: t.String() + " refused the connection", Err: err}
+		return &Error{Code: codes.ConnectionRefused, Message: t.String() + " refused the connection", Err: err}
 	case errors.Is(err, syscall.ENETUNREACH):
-		return &Error{Code: CodeNetUnreachable, Reason: "no route to the network of " + t.String(), Err: err}
+		return &Error{Code: codes.NetworkUnreachable, Message: "no route to the network of " + t.String(), Err: err}
 	case errors.Is(err, syscall.EHOSTUNREACH):
-		return &Error{Code: CodeHostUnreachable, Reason: "no route to " + t.String(), Err: err}
+		return &Error{Code: codes.HostUnreachable, Message: "no route to " + t.String(), Err: err}
 	default:
-		return &Error{Code: CodeDialFailed, Reason: "cannot connect to " + t.String(), Err: err}
+		return &Error{Code: codes.DialFailed, Message: "cannot connect to " + t.String(), Err: err}
 	}
 }
 
@@ -254,7 +255,7 @@ func isTimeout(err error) bool {
 func (ss *session) connectTarget(t target, ev Event) (net.Conn, *Error) {
 	s := ss.srv
 	if ss.overloaded {
-		return nil, ss.refuse(ev, &Error{Code: CodeTooMany, Reason: "the proxy has too many open connections (limit " + strconv.Itoa(s.cfg.MaxConns) + "); try again"})
+		return nil, ss.refuse(ev, &Error{Code: codes.TooManyConnections, Message: "the proxy has too many open connections (limit " + strconv.Itoa(s.cfg.MaxConns) + "); try again"})
 	}
 	entry, perr := s.match(t)
 	if perr != nil {
@@ -266,7 +267,7 @@ func (ss *session) connectTarget(t target, ev Event) (net.Conn, *Error) {
 		return nil, ss.refuse(ev, perr)
 	}
 	if !ss.setOrigin(c) {
-		return nil, ss.refuse(ev, &Error{Code: CodeDialFailed, Reason: "the proxy is shutting down"})
+		return nil, ss.refuse(ev, &Error{Code: codes.DialFailed, Message: "the proxy is shutting down"})
 	}
 	ev.Allowed = true
 	s.emit(ev)

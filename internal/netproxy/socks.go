@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // SOCKS5 constants (RFC 1928).
@@ -30,9 +32,9 @@ func (ss *session) serveSOCKS() {
 	}
 	readErr := func(what string, err error) *Error {
 		if ss.timedOut(err) {
-			return &Error{Code: CodeTimeout, Reason: "SOCKS5 " + what + " did not arrive within the handshake timeout"}
+			return &Error{Code: codes.Timeout, Message: "SOCKS5 " + what + " did not arrive within the handshake timeout"}
 		}
-		return &Error{Code: CodeBadRequest, Reason: "truncated SOCKS5 " + what, Err: err}
+		return &Error{Code: codes.BadRequest, Message: "truncated SOCKS5 " + what, Err: err}
 	}
 
 	// greeting: VER NMETHODS METHODS...
@@ -54,7 +56,7 @@ func (ss *session) serveSOCKS() {
 	}
 	if !noAuth {
 		ss.client.Write([]byte{socksVersion, socksNoAcceptable})
-		fail(&Error{Code: CodeUnsupported, Reason: "the SOCKS5 client offers no method this proxy accepts (only \"no authentication\")"})
+		fail(&Error{Code: codes.Unsupported, Message: "the SOCKS5 client offers no method this proxy accepts (only \"no authentication\")"})
 		return
 	}
 	if _, err := ss.client.Write([]byte{socksVersion, socksNoAuth}); err != nil {
@@ -68,7 +70,7 @@ func (ss *session) serveSOCKS() {
 		return
 	}
 	if rq[0] != socksVersion {
-		e := &Error{Code: CodeBadRequest, Reason: fmt.Sprintf("SOCKS5 request with version %d", rq[0])}
+		e := &Error{Code: codes.BadRequest, Message: fmt.Sprintf("SOCKS5 request with version %d", rq[0])}
 		ss.socksReply(socksReply(e.Code))
 		fail(e)
 		return
@@ -105,13 +107,13 @@ func (ss *session) serveSOCKS() {
 			// an IPv6 literal sent as a name: check it as one
 			host = "[" + host + "]"
 		} else if strings.ContainsAny(host, "[]:") {
-			e := &Error{Code: CodeBadHost, Reason: "the SOCKS5 target name " + strconv.Quote(printable(host)) + " has characters a host name cannot have"}
+			e := &Error{Code: codes.BadHost, Message: "the SOCKS5 target name " + strconv.Quote(printable(host)) + " has characters a host name cannot have"}
 			ss.socksReply(socksReply(e.Code))
 			ss.refuse(ss.event(printable(host), 0), e)
 			return
 		}
 	default:
-		e := &Error{Code: CodeBadAddressType, Reason: fmt.Sprintf("SOCKS5 address type %d is not IPv4 (1), domain name (3) or IPv6 (4)", rq[3])}
+		e := &Error{Code: codes.BadAddressType, Message: fmt.Sprintf("SOCKS5 address type %d is not IPv4 (1), domain name (3) or IPv6 (4)", rq[3])}
 		ss.socksReply(socksReply(e.Code))
 		fail(e)
 		return
@@ -132,7 +134,7 @@ func (ss *session) serveSOCKS() {
 		case socksCmdUDP:
 			what = "UDP ASSOCIATE"
 		}
-		e := &Error{Code: CodeUnsupported, Reason: "SOCKS5 " + what + " is not supported; only CONNECT"}
+		e := &Error{Code: codes.Unsupported, Message: "SOCKS5 " + what + " is not supported; only CONNECT"}
 		ss.socksReply(socksReply(e.Code))
 		ss.refuse(ss.event(printable(strings.Trim(host, "[]")), port), e)
 		return

@@ -15,7 +15,8 @@ import (
 
 // MaybeBridge runs the network bridge and exits if this process was started
 // as one (os.Args[1] == "__modebox-bridge"); otherwise it returns at once.
-// The modebox binary's main calls it first.
+// The package runs it when a program initialises (see reexec.go), so a
+// program need not call it.
 func MaybeBridge() {
 	if len(os.Args) > 1 && os.Args[1] == BridgeCommand {
 		os.Exit(BridgeMain(os.Args[2:]))

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -43,11 +45,11 @@ func checkWorkspace(w string) (string, error) {
 	}
 	rw, err := filepath.EvalSymlinks(filepath.Clean(w))
 	if err != nil {
-		return "", &Error{Code: CodeConfig, Reason: fmt.Sprintf("workspace %s does not exist", w), Err: err}
+		return "", &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("workspace %s does not exist", w), Err: err}
 	}
 	fi, err := os.Stat(rw)
 	if err != nil || !fi.IsDir() {
-		return "", &Error{Code: CodeConfig, Reason: fmt.Sprintf("workspace %s is not a directory", w), Err: err}
+		return "", &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("workspace %s is not a directory", w), Err: err}
 	}
 	if rw == "/" {
 		return "", configError("workspace %s would make the whole file system writable", w)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // TestKernelSettingsReadOnly does what an attacker running as root did:
@@ -109,16 +111,16 @@ true`, Env: map[string]string{"W": home}})
 
 	// What cannot be guaranteed is refused at load time.
 	_, err := New(Config{Workspace: []string{keyDir}, Private: []string{keyDir}})
-	asError(t, err, CodeConfig)
+	asError(t, err, codes.SandboxConfig)
 	_, err = New(Config{Workspace: []string{filepath.Join(keyDir)}, Private: []string{filepath.Join(home, ".config")}})
-	asError(t, err, CodeConfig)
+	asError(t, err, codes.SandboxConfig)
 	link := mkdir(t, filepath.Join(scratch(t), "h2"))
 	real := mkdir(t, filepath.Join(link, "real"))
 	if err := os.Symlink(real, filepath.Join(link, ".config")); err != nil {
 		t.Fatal(err)
 	}
 	_, err = New(Config{Workspace: []string{link}, Private: []string{filepath.Join(link, ".config", "modebox")}})
-	if se := asError(t, err, CodeConfig); !strings.Contains(se.Reason, "symbolic link") {
+	if se := asError(t, err, codes.SandboxConfig); !strings.Contains(se.Reason, "symbolic link") {
 		t.Errorf("refusal does not say why: %v", se)
 	}
 }
@@ -320,13 +322,13 @@ func TestResourceLimits(t *testing.T) {
 		if _, err := New(Config{Workspace: s.cfg.Workspace, Limits: bad}); err == nil {
 			t.Errorf("limits %+v accepted", bad)
 		} else {
-			asError(t, err, CodeConfig)
+			asError(t, err, codes.SandboxConfig)
 		}
 	}
 }
 
 // TestInvalidCommand: input that cannot run is the caller's mistake
-// (CodeInvalid), never "the sandbox is unavailable".
+// (codes.SandboxInvalidCommand), never "the sandbox is unavailable".
 func TestInvalidCommand(t *testing.T) {
 	s := newSB(t, Config{})
 	ctx := context.Background()
@@ -337,12 +339,12 @@ func TestInvalidCommand(t *testing.T) {
 		{Script: "true", Env: map[string]string{"A": "x\x00"}},
 	} {
 		_, err := s.Run(ctx, c)
-		asError(t, err, CodeInvalid)
+		asError(t, err, codes.SandboxInvalidCommand)
 	}
 	for _, cfg := range []Config{{MaxOutput: -5}, {MaxOutput: 1 << 40}, {Timeout: time.Nanosecond}} {
 		cfg.Workspace = s.cfg.Workspace
 		_, err := New(cfg)
-		asError(t, err, CodeConfig)
+		asError(t, err, codes.SandboxConfig)
 	}
 	// A time limit that expires before bwrap starts is a timeout.
 	res, err := s.Run(ctx, Command{Script: "sleep 1", Timeout: time.Millisecond})
@@ -410,7 +412,7 @@ func TestRunsAsUnprivileged(t *testing.T) {
 			t.Errorf("not root: commands run as %q", res.Stdout)
 		}
 		_, err := New(Config{Workspace: s.cfg.Workspace, User: UserRoot})
-		asError(t, err, CodeConfig)
+		asError(t, err, codes.SandboxConfig)
 		return
 	}
 	uid, gid := ensureTestUser(t)
@@ -426,7 +428,7 @@ func TestRunsAsUnprivileged(t *testing.T) {
 	// A root-owned workspace and no "user": refused, saying why.
 	ws := mkdir(t, filepath.Join(scratch(t), "rootws"))
 	_, err := New(Config{Workspace: []string{ws}})
-	if se := asError(t, err, CodeConfig); !strings.Contains(se.Reason, "cannot write the workspace") || !strings.Contains(se.Fix, `"user": "root"`) {
+	if se := asError(t, err, codes.SandboxConfig); !strings.Contains(se.Reason, "cannot write the workspace") || !strings.Contains(se.Fix, `"user": "root"`) {
 		t.Errorf("refusal: %v", se)
 	}
 	// Explicitly root: host uid 0.

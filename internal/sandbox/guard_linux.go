@@ -10,16 +10,13 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
-// checkLimits fills in the default limits and refuses impossible ones.
+// checkLimits fills in the default resource limits and refuses impossible
+// ones.
 func checkLimits(cfg *Config) error {
-	if cfg.MaxOutput < 0 || cfg.MaxOutput > MaxOutputLimit {
-		return configError("max output %d is out of range: it must be between 1 and %d bytes", cfg.MaxOutput, MaxOutputLimit)
-	}
-	if cfg.Timeout < MinTimeout || cfg.MaxTimeout < MinTimeout {
-		return configError("timeout %s is shorter than %s", min(cfg.Timeout, cfg.MaxTimeout), MinTimeout)
-	}
 	l := &cfg.Limits
 	def := func(v *int64, d int64, name string) error {
 		if *v == 0 {
@@ -108,7 +105,7 @@ func (s *Sandbox) preparePrivate() error {
 				break
 			}
 			if err != nil {
-				return &Error{Code: CodeConfig, Reason: fmt.Sprintf("cannot check %s: %v", cur, err), Err: err}
+				return &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("cannot check %s: %v", cur, err), Err: err}
 			}
 			if fi.Mode()&os.ModeSymlink != 0 {
 				return configError("%s is a symbolic link inside the workspace %s, on the way to modebox's own state or configuration (%s): a command could replace it, so modebox refuses; make it a real directory or choose another workspace", cur, w, p)
@@ -118,7 +115,7 @@ func (s *Sandbox) preparePrivate() error {
 			// State directories modebox creates on first use: create
 			// them now, private, so they can be hidden.
 			if err := os.MkdirAll(p, 0o700); err != nil {
-				return &Error{Code: CodeConfig, Reason: fmt.Sprintf("cannot create %s to hide it from commands: %v", p, err), Err: err}
+				return &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("cannot create %s to hide it from commands: %v", p, err), Err: err}
 			}
 		}
 		s.private = append(s.private, p)

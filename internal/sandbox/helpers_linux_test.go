@@ -14,13 +14,17 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // envUnpriv marks the re-run of the test binary as the unprivileged user.
 const envUnpriv = "MBX_SANDBOX_UNPRIV"
 
+// TestMain does not call MaybeBridge: the package's init answers the
+// bridge and seal re-executions of this test binary (see reexec.go), as it
+// does for any program that imports it.
 func TestMain(m *testing.M) {
-	MaybeBridge()
 	code := m.Run()
 	if createdTestUser.Load() {
 		_ = exec.Command("userdel", testUser).Run()
@@ -176,7 +180,7 @@ func hostPy(t testing.TB, code string) string {
 	return string(out)
 }
 
-func asError(t testing.TB, err error, code string) *Error {
+func asError(t testing.TB, err error, code codes.Code) *Error {
 	t.Helper()
 	var se *Error
 	if !errors.As(err, &se) {

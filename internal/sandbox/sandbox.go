@@ -41,23 +41,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
-)
 
-// Error codes returned in Error.Code.
-const (
-	// CodeUnavailable: the sandbox cannot run on this machine (bubblewrap
-	// missing, user namespaces disabled, the preflight failed).
-	CodeUnavailable = "SANDBOX_UNAVAILABLE"
-	// CodeFailed: bubblewrap could not set up the sandbox for this command
-	// (for example the working directory could not be entered); the command
-	// did not run.
-	CodeFailed = "SANDBOX_FAILED"
-	// CodeConfig: the configuration is invalid.
-	CodeConfig = "SANDBOX_CONFIG"
-	// CodeInvalid: the command is invalid (a NUL byte in it, a bad
-	// working directory or environment, a timeout under MinTimeout); it
-	// did not run.
-	CodeInvalid = "SANDBOX_INVALID_COMMAND"
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // MinTimeout is the shortest time limit a command may have.
@@ -238,7 +223,7 @@ type Check struct {
 // Error is returned when the sandbox cannot be set up or the input is
 // invalid. Reason says what failed and Fix what to change.
 type Error struct {
-	Code   string
+	Code   codes.Code
 	Reason string
 	Fix    string
 	Err    error
@@ -246,7 +231,7 @@ type Error struct {
 
 // Error returns the code, the reason and the fix on one line.
 func (e *Error) Error() string {
-	msg := e.Code + ": " + e.Reason
+	msg := string(e.Code) + ": " + e.Reason
 	if e.Fix != "" {
 		msg += " (fix: " + e.Fix + ")"
 	}
@@ -256,8 +241,11 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrorCode returns the code as a string (see [codes.Of]).
+func (e *Error) ErrorCode() string { return string(e.Code) }
+
 // Is reports whether target is an *Error with the same code, so that
-// errors.Is(err, &Error{Code: CodeUnavailable}) works.
+// errors.Is(err, &Error{Code: codes.SandboxUnavailable}) works.
 func (e *Error) Is(target error) bool {
 	var t *Error
 	if !errors.As(target, &t) {
@@ -267,11 +255,11 @@ func (e *Error) Is(target error) bool {
 }
 
 func configError(format string, args ...any) *Error {
-	return &Error{Code: CodeConfig, Reason: fmt.Sprintf(format, args...)}
+	return &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf(format, args...)}
 }
 
 func invalidCommand(format string, args ...any) *Error {
-	return &Error{Code: CodeInvalid, Reason: fmt.Sprintf(format, args...)}
+	return &Error{Code: codes.SandboxInvalidCommand, Reason: fmt.Sprintf(format, args...)}
 }
 
 // DeniedSyscalls returns the system calls the Linux seccomp filter refuses,

@@ -21,13 +21,14 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 const sandboxExec = "/usr/bin/sandbox-exec"
@@ -63,56 +64,21 @@ type Sandbox struct {
 
 // New validates cfg and runs /usr/bin/true under the generated profile.
 func New(cfg Config) (*Sandbox, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxTimeout <= 0 {
-		cfg.MaxTimeout = DefaultMaxTimeout
-	}
-	if cfg.Timeout > cfg.MaxTimeout {
-		cfg.Timeout = cfg.MaxTimeout
-	}
-	if cfg.MaxOutput <= 0 {
-		cfg.MaxOutput = DefaultMaxOutput
-	}
-	s := &Sandbox{cfg: cfg, root: os.Geteuid() == 0}
-	s.home, _ = os.UserHomeDir()
-	if u, err := user.Current(); err == nil {
-		s.userName = u.Username
-	}
-	for _, w := range cfg.Workspace {
-		rw, err := checkWorkspace(w)
-		if err != nil {
-			return nil, err
-		}
-		s.workspaces = append(s.workspaces, rw)
-	}
-	if err := checkEnv(cfg.Env, "config env", configError); err != nil {
+	s, err := prepare(cfg)
+	if err != nil {
 		return nil, err
 	}
-	for _, p := range cfg.DenyRead {
-		if !filepath.IsAbs(expandUserPath(p, s.home)) {
-			return nil, configError("deny_read path %q is neither absolute nor under ~", p)
-		}
-	}
-	if n := cfg.Network; n != nil {
-		fi, err := os.Stat(n.ProxySocket)
-		if !filepath.IsAbs(n.ProxySocket) || err != nil || fi.Mode().Type() != os.ModeSocket {
-			return nil, &Error{Code: CodeConfig, Reason: fmt.Sprintf("network proxy socket %q is not a Unix socket", n.ProxySocket), Err: err}
-		}
-		s.proxySock, _ = filepath.EvalSymlinks(n.ProxySocket)
-		s.bridge = n.Bridge
-		if s.bridge == "" {
-			if s.bridge, err = os.Executable(); err != nil {
-				return nil, &Error{Code: CodeConfig, Reason: "cannot find the modebox executable for the network bridge", Err: err}
-			}
+	if s.proxySock != "" {
+		// the profile names the socket's real path (/tmp is /private/tmp)
+		if real, err := filepath.EvalSymlinks(s.proxySock); err == nil {
+			s.proxySock = real
 		}
 	}
 	if _, err := s.masks(); err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(sandboxExec); err != nil {
-		return nil, &Error{Code: CodeUnavailable, Reason: sandboxExec + " is missing", Fix: "sandbox-exec ships with macOS; check that /usr/bin is intact", Err: err}
+		return nil, &Error{Code: codes.SandboxUnavailable, Reason: sandboxExec + " is missing", Fix: "sandbox-exec ships with macOS; check that /usr/bin is intact", Err: err}
 	}
 	res, err := s.Run(context.Background(), Command{Script: "/usr/bin/true", Cwd: s.defaultCwd()})
 	if err != nil || res.ExitCode != 0 {
@@ -120,7 +86,7 @@ func New(cfg Config) (*Sandbox, error) {
 		if err != nil {
 			reason = "sandbox preflight failed: " + err.Error()
 		}
-		return nil, &Error{Code: CodeUnavailable, Reason: reason, Fix: "check that sandbox-exec works: sandbox-exec -p '(version 1)(allow default)' /usr/bin/true", Err: err}
+		return nil, &Error{Code: codes.SandboxUnavailable, Reason: reason, Fix: "check that sandbox-exec works: sandbox-exec -p '(version 1)(allow default)' /usr/bin/true", Err: err}
 	}
 	return s, nil
 }
@@ -158,16 +124,6 @@ func (s *Sandbox) masks() ([]mask, error) {
 		}
 	}
 	return ms, nil
-}
-
-// Masked returns the paths hidden from commands on this machine now.
-func (s *Sandbox) Masked() []string {
-	ms, _ := s.masks()
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.path
-	}
-	return out
 }
 
 // profile builds the Seatbelt profile; every path is a parameter.
@@ -260,7 +216,7 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	tmp, err := os.MkdirTemp("", "modebox-sh-")
 	if err != nil {
-		return Result{}, &Error{Code: CodeFailed, Reason: "cannot create the temp dir: " + err.Error(), Err: err}
+		return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot create the temp dir: " + err.Error(), Err: err}
 	}
 	defer os.RemoveAll(tmp)
 	if rt, err := filepath.EvalSymlinks(tmp); err == nil {
@@ -270,7 +226,7 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 	if s.proxySock != "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return Result{}, &Error{Code: CodeFailed, Reason: "cannot pick a bridge port: " + err.Error(), Err: err}
+			return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot pick a bridge port: " + err.Error(), Err: err}
 		}
 		port = ln.Addr().(*net.TCPAddr).Port
 		ln.Close()
@@ -330,7 +286,7 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return Result{}, &Error{Code: CodeUnavailable, Reason: "cannot start sandbox-exec: " + err.Error(), Err: err}
+		return Result{}, &Error{Code: codes.SandboxUnavailable, Reason: "cannot start sandbox-exec: " + err.Error(), Err: err}
 	}
 	waitErr := cmd.Wait()
 	res := Result{
@@ -355,11 +311,11 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 		}
 	}
 	if res.ExitCode != 0 && strings.HasPrefix(res.Stderr, "sandbox-exec:") {
-		return Result{}, &Error{Code: CodeFailed, Reason: "sandbox-exec could not apply the profile: " + strings.TrimSpace(res.Stderr), Err: waitErr}
+		return Result{}, &Error{Code: codes.SandboxFailed, Reason: "sandbox-exec could not apply the profile: " + strings.TrimSpace(res.Stderr), Err: waitErr}
 	}
 	var ee *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &ee) {
-		return res, &Error{Code: CodeFailed, Reason: waitErr.Error(), Err: waitErr}
+		return res, &Error{Code: codes.SandboxFailed, Reason: waitErr.Error(), Err: waitErr}
 	}
 	return res, nil
 }

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Paths inside the sandbox used by the network bridge.
@@ -51,67 +53,14 @@ type Sandbox struct {
 // /bin/true through the exact sandbox flags. Any failure to sandbox is an
 // *Error with code SANDBOX_UNAVAILABLE; an invalid cfg is SANDBOX_CONFIG.
 func New(cfg Config) (*Sandbox, error) {
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxTimeout <= 0 {
-		cfg.MaxTimeout = DefaultMaxTimeout
-	}
-	if cfg.Timeout > cfg.MaxTimeout {
-		cfg.Timeout = cfg.MaxTimeout
-	}
-	if cfg.MaxOutput == 0 {
-		cfg.MaxOutput = DefaultMaxOutput
-	}
-	if err := checkLimits(&cfg); err != nil {
+	s, err := prepare(cfg)
+	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{cfg: cfg, root: os.Geteuid() == 0}
-	s.home, _ = os.UserHomeDir()
-	if u, err := user.Current(); err == nil {
-		s.userName = u.Username
-		if s.home == "" {
-			s.home = u.HomeDir
-		}
-	}
-	if s.home == "" {
-		s.home = "/"
-	}
-	for _, w := range cfg.Workspace {
-		rw, err := checkWorkspace(w)
-		if err != nil {
-			return nil, err
-		}
-		s.workspaces = append(s.workspaces, rw)
-	}
-	if err := checkEnv(cfg.Env, "config env", configError); err != nil {
+	if err := checkLimits(&s.cfg); err != nil {
 		return nil, err
 	}
-	for _, p := range cfg.DenyRead {
-		if !filepath.IsAbs(expandUserPath(p, s.home)) {
-			return nil, configError("deny_read path %q is neither absolute nor under ~", p)
-		}
-	}
-	if n := cfg.Network; n != nil {
-		if !filepath.IsAbs(n.ProxySocket) {
-			return nil, configError("network proxy socket %q is not an absolute path", n.ProxySocket)
-		}
-		fi, err := os.Stat(n.ProxySocket)
-		if err != nil || fi.Mode().Type() != os.ModeSocket {
-			return nil, &Error{Code: CodeConfig, Reason: fmt.Sprintf("network proxy socket %s is not a Unix socket", n.ProxySocket), Err: err}
-		}
-		s.proxySock = n.ProxySocket
-		s.bridge = n.Bridge
-		if s.bridge == "" {
-			if s.bridge, err = os.Executable(); err != nil {
-				return nil, &Error{Code: CodeConfig, Reason: "cannot find the modebox executable for the network bridge", Err: err}
-			}
-		}
-		fi, err = os.Stat(s.bridge)
-		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-			return nil, &Error{Code: CodeConfig, Reason: fmt.Sprintf("network bridge %s is not an executable file", s.bridge), Err: err}
-		}
-	}
+	cfg = s.cfg
 	if err := s.preparePrivate(); err != nil {
 		return nil, err
 	}
@@ -138,7 +87,7 @@ func New(cfg Config) (*Sandbox, error) {
 	s.bwrap = bw
 	s.limits = limitPrelude(s.cfg.Limits)
 	if s.filter, err = buildFilter(true, s.proxySock != ""); err != nil {
-		return nil, &Error{Code: CodeUnavailable, Reason: "cannot build the seccomp filter: " + err.Error(), Err: err}
+		return nil, &Error{Code: codes.SandboxUnavailable, Reason: "cannot build the seccomp filter: " + err.Error(), Err: err}
 	}
 	if err := s.preflight(); err != nil {
 		return nil, err
@@ -152,14 +101,14 @@ func findBwrap(p string) (string, error) {
 	if p == "" {
 		lp, err := exec.LookPath("bwrap")
 		if err != nil {
-			return "", &Error{Code: CodeUnavailable, Reason: "bubblewrap (bwrap) is not installed or not in PATH",
+			return "", &Error{Code: codes.SandboxUnavailable, Reason: "bubblewrap (bwrap) is not installed or not in PATH",
 				Fix: "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap) or set the bwrap path in the configuration", Err: err}
 		}
 		p = lp
 	}
 	fi, err := os.Stat(p)
 	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
-		return "", &Error{Code: CodeUnavailable, Reason: fmt.Sprintf("bubblewrap not found at %s", p),
+		return "", &Error{Code: codes.SandboxUnavailable, Reason: fmt.Sprintf("bubblewrap not found at %s", p),
 			Fix: "install bubblewrap (apt-get install bubblewrap) or correct the configured bwrap path", Err: err}
 	}
 	return p, nil
@@ -268,16 +217,6 @@ func (s *Sandbox) inWorkspace(p string) bool {
 		}
 	}
 	return false
-}
-
-// Masked returns the paths hidden from commands on this machine now.
-func (s *Sandbox) Masked() []string {
-	ms, _ := s.masks()
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.path
-	}
-	return out
 }
 
 // env builds the command's environment: the allowlist, Config.Env,
@@ -490,12 +429,12 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 	}
 	filt, err := filterFile(prog)
 	if err != nil {
-		return Result{}, &Error{Code: CodeFailed, Reason: "cannot pass the seccomp filter to bubblewrap: " + err.Error(), Err: err}
+		return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot pass the seccomp filter to bubblewrap: " + err.Error(), Err: err}
 	}
 	defer filt.Close()
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
-		return Result{}, &Error{Code: CodeFailed, Reason: "cannot create the status pipe: " + err.Error(), Err: err}
+		return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot create the status pipe: " + err.Error(), Err: err}
 	}
 	defer statusR.Close()
 
@@ -511,7 +450,7 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 		pipes = &ownedPipes{}
 		if err := pipes.connect(cmd, s.as.uid, s.as.gid, stdin, stdout, stderr); err != nil {
 			statusW.Close()
-			return Result{}, &Error{Code: CodeFailed, Reason: "cannot create the command's pipes: " + err.Error(), Err: err}
+			return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot create the command's pipes: " + err.Error(), Err: err}
 		}
 	} else {
 		if len(stdin) > 0 {
@@ -547,7 +486,7 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 			res.TimedOut = true
 			return res, nil
 		}
-		return Result{}, &Error{Code: CodeUnavailable, Reason: fmt.Sprintf("cannot start %s: %v", s.bwrap, err), Fix: "check that bubblewrap is installed and executable", Err: err}
+		return Result{}, &Error{Code: codes.SandboxUnavailable, Reason: fmt.Sprintf("cannot start %s: %v", s.bwrap, err), Fix: "check that bubblewrap is installed and executable", Err: err}
 	}
 	statusW.Close()
 	statusDone := make(chan *int, 1)
@@ -598,7 +537,7 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 		} else if waitErr != nil {
 			reason += ": " + waitErr.Error()
 		}
-		return Result{}, &Error{Code: CodeFailed, Reason: reason, Fix: "run `modebox doctor` to check the sandbox on this machine", Err: waitErr}
+		return Result{}, &Error{Code: codes.SandboxFailed, Reason: reason, Fix: "run `modebox doctor` to check the sandbox on this machine", Err: waitErr}
 	}
 	res.ExitCode = *exit
 	return res, nil
@@ -623,7 +562,7 @@ func (s *Sandbox) preflight() error {
 	} else {
 		detail = fmt.Sprintf("/bin/true exited with status %d: %s", res.ExitCode, strings.TrimSpace(res.Stderr))
 	}
-	return &Error{Code: CodeUnavailable, Reason: "sandbox preflight failed: " + detail, Fix: diagnoseFix(detail), Err: cause}
+	return &Error{Code: codes.SandboxUnavailable, Reason: "sandbox preflight failed: " + detail, Fix: diagnoseFix(detail), Err: cause}
 }
 
 // diagnoseFix suggests what to change on this machine, from bwrap's message

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Writes land only in the workspace and the private /tmp.
@@ -585,9 +587,9 @@ func TestTools(t *testing.T) {
 		t.Errorf("MaxTimeout cap: %+v", res)
 	}
 	_, err := s.Run(context.Background(), Command{Script: "true", Cwd: "/etc"})
-	asError(t, err, CodeInvalid)
+	asError(t, err, codes.SandboxInvalidCommand)
 	_, err = s.Run(context.Background(), Command{Script: "true", Env: map[string]string{"BAD-NAME": "x"}})
-	asError(t, err, CodeInvalid)
+	asError(t, err, codes.SandboxInvalidCommand)
 }
 
 func TestConfigValidation(t *testing.T) {
@@ -613,7 +615,7 @@ func TestConfigValidation(t *testing.T) {
 			t.Errorf("%s: New accepted %+v", name, cfg)
 			continue
 		}
-		asError(t, err, CodeConfig)
+		asError(t, err, codes.SandboxConfig)
 	}
 }
 
@@ -624,14 +626,14 @@ func TestFailClosed(t *testing.T) {
 	base := scratch(t)
 	ws := mkdir(t, filepath.Join(base, "ws"))
 	_, err := New(Config{User: rootUser(), Workspace: []string{ws}, Bwrap: "/nonexistent/bwrap"})
-	if se := asError(t, err, CodeUnavailable); !strings.Contains(se.Fix, "apt-get install bubblewrap") {
+	if se := asError(t, err, codes.SandboxUnavailable); !strings.Contains(se.Fix, "apt-get install bubblewrap") {
 		t.Errorf("fix: %q", se.Fix)
 	}
 
 	failing := filepath.Join(base, "bwrap-fail")
 	writeFile(t, failing, "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n", 0o755)
 	_, err = New(Config{User: rootUser(), Workspace: []string{ws}, Bwrap: failing})
-	if se := asError(t, err, CodeUnavailable); !strings.Contains(se.Reason, "uid map: Permission denied") || se.Fix == "" {
+	if se := asError(t, err, codes.SandboxUnavailable); !strings.Contains(se.Reason, "uid map: Permission denied") || se.Fix == "" {
 		t.Errorf("failing bwrap: %+v", se)
 	}
 
@@ -644,7 +646,7 @@ func TestFailClosed(t *testing.T) {
 	}
 	marker := filepath.Join(ws, "ran")
 	_, err = s.Run(context.Background(), Command{Script: "touch " + marker})
-	if se := asError(t, err, CodeFailed); !strings.Contains(se.Reason, "mount proc") {
+	if se := asError(t, err, codes.SandboxFailed); !strings.Contains(se.Reason, "mount proc") {
 		t.Errorf("late failure: %+v", se)
 	}
 	if exists(marker) {
@@ -659,7 +661,7 @@ func TestFailClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.Run(context.Background(), Command{Script: "touch " + marker})
-	asError(t, err, CodeFailed)
+	asError(t, err, codes.SandboxFailed)
 }
 
 // fakeProxy serves one fixed HTTP response on a Unix socket and records

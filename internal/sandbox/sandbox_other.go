@@ -5,13 +5,15 @@ package sandbox
 import (
 	"context"
 	"runtime"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Sandbox is unavailable on this operating system.
 type Sandbox struct{}
 
 func unavailable() *Error {
-	return &Error{Code: CodeUnavailable, Reason: "no shell sandbox on " + runtime.GOOS,
+	return &Error{Code: codes.SandboxUnavailable, Reason: "no shell sandbox on " + runtime.GOOS,
 		Fix: "run modebox on Linux (bubblewrap) or macOS (sandbox-exec) to use sh()"}
 }
 

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // UserRoot is the Config.User value that lets commands run as host uid 0
@@ -88,7 +90,7 @@ func (s *Sandbox) resolveUser() error {
 	for _, w := range s.workspaces {
 		if !id.may(w, unix.W_OK|unix.X_OK) {
 			fix := fmt.Sprintf("chown the workspace to the user commands should run as and name it in the shell's \"user\" (chown -R %d:%d %s), or set \"user\": \"root\" to run commands as host uid 0 (not recommended)", id.uid, id.gid, w)
-			return &Error{Code: CodeConfig, Reason: fmt.Sprintf("modebox runs as root and commands run as %s, who cannot write the workspace %s", id, w), Fix: fix}
+			return &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("modebox runs as root and commands run as %s, who cannot write the workspace %s", id, w), Fix: fix}
 		}
 	}
 	s.as = &id
@@ -109,7 +111,7 @@ func lookupIdentity(spec string) (identity, error) {
 	if err != nil {
 		uid, nerr := strconv.Atoi(name)
 		if nerr != nil || uid < 0 || !hasGid {
-			return identity{}, &Error{Code: CodeConfig, Reason: fmt.Sprintf("shell user %q: %v", spec, err), Fix: "name an existing user, or a uid:gid pair", Err: err}
+			return identity{}, &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("shell user %q: %v", spec, err), Fix: "name an existing user, or a uid:gid pair", Err: err}
 		}
 		id.uid = uid
 	} else {
@@ -206,13 +208,13 @@ func (s *Sandbox) prepareRunDir() error {
 	}
 	dir, err := os.MkdirTemp("", "modebox-sh-")
 	if err != nil {
-		return &Error{Code: CodeConfig, Reason: "cannot create the sandbox's run directory: " + err.Error(), Err: err}
+		return &Error{Code: codes.SandboxConfig, Reason: "cannot create the sandbox's run directory: " + err.Error(), Err: err}
 	}
 	s.runDir = dir
 	fail := func(what string, err error) error {
 		os.RemoveAll(dir)
 		s.runDir = ""
-		return &Error{Code: CodeConfig, Reason: fmt.Sprintf("cannot prepare the network bridge for %s: %s: %v", s.as, what, err), Err: err}
+		return &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("cannot prepare the network bridge for %s: %s: %v", s.as, what, err), Err: err}
 	}
 	if err := os.Chmod(dir, 0o711); err != nil {
 		return fail("chmod", err)

@@ -32,7 +32,7 @@
 // work doubles per level). Every validation is bounded by
 // [MaxValidationSteps] and by its context ([Validator.ValidateContext]).
 // What goes beyond a limit is a [*LimitError], code
-// [CodeSchemaTooComplex].
+// [codes.SchemaTooComplex].
 //
 // A compiled [Validator] is immutable and safe for concurrent use;
 // validations of one Validator run one at a time.

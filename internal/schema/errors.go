@@ -3,11 +3,9 @@ package schema
 import (
 	"strconv"
 	"strings"
-)
 
-// CodeInvalidArgument is the error code under which a [*ValidationError] is
-// reported to guest programs.
-const CodeInvalidArgument = "INVALID_ARGUMENT"
+	"github.com/modebox/modebox/internal/codes"
+)
 
 const (
 	// maxViolations caps how many violations one ValidationError keeps.
@@ -72,8 +70,8 @@ func newValidationError(vs []Violation, omitted int) *ValidationError {
 	return e
 }
 
-// Code returns [CodeInvalidArgument].
-func (e *ValidationError) Code() string { return CodeInvalidArgument }
+// Code returns [codes.InvalidArgument].
+func (e *ValidationError) Code() codes.Code { return codes.InvalidArgument }
 
 // Error renders up to three violations, for example
 //

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // allOfBomb is a schema whose validation doubles with each level: level i
@@ -66,7 +68,7 @@ func TestHostileAllOfBoundedAtValidation(t *testing.T) {
 	start := time.Now()
 	err = v.ValidateJSON([]byte(deepX(40)))
 	var le *LimitError
-	if !errors.As(err, &le) || le.Code() != CodeSchemaTooComplex {
+	if !errors.As(err, &le) || le.Code() != codes.SchemaTooComplex {
 		t.Fatalf("ValidateJSON = %v, want a *LimitError", err)
 	}
 	if d := time.Since(start); d > 30*time.Second {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Limits on the work a schema may cause. Schemas come from downstream MCP
@@ -35,9 +37,6 @@ const (
 	probeSteps = 100_000
 )
 
-// CodeSchemaTooComplex is the error code of a [*LimitError].
-const CodeSchemaTooComplex = "SCHEMA_TOO_COMPLEX"
-
 // LimitError reports a schema, or the validation of a value, that went
 // beyond one of the limits above.
 type LimitError struct {
@@ -53,8 +52,8 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("schema too complex: %s over %s", e.What, e.Limit)
 }
 
-// Code returns [CodeSchemaTooComplex].
-func (e *LimitError) Code() string { return CodeSchemaTooComplex }
+// Code returns [codes.SchemaTooComplex].
+func (e *LimitError) Code() codes.Code { return codes.SchemaTooComplex }
 
 // meter counts the steps of one validation (or the subschemas of one
 // compilation). The schema extension calls step for every subschema

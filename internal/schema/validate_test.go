@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // orderSchema is a 2020-12 tool input schema used by several tests.
@@ -67,7 +69,7 @@ func check(t *testing.T, v *Validator, instance, wantPath, wantRule, wantMsg str
 	if wantMsg != "" && !strings.Contains(ve.Message, wantMsg) {
 		t.Errorf("ValidateJSON(%s): message %q does not contain %q", instance, ve.Message, wantMsg)
 	}
-	if ve.Code() != CodeInvalidArgument {
+	if ve.Code() != codes.InvalidArgument {
 		t.Errorf("Code() = %q", ve.Code())
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sync"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // b64 is the token encoding: base64url without padding, strict about the
@@ -78,13 +80,13 @@ func decompress(z []byte) ([]byte, error) {
 	defer readers.Put(r)
 	body, err := io.ReadAll(io.LimitReader(r, MaxBodySize+1))
 	if err != nil {
-		return nil, &Error{Code: CodeTokenMalformed, Msg: "token body does not decompress", Err: err}
+		return nil, &Error{Code: codes.TokenMalformed, Message: "token body does not decompress", Err: err}
 	}
 	if len(body) > MaxBodySize {
-		return nil, fail(CodeTokenTooLarge, fmt.Sprintf("token body decompresses to more than the %d bytes allowed", MaxBodySize))
+		return nil, fail(codes.TokenTooLarge, fmt.Sprintf("token body decompresses to more than the %d bytes allowed", MaxBodySize))
 	}
 	if src.Len() != 0 {
-		return nil, fail(CodeTokenMalformed, "token body has data after its end")
+		return nil, fail(codes.TokenMalformed, "token body has data after its end")
 	}
 	return body, nil
 }

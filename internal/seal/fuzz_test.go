@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // The fuzz keyring, time and corpus. The corpus holds tokens sealed with
@@ -248,7 +250,7 @@ func FuzzSealRoundTrip(f *testing.F) {
 		tok, err := fuzzKeyring.Seal(p)
 		mustRefuse := engine == "" || tools == "" || lifetime <= 0 || lifetime > int64(MaxLifetime/time.Second) || len(body) > MaxBodySize
 		if err != nil {
-			if !mustRefuse && CodeOf(err) != CodeTokenTooLarge {
+			if !mustRefuse && CodeOf(err) != codes.TokenTooLarge {
 				t.Fatalf("sealing a valid payload failed: %v", err)
 			}
 			return
@@ -265,10 +267,10 @@ func FuzzSealRoundTrip(f *testing.F) {
 			got.IssuedAt.Unix() != issued || got.ExpiresAt.Unix() != issued+lifetime {
 			t.Fatalf("round trip changed the payload: %+v", got)
 		}
-		if _, err := fuzzKeyring.Open(tok, Binding{Engine: engine + "x", Tools: tools}, now); CodeOf(err) != CodeTokenBinding {
+		if _, err := fuzzKeyring.Open(tok, Binding{Engine: engine + "x", Tools: tools}, now); CodeOf(err) != codes.TokenBinding {
 			t.Fatalf("opened under another engine: %v", err)
 		}
-		if _, err := fuzzKeyring.Open(tok, b, p.ExpiresAt); CodeOf(err) != CodeTokenExpired {
+		if _, err := fuzzKeyring.Open(tok, b, p.ExpiresAt); CodeOf(err) != codes.TokenExpired {
 			t.Fatalf("opened at its expiry: %v", err)
 		}
 		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

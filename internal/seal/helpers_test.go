@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // t0 is the issue time of most test tokens.
@@ -52,7 +54,7 @@ func sealBody(t testing.TB, kr *Keyring, body []byte) string {
 }
 
 // wantCode fails unless err is an *Error with the given code.
-func wantCode(t testing.TB, err error, code string) {
+func wantCode(t testing.TB, err error, code codes.Code) {
 	t.Helper()
 	var e *Error
 	if !errors.As(err, &e) {

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestRotation(t *testing.T) {
@@ -20,13 +22,13 @@ func TestRotation(t *testing.T) {
 	if got := rawOf(t, fresh)[offKid:offIssued]; string(got) != string(mustHex(t, next.ID)) {
 		t.Fatalf("sealed with key id %x, want the new active key %s", got, next.ID)
 	}
-	if _, err := before.Open(fresh, testBinding, now1); CodeOf(err) != CodeTokenUnknownKey {
+	if _, err := before.Open(fresh, testBinding, now1); CodeOf(err) != codes.TokenUnknownKey {
 		t.Fatalf("new token with the old keyring: %v", err)
 	}
 
 	dropped := &Keyring{Active: next}
 	_, err := dropped.Open(tok, testBinding, now1)
-	wantCode(t, err, CodeTokenUnknownKey)
+	wantCode(t, err, codes.TokenUnknownKey)
 	if !strings.Contains(err.Error(), old.ID) {
 		t.Errorf("error %q does not name the key id", err)
 	}

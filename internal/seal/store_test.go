@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 const testID = "0123456789abcdef0123456789abcdef"
@@ -21,8 +23,8 @@ func TestDirStoreClaim(t *testing.T) {
 	if err := s.Claim(testID, exp); err != nil {
 		t.Fatal(err)
 	}
-	wantCode(t, s.Claim(testID, exp), CodeTokenUsed)
-	wantCode(t, (&DirStore{Dir: s.Dir}).Claim(testID, exp.Add(time.Hour)), CodeTokenUsed)
+	wantCode(t, s.Claim(testID, exp), codes.TokenUsed)
+	wantCode(t, (&DirStore{Dir: s.Dir}).Claim(testID, exp.Add(time.Hour)), codes.TokenUsed)
 	data, err := os.ReadFile(filepath.Join(s.Dir, testID))
 	if err != nil || string(data) != fmt.Sprint(exp.Unix())+"\n" {
 		t.Errorf("claim file %q, %v", data, err)
@@ -107,7 +109,7 @@ func TestMemoryStoreRace(t *testing.T) {
 			switch err := s.Claim(testID, t0); CodeOf(err) {
 			case "":
 				won.Add(1)
-			case CodeTokenUsed:
+			case codes.TokenUsed:
 				lost.Add(1)
 			default:
 				t.Error(err)
@@ -136,14 +138,14 @@ func TestOpenOnce(t *testing.T) {
 	stores := map[string]Store{"memory": &MemoryStore{}, "dir": &DirStore{Dir: t.TempDir()}}
 	for name, s := range stores {
 		// A token that does not open is not claimed.
-		if _, err := kr.OpenOnce(tok, Binding{Engine: "x", Tools: "y"}, now1, s); CodeOf(err) != CodeTokenBinding {
+		if _, err := kr.OpenOnce(tok, Binding{Engine: "x", Tools: "y"}, now1, s); CodeOf(err) != codes.TokenBinding {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if _, err := kr.OpenOnce(tok, testBinding, now1, s); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		_, err := kr.OpenOnce(tok, testBinding, now1, s)
-		wantCode(t, err, CodeTokenUsed)
+		wantCode(t, err, codes.TokenUsed)
 	}
 }
 
@@ -197,7 +199,7 @@ func TestClaimAcrossProcesses(t *testing.T) {
 			t.Errorf("child %d: %v\n%s", i, err, out)
 		case strings.Contains(out, "CLAIM: won"):
 			won++
-		case strings.Contains(out, "CLAIM: "+CodeTokenUsed):
+		case strings.Contains(out, "CLAIM: "+string(codes.TokenUsed)):
 			used++
 		default:
 			t.Errorf("child %d said:\n%s", i, out)
@@ -236,8 +238,8 @@ func TestHelperClaim(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Println("CLAIM: won")
-	case CodeTokenUsed:
-		fmt.Println("CLAIM: " + CodeTokenUsed)
+	case codes.TokenUsed:
+		fmt.Println("CLAIM: " + codes.TokenUsed)
 	default:
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // now1 is a time at which test tokens (issued at t0 for a day) are valid.
@@ -29,18 +31,18 @@ func TestTamperMatrix(t *testing.T) {
 	regions := []struct {
 		name       string
 		start, end int
-		code       string
+		code       codes.Code
 	}{
-		{"version", offVersion, offKid, CodeTokenVersion},
-		{"key id", offKid, offIssued, CodeTokenUnknownKey},
-		{"issue time", offIssued, offExpires, CodeTokenTampered},
-		{"expiry time", offExpires, offID, CodeTokenTampered},
-		{"token id", offID, offEngine, CodeTokenTampered},
-		{"engine binding", offEngine, offTools, CodeTokenBinding},
-		{"tools binding", offTools, headerSize, CodeTokenBinding},
-		{"nonce", offNonce, offBody, CodeTokenTampered},
-		{"ciphertext", offBody, tagStart, CodeTokenTampered},
-		{"tag", tagStart, len(raw), CodeTokenTampered},
+		{"version", offVersion, offKid, codes.TokenVersion},
+		{"key id", offKid, offIssued, codes.TokenUnknownKey},
+		{"issue time", offIssued, offExpires, codes.TokenTampered},
+		{"expiry time", offExpires, offID, codes.TokenTampered},
+		{"token id", offID, offEngine, codes.TokenTampered},
+		{"engine binding", offEngine, offTools, codes.TokenBinding},
+		{"tools binding", offTools, headerSize, codes.TokenBinding},
+		{"nonce", offNonce, offBody, codes.TokenTampered},
+		{"ciphertext", offBody, tagStart, codes.TokenTampered},
+		{"tag", tagStart, len(raw), codes.TokenTampered},
 	}
 	for _, r := range regions {
 		t.Run(r.name, func(t *testing.T) {
@@ -62,9 +64,9 @@ func TestTamperMatrix(t *testing.T) {
 			for bit := range 8 {
 				m := []byte(tok)
 				m[i] ^= 1 << bit
-				want := CodeTokenMalformed
+				want := codes.TokenMalformed
 				if i == 3 && m[i] >= '0' && m[i] <= '9' {
-					want = CodeTokenVersion // "mbx0.", "mbx3." …
+					want = codes.TokenVersion // "mbx0.", "mbx3." …
 				}
 				_, err := kr.Open(string(m), testBinding, now1)
 				wantCode(t, err, want)
@@ -83,25 +85,25 @@ func TestTruncatedAndExtended(t *testing.T) {
 	for n := range len(raw) {
 		_, err := kr.Open(Prefix+encode(raw[:n]), testBinding, now1)
 		if n < minRawSize {
-			wantCode(t, err, CodeTokenMalformed)
+			wantCode(t, err, codes.TokenMalformed)
 		} else {
-			wantCode(t, err, CodeTokenTampered)
+			wantCode(t, err, codes.TokenTampered)
 		}
 	}
 	for n := range len(tok) {
 		if _, err := kr.Open(tok[:n], testBinding, now1); err == nil {
 			t.Fatalf("token cut to %d characters opened", n)
-		} else if c := CodeOf(err); c != CodeTokenMalformed && c != CodeTokenTampered {
+		} else if c := CodeOf(err); c != codes.TokenMalformed && c != codes.TokenTampered {
 			t.Fatalf("token cut to %d characters: %v", n, err)
 		}
 	}
 	for _, extra := range [][]byte{{0}, {1, 2, 3}, bytes.Repeat([]byte{0xff}, 64)} {
 		_, err := kr.Open(Prefix+encode(append(bytes.Clone(raw), extra...)), testBinding, now1)
-		wantCode(t, err, CodeTokenTampered)
+		wantCode(t, err, codes.TokenTampered)
 	}
 	for _, extra := range []string{"A", "AA", "AAAA", ".", "=", " "} {
 		_, err := kr.Open(tok+extra, testBinding, now1)
-		if c := CodeOf(err); c != CodeTokenMalformed && c != CodeTokenTampered {
+		if c := CodeOf(err); c != codes.TokenMalformed && c != codes.TokenTampered {
 			t.Fatalf("token + %q: %v", extra, err)
 		}
 	}
@@ -111,7 +113,7 @@ func TestWrongKeyAndVersion(t *testing.T) {
 	kr := newKeyring(t)
 	tok := sealBody(t, kr, []byte("{}"))
 	_, err := newKeyring(t).Open(tok, testBinding, now1)
-	wantCode(t, err, CodeTokenUnknownKey)
+	wantCode(t, err, codes.TokenUnknownKey)
 
 	// A key id in the keyring but a different secret: impossible with
 	// NewKey, and refused when the keyring is built by hand.
@@ -125,13 +127,13 @@ func TestWrongKeyAndVersion(t *testing.T) {
 		m := bytes.Clone(raw)
 		m[offVersion] = v
 		_, err := kr.Open(Prefix+encode(m), testBinding, now1)
-		wantCode(t, err, CodeTokenVersion)
+		wantCode(t, err, codes.TokenVersion)
 	}
 	_, err = kr.Open("mbx2."+strings.TrimPrefix(tok, Prefix), testBinding, now1)
-	wantCode(t, err, CodeTokenVersion)
+	wantCode(t, err, codes.TokenVersion)
 	for _, s := range []string{"", "mbx", "mbx1", "mbx.", "mbxx.", "MBX1." + tok[5:], tok[5:], "mbx1." + tok} {
 		_, err := kr.Open(s, testBinding, now1)
-		wantCode(t, err, CodeTokenMalformed)
+		wantCode(t, err, codes.TokenMalformed)
 	}
 }
 
@@ -169,7 +171,7 @@ func TestNonCanonicalBase64(t *testing.T) {
 		}
 		for name, m := range mutants {
 			_, err := kr.Open(m, testBinding, now1)
-			if CodeOf(err) != CodeTokenMalformed {
+			if CodeOf(err) != codes.TokenMalformed {
 				t.Errorf("body %d, %s: %v", len(body), name, err)
 			}
 		}
@@ -181,15 +183,15 @@ func TestTimes(t *testing.T) {
 	tok := sealBody(t, kr, []byte("{}")) // t0 .. t0+24h
 	for _, c := range []struct {
 		now  time.Time
-		code string
+		code codes.Code
 	}{
 		{t0, ""},
 		{t0.Add(-ClockSkew), ""},
-		{t0.Add(-ClockSkew - time.Second), CodeTokenNotYetValid},
-		{t0.Add(-48 * time.Hour), CodeTokenNotYetValid},
+		{t0.Add(-ClockSkew - time.Second), codes.TokenNotYetValid},
+		{t0.Add(-48 * time.Hour), codes.TokenNotYetValid},
 		{t0.Add(24*time.Hour - time.Nanosecond), ""},
-		{t0.Add(24 * time.Hour), CodeTokenExpired},
-		{t0.Add(1000 * time.Hour), CodeTokenExpired},
+		{t0.Add(24 * time.Hour), codes.TokenExpired},
+		{t0.Add(1000 * time.Hour), codes.TokenExpired},
 	} {
 		_, err := kr.Open(tok, testBinding, c.now)
 		if c.code == "" {
@@ -208,14 +210,14 @@ func TestLifetime(t *testing.T) {
 	z, _ := compress([]byte("{}"))
 	for _, c := range []struct {
 		issued, expires time.Time
-		code            string
+		code            codes.Code
 	}{
 		{t0, t0.Add(MaxLifetime), ""},
-		{t0, t0.Add(MaxLifetime + time.Second), CodeTokenLifetime},
-		{t0, t0.Add(100 * 365 * 24 * time.Hour), CodeTokenLifetime},
-		{t0, t0, CodeTokenLifetime},
-		{t0, t0.Add(-time.Hour), CodeTokenLifetime},
-		{time.Unix(-1<<62, 0), time.Unix(1<<62, 0), CodeTokenLifetime},
+		{t0, t0.Add(MaxLifetime + time.Second), codes.TokenLifetime},
+		{t0, t0.Add(100 * 365 * 24 * time.Hour), codes.TokenLifetime},
+		{t0, t0, codes.TokenLifetime},
+		{t0, t0.Add(-time.Hour), codes.TokenLifetime},
+		{time.Unix(-1<<62, 0), time.Unix(1<<62, 0), codes.TokenLifetime},
 	} {
 		id, _ := NewID()
 		tok, err := sealRaw(kr.Active, Payload{ID: id, IssuedAt: c.issued, ExpiresAt: c.expires, Binding: testBinding}, z)
@@ -247,7 +249,7 @@ func TestBinding(t *testing.T) {
 		{Binding{}, "engine image and another tool set"},
 	} {
 		_, err := kr.Open(tok, c.b, now1)
-		wantCode(t, err, CodeTokenBinding)
+		wantCode(t, err, codes.TokenBinding)
 		if !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want it to mention %q", c.b, err, c.want)
 		}
@@ -258,9 +260,9 @@ func TestTooLarge(t *testing.T) {
 	kr := newKeyring(t)
 	huge := Prefix + strings.Repeat("A", MaxTokenSize)
 	_, err := kr.Open(huge, testBinding, now1)
-	wantCode(t, err, CodeTokenTooLarge)
+	wantCode(t, err, codes.TokenTooLarge)
 	_, err = kr.Open(strings.Repeat("\x00", MaxTokenSize+1), testBinding, now1)
-	wantCode(t, err, CodeTokenTooLarge)
+	wantCode(t, err, codes.TokenTooLarge)
 }
 
 // sealCompressed seals z as the compressed body of a valid token.
@@ -286,14 +288,14 @@ func TestDecompressionBomb(t *testing.T) {
 	tok := sealCompressed(t, kr, buf.Bytes())
 	t.Logf("bomb: %d-byte token inflating to %d bytes", len(tok), MaxBodySize+len(zeros))
 	_, err := kr.Open(tok, testBinding, now1)
-	wantCode(t, err, CodeTokenTooLarge)
+	wantCode(t, err, codes.TokenTooLarge)
 
 	// Authentic but not DEFLATE, or with data after the stream.
 	_, err = kr.Open(sealCompressed(t, kr, []byte("not deflate at all")), testBinding, now1)
-	wantCode(t, err, CodeTokenMalformed)
+	wantCode(t, err, codes.TokenMalformed)
 	z, _ := compress([]byte("{}"))
 	_, err = kr.Open(sealCompressed(t, kr, append(z, 0)), testBinding, now1)
-	wantCode(t, err, CodeTokenMalformed)
+	wantCode(t, err, codes.TokenMalformed)
 	_, err = kr.Open(sealCompressed(t, kr, z[:len(z)-1]), testBinding, now1)
-	wantCode(t, err, CodeTokenMalformed)
+	wantCode(t, err, codes.TokenMalformed)
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/chacha20poly1305"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Limits on tokens.
@@ -109,7 +111,7 @@ func (k *Keyring) Seal(p Payload) (string, error) {
 		return "", err
 	}
 	if len(p.Body) > MaxBodySize {
-		return "", fail(CodeTokenTooLarge, fmt.Sprintf("body is %d bytes, more than the %d allowed", len(p.Body), MaxBodySize))
+		return "", fail(codes.TokenTooLarge, fmt.Sprintf("body is %d bytes, more than the %d allowed", len(p.Body), MaxBodySize))
 	}
 	z, err := compress(p.Body)
 	if err != nil {
@@ -142,7 +144,7 @@ func sealRaw(key Key, p Payload, z []byte) (string, error) {
 	}
 	raw = aead.Seal(raw, raw[offNonce:offBody], z, additionalData(raw))
 	if n := len(Prefix) + encodedLen(len(raw)); n > MaxTokenSize {
-		return "", fail(CodeTokenTooLarge, fmt.Sprintf("token would be %d bytes, more than the %d allowed", n, MaxTokenSize))
+		return "", fail(codes.TokenTooLarge, fmt.Sprintf("token would be %d bytes, more than the %d allowed", n, MaxTokenSize))
 	}
 	return Prefix + encode(raw), nil
 }
@@ -170,28 +172,28 @@ func (k *Keyring) Open(token string, b Binding, now time.Time) (*Payload, error)
 		return nil, err
 	}
 	if len(token) > MaxTokenSize {
-		return nil, fail(CodeTokenTooLarge, fmt.Sprintf("token is %d bytes, more than the %d allowed", len(token), MaxTokenSize))
+		return nil, fail(codes.TokenTooLarge, fmt.Sprintf("token is %d bytes, more than the %d allowed", len(token), MaxTokenSize))
 	}
 	rest, ok := strings.CutPrefix(token, Prefix)
 	if !ok {
 		if otherVersion(token) {
-			return nil, fail(CodeTokenVersion, "token is from another version of modebox")
+			return nil, fail(codes.TokenVersion, "token is from another version of modebox")
 		}
-		return nil, fail(CodeTokenMalformed, "not a modebox continuation token (it should start with "+Prefix+")")
+		return nil, fail(codes.TokenMalformed, "not a modebox continuation token (it should start with "+Prefix+")")
 	}
 	raw, ok := decode(rest)
 	if !ok {
-		return nil, fail(CodeTokenMalformed, "token is not valid unpadded base64url; was it copied whole?")
+		return nil, fail(codes.TokenMalformed, "token is not valid unpadded base64url; was it copied whole?")
 	}
 	if len(raw) < minRawSize {
-		return nil, fail(CodeTokenMalformed, "token is truncated")
+		return nil, fail(codes.TokenMalformed, "token is truncated")
 	}
 	if raw[offVersion] != version {
-		return nil, fail(CodeTokenVersion, fmt.Sprintf("token format version %d is not supported", raw[offVersion]))
+		return nil, fail(codes.TokenVersion, fmt.Sprintf("token format version %d is not supported", raw[offVersion]))
 	}
 	key, ok := k.find(raw[offKid:offIssued])
 	if !ok {
-		return nil, fail(CodeTokenUnknownKey, fmt.Sprintf("token was sealed with key %x, which is not in the keyring "+
+		return nil, fail(codes.TokenUnknownKey, fmt.Sprintf("token was sealed with key %x, which is not in the keyring "+
 			"(another machine's key, or one rotated out)", raw[offKid:offIssued]))
 	}
 	if err := checkBinding(raw, b); err != nil {
@@ -203,7 +205,7 @@ func (k *Keyring) Open(token string, b Binding, now time.Time) (*Payload, error)
 	}
 	z, err := aead.Open(nil, raw[offNonce:offBody], raw[offBody:], additionalData(raw))
 	if err != nil {
-		return nil, fail(CodeTokenTampered, "token failed authentication: it was modified or forged")
+		return nil, fail(codes.TokenTampered, "token failed authentication: it was modified or forged")
 	}
 	issued := int64(binary.BigEndian.Uint64(raw[offIssued:]))
 	expires := int64(binary.BigEndian.Uint64(raw[offExpires:]))
@@ -218,11 +220,11 @@ func (k *Keyring) Open(token string, b Binding, now time.Time) (*Payload, error)
 		KeyID:     key.ID,
 	}
 	if p.IssuedAt.After(now.Add(ClockSkew)) {
-		return nil, fail(CodeTokenNotYetValid, fmt.Sprintf("token is issued at %s, in the future; is the clock right?",
+		return nil, fail(codes.TokenNotYetValid, fmt.Sprintf("token is issued at %s, in the future; is the clock right?",
 			p.IssuedAt.Format(time.RFC3339)))
 	}
 	if !now.Before(p.ExpiresAt) {
-		return nil, fail(CodeTokenExpired, "token expired at "+p.ExpiresAt.Format(time.RFC3339))
+		return nil, fail(codes.TokenExpired, "token expired at "+p.ExpiresAt.Format(time.RFC3339))
 	}
 	if p.Body, err = decompress(z); err != nil {
 		return nil, err
@@ -251,7 +253,7 @@ func (k *Keyring) OpenOnce(token string, b Binding, now time.Time, s Store) (*Pa
 		if errors.As(err, &se) {
 			return nil, err
 		}
-		return nil, &Error{Code: CodeTokenStoreUnavailable, Msg: "the used-token record could not be written, so the token was not resumed", Err: err}
+		return nil, &Error{Code: codes.TokenStoreUnavailable, Message: "the used-token record could not be written, so the token was not resumed", Err: err}
 	}
 	return p, nil
 }

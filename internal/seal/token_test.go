@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -67,18 +69,18 @@ func TestSealRefuses(t *testing.T) {
 	ok := Payload{IssuedAt: t0, ExpiresAt: t0.Add(time.Hour), Binding: testBinding}
 	for name, tc := range map[string]struct {
 		edit func(*Payload)
-		code string
+		code codes.Code
 	}{
 		"uppercase id":     {func(p *Payload) { p.ID = strings.Repeat("A", 32) }, ""},
 		"short id":         {func(p *Payload) { p.ID = "abc" }, ""},
 		"path id":          {func(p *Payload) { p.ID = "../../../../../../../../etc/pass" }, ""},
 		"no engine":        {func(p *Payload) { p.Binding.Engine = "" }, ""},
 		"no tools":         {func(p *Payload) { p.Binding.Tools = "" }, ""},
-		"expiry first":     {func(p *Payload) { p.ExpiresAt = t0.Add(-time.Second) }, CodeTokenLifetime},
-		"same second":      {func(p *Payload) { p.ExpiresAt = t0.Add(500 * time.Millisecond) }, CodeTokenLifetime},
-		"too long":         {func(p *Payload) { p.ExpiresAt = t0.Add(MaxLifetime + time.Second) }, CodeTokenLifetime},
-		"body too large":   {func(p *Payload) { p.Body = make([]byte, MaxBodySize+1) }, CodeTokenTooLarge},
-		"token too large":  {func(p *Payload) { p.Body = randBytes(MaxTokenSize) }, CodeTokenTooLarge},
+		"expiry first":     {func(p *Payload) { p.ExpiresAt = t0.Add(-time.Second) }, codes.TokenLifetime},
+		"same second":      {func(p *Payload) { p.ExpiresAt = t0.Add(500 * time.Millisecond) }, codes.TokenLifetime},
+		"too long":         {func(p *Payload) { p.ExpiresAt = t0.Add(MaxLifetime + time.Second) }, codes.TokenLifetime},
+		"body too large":   {func(p *Payload) { p.Body = make([]byte, MaxBodySize+1) }, codes.TokenTooLarge},
+		"token too large":  {func(p *Payload) { p.Body = randBytes(MaxTokenSize) }, codes.TokenTooLarge},
 		"fine at maximums": {func(p *Payload) { p.ExpiresAt = t0.Add(MaxLifetime); p.Body = make([]byte, MaxBodySize) }, "ok"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -117,11 +119,11 @@ func randBytes(n int) []byte {
 
 func TestErrorType(t *testing.T) {
 	cause := errors.New("disk on fire")
-	var err error = fmt.Errorf("resume: %w", &Error{Code: CodeTokenUsed, Msg: "token x was already used", Err: cause})
-	if CodeOf(err) != CodeTokenUsed || CodeOf(cause) != "" {
+	var err error = fmt.Errorf("resume: %w", &Error{Code: codes.TokenUsed, Message: "token x was already used", Err: cause})
+	if CodeOf(err) != codes.TokenUsed || CodeOf(cause) != "" {
 		t.Error("CodeOf")
 	}
-	if !errors.Is(err, cause) || !errors.Is(err, &Error{Code: CodeTokenUsed}) || errors.Is(err, &Error{Code: CodeTokenExpired}) {
+	if !errors.Is(err, cause) || !errors.Is(err, &Error{Code: codes.TokenUsed}) || errors.Is(err, &Error{Code: codes.TokenExpired}) {
 		t.Error("errors.Is")
 	}
 	if got := err.Error(); got != "resume: TOKEN_USED: token x was already used: disk on fire" {

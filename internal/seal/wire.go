@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/chacha20poly1305"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Prefix starts every token of the current format, ahead of the base64.
@@ -55,11 +57,11 @@ func checkBinding(raw []byte, b Binding) error {
 	tools := string(raw[offTools:headerSize]) == string(t[:])
 	switch {
 	case !engine && !tools:
-		return fail(CodeTokenBinding, "token was issued for another engine image and another tool set")
+		return fail(codes.TokenBinding, "token was issued for another engine image and another tool set")
 	case !engine:
-		return fail(CodeTokenBinding, "token was issued for another engine image")
+		return fail(codes.TokenBinding, "token was issued for another engine image")
 	case !tools:
-		return fail(CodeTokenBinding, "token was issued for another tool set")
+		return fail(codes.TokenBinding, "token was issued for another tool set")
 	}
 	return nil
 }
@@ -68,7 +70,7 @@ func checkBinding(raw []byte, b Binding) error {
 // or exceeds MaxLifetime.
 func checkLifetime(issued, expires int64) error {
 	if expires <= issued {
-		return fail(CodeTokenLifetime, "token expires before it is issued")
+		return fail(codes.TokenLifetime, "token expires before it is issued")
 	}
 	// The difference wraps in int64 but is exact as a uint64.
 	if d := uint64(expires - issued); d > uint64(MaxLifetime/time.Second) {
@@ -76,7 +78,7 @@ func checkLifetime(issued, expires int64) error {
 		if d < 1<<33 {
 			life = (time.Duration(d) * time.Second).String()
 		}
-		return fail(CodeTokenLifetime, fmt.Sprintf("token lifetime %s exceeds the %s allowed", life, MaxLifetime))
+		return fail(codes.TokenLifetime, fmt.Sprintf("token lifetime %s exceeds the %s allowed", life, MaxLifetime))
 	}
 	return nil
 }

@@ -3,13 +3,12 @@ package tsdecl
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modebox/modebox/internal/fuzzcorpus"
 )
 
 // fuzzSchemaSeeds are the seeds of FuzzSchema (input schema, output
@@ -92,26 +91,11 @@ func FuzzSchema(f *testing.F) {
 // holds every seed above, and rewrites it when $MODEBOX_WRITE_CORPUS is
 // set.
 func TestFuzzSchemaCorpus(t *testing.T) {
-	dir := filepath.Join("testdata", "fuzz", "FuzzSchema")
-	write := os.Getenv("MODEBOX_WRITE_CORPUS") != ""
-	if write {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	files := map[string]string{}
 	for name, s := range fuzzSchemaSeeds {
-		want := "go test fuzz v1\n[]byte(" + strconv.Quote(s[0]) + ")\n[]byte(" + strconv.Quote(s[1]) + ")\nstring(" + strconv.Quote(s[2]) + ")\n"
-		path := filepath.Join(dir, "seed-"+name)
-		if write {
-			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if got, err := os.ReadFile(path); err != nil || string(got) != want {
-			t.Errorf("%s is missing or stale (%v); regenerate with MODEBOX_WRITE_CORPUS=1", path, err)
-		}
+		files[name] = fuzzcorpus.Entry([]byte(s[0]), []byte(s[1]), s[2])
 	}
+	fuzzcorpus.Check(t, "FuzzSchema", files)
 }
 
 // TestInvalidUTF8 is the regression test of a bug found by FuzzSchema:

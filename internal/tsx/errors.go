@@ -3,10 +3,9 @@ package tsx
 import (
 	"fmt"
 	"strings"
-)
 
-// CodeSyntaxError is the error code of a program that does not parse.
-const CodeSyntaxError = "SYNTAX_ERROR"
+	"github.com/modebox/modebox/internal/codes"
+)
 
 // Diagnostic is one problem found in a program's source.
 type Diagnostic struct {
@@ -55,5 +54,5 @@ func (e *Error) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Code returns CodeSyntaxError.
-func (e *Error) Code() string { return CodeSyntaxError }
+// Code returns [codes.SyntaxError].
+func (e *Error) Code() codes.Code { return codes.SyntaxError }

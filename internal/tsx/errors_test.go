@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestSyntaxErrorPositions(t *testing.T) {
@@ -40,7 +42,7 @@ func TestSyntaxErrorPositions(t *testing.T) {
 			if !errors.As(err, &se) {
 				t.Fatalf("error %T %v is not *Error", err, err)
 			}
-			if se.Code() != CodeSyntaxError {
+			if se.Code() != codes.SyntaxError {
 				t.Errorf("Code() = %q", se.Code())
 			}
 			d := se.Diagnostics[0]

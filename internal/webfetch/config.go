@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modebox/modebox/internal/netguard"
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/netguard"
 )
 
 // Defaults for the zero values of Config.
@@ -22,28 +24,37 @@ const (
 	DefaultMaxRedirects   = 5
 )
 
-// Config is the host's fetch policy. The zero value of every field means
-// its default; New validates everything once.
+// Config is the host's fetch policy: what fetch() in a program may reach
+// and how much (modebox.FetchConfig is this type; see
+// docs/capabilities.md). The zero value of every field means its default;
+// New validates everything once.
 type Config struct {
-	// Allow lists the reachable hosts as "host:port" entries: a name
-	// ("api.example.com:443"), an IP ("127.0.0.1:8080", "[::1]:8080") or
-	// a wildcard ("*.example.com:443": any subdomain at any depth, not
-	// example.com itself). The port is required. Non-public addresses
-	// (loopback, private, link-local, metadata, ...) are reachable only
-	// through an entry that names the exact host or IP and port; a
-	// wildcard or an approval never opens them. Empty: nothing is listed
-	// (only approved requests to public addresses go out).
+	// Allow lists entries that need no approval: "host:port",
+	// "*.example.com:443" for subdomains (any depth, not example.com
+	// itself), optionally with a scheme ("https://api.example.com", port
+	// 443 implied; such an entry matches that scheme only) and optionally
+	// marked " private". Other hosts need approval. Loopback, private,
+	// link-local and metadata addresses are reachable only through an
+	// entry naming that IP literally ("127.0.0.1:8080", which reaches
+	// exactly that IP) or a host entry marked private ("db.internal:8080
+	// private"); a plain host entry reaches public addresses only,
+	// whatever its DNS answers, and a wildcard or an approval never opens
+	// them. Empty: nothing is listed (only approved requests to public
+	// addresses go out).
 	Allow []string
-	// Headers are injected into every request (and redirect hop) to the
-	// host of an entry: entry string (as in Allow) → header name → value.
-	// A value "env:NAME" is read from the host environment when New runs
-	// (a missing or empty variable is a configuration error naming it);
-	// any other value is used literally (so a literal value cannot start
-	// with "env:"). Injected headers replace guest headers of the same
-	// name, are never sent to another host after a redirect, and are
-	// redacted from everything returned to the guest (see Response).
-	// Hosts that match an exact entry get that entry's headers only, not
-	// those of a wildcard that also matches. Nil: none.
+	// Headers injects headers per Allow entry (the key written as the
+	// entry): entry → header name → value. A value "env:NAME" is read
+	// through Getenv (default: the process environment) when New runs (a
+	// missing or empty variable is a configuration error naming it); any
+	// other value is used literally (so a literal value cannot start with
+	// "env:"). The program never sees them: injected headers replace
+	// guest headers of the same name, are never sent to another host
+	// after a redirect, and are redacted from everything returned to the
+	// guest. They are sent over https only, unless the entry is written
+	// with http://; a plain http request to an entry with headers is
+	// refused (FETCH_INSECURE). Hosts that match an exact entry get that
+	// entry's headers only, not those of a wildcard that also matches.
+	// Nil: none.
 	Headers map[string]map[string]string
 	// MaxBytes caps a response body after decompression. Zero: 10 MiB.
 	MaxBytes int64
@@ -62,11 +73,18 @@ type Config struct {
 	// MaxRedirects caps the redirects followed by one Do call. Zero: 5;
 	// negative: redirects are not followed, and a 3xx is an error.
 	MaxRedirects int
-	// Resolver resolves host names when dialling. Nil: net.DefaultResolver.
+	// Source marks responses as a data-flow source (the fetch built-in
+	// reads it; this package only carries it).
+	Source bool
+	// Resolver resolves host names when dialling (a *net.Resolver, say).
+	// Nil: net.DefaultResolver. Every address it returns is classified
+	// like any other: a name that resolves to a private address is
+	// refused unless its entry allows that.
 	Resolver netguard.Resolver
 	// RootCAs are the TLS roots. Nil: the system's roots.
 	RootCAs *x509.CertPool
-	// Getenv reads the "env:NAME" header values. Nil: os.LookupEnv.
+	// Getenv reads the "env:NAME" header values (an embedder's secret
+	// store, say). Nil: os.LookupEnv, the process environment.
 	Getenv func(string) (string, bool)
 }
 
@@ -118,20 +136,20 @@ func New(cfg Config) (*Client, error) {
 		{"MaxRequestBody", &c.maxRequestBody, DefaultMaxRequestBody},
 	} {
 		if *v.p < 0 {
-			return nil, newError(CodeConfig, nil, "%s is negative (%d); use 0 for the default", v.name, *v.p)
+			return nil, newError(codes.FetchConfig, nil, "%s is negative (%d); use 0 for the default", v.name, *v.p)
 		}
 		if *v.p == 0 {
 			*v.p = v.def
 		}
 	}
 	if c.timeout < 0 {
-		return nil, newError(CodeConfig, nil, "Timeout is negative (%s); use 0 for the default", c.timeout)
+		return nil, newError(codes.FetchConfig, nil, "Timeout is negative (%s); use 0 for the default", c.timeout)
 	}
 	if c.timeout == 0 {
 		c.timeout = DefaultTimeout
 	}
 	if c.maxRequests < 0 {
-		return nil, newError(CodeConfig, nil, "MaxRequests is negative (%d); use 0 for the default", c.maxRequests)
+		return nil, newError(codes.FetchConfig, nil, "MaxRequests is negative (%d); use 0 for the default", c.maxRequests)
 	}
 	if c.maxRequests == 0 {
 		c.maxRequests = DefaultMaxRequests
@@ -144,12 +162,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	allow, err := netguard.ParseAllowlist(cfg.Allow)
 	if err != nil {
-		return nil, newError(CodeConfig, err, "allow entry %s", err)
+		return nil, newError(codes.FetchConfig, err, "allow entry %s", err)
 	}
 	seen := map[string]bool{}
 	for _, e := range allow {
 		if seen[e.String()] {
-			return nil, newError(CodeConfig, nil, "allow entry %q is listed twice", e.String())
+			return nil, newError(codes.FetchConfig, nil, "allow entry %q is listed twice", e.String())
 		}
 		seen[e.String()] = true
 	}
@@ -166,13 +184,13 @@ func New(cfg Config) (*Client, error) {
 	for _, key := range keys {
 		e, err := netguard.ParseEntry(key)
 		if err != nil {
-			return nil, newError(CodeConfig, err, "headers for %s", err)
+			return nil, newError(codes.FetchConfig, err, "headers for %s", err)
 		}
 		if !seen[e.String()] {
-			return nil, newError(CodeConfig, nil, "headers for %q: the entry is not in the allow list; add it there too", key)
+			return nil, newError(codes.FetchConfig, nil, "headers for %q: the entry is not in the allow list; add it there too", key)
 		}
 		if _, dup := c.inject[e.String()]; dup {
-			return nil, newError(CodeConfig, nil, "headers for %q are given twice", key)
+			return nil, newError(codes.FetchConfig, nil, "headers for %q are given twice", key)
 		}
 		hs, secrets, err := parseInjected(key, cfg.Headers[key], getenv)
 		if err != nil {
@@ -199,27 +217,27 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 	canon := map[string]bool{}
 	for _, n := range names {
 		if !httpguts.ValidHeaderFieldName(n) {
-			return nil, nil, newError(CodeConfig, nil, "headers for %q: %q is not a valid header name", key, n)
+			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %q is not a valid header name", key, n)
 		}
 		cn := http.CanonicalHeaderKey(n)
 		if reason := forbiddenHeader(cn); reason != "" {
-			return nil, nil, newError(CodeConfig, nil, "headers for %q: %s may not be injected (%s)", key, cn, reason)
+			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s may not be injected (%s)", key, cn, reason)
 		}
 		if canon[cn] {
-			return nil, nil, newError(CodeConfig, nil, "headers for %q: %s is given twice (names are case-insensitive)", key, cn)
+			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s is given twice (names are case-insensitive)", key, cn)
 		}
 		canon[cn] = true
 		v := m[n]
 		if name, ok := strings.CutPrefix(v, "env:"); ok {
 			if name == "" {
-				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: \"env:\" needs a variable name", key, cn)
+				return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s: \"env:\" needs a variable name", key, cn)
 			}
 			ev, found := getenv(name)
 			if !found {
-				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: environment variable %s is not set", key, cn, name)
+				return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s: environment variable %s is not set", key, cn, name)
 			}
 			if ev == "" {
-				return nil, nil, newError(CodeConfig, nil, "headers for %q: %s: environment variable %s is empty", key, cn, name)
+				return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s: environment variable %s is empty", key, cn, name)
 			}
 			v = ev
 			if len(v) >= minSecretLen {
@@ -229,7 +247,7 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 			secrets = append(secrets, v)
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
-			return nil, nil, newError(CodeConfig, nil, "headers for %q: the value of %s has control characters (CR, LF or NUL)", key, cn)
+			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: the value of %s has control characters (CR, LF or NUL)", key, cn)
 		}
 		out = append(out, header{name: cn, value: v})
 	}

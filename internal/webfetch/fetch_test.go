@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/http/httpproxy"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 func TestListedLoopback(t *testing.T) {
@@ -112,16 +114,16 @@ func TestUnlistedRefused(t *testing.T) {
 	ctx := context.Background()
 
 	_, err := s.Do(ctx, Request{URL: other.URL}, false)
-	wantCode(t, err, CodeNotAllowed)
+	wantCode(t, err, codes.FetchNotAllowed)
 	// an approval never opens a loopback address
 	_, err = s.Do(ctx, Request{URL: other.URL}, true)
-	wantCode(t, err, CodeAddressRefused)
+	wantCode(t, err, codes.FetchAddressRefused)
 	if !strings.Contains(err.Error(), "loopback") || !strings.Contains(err.Error(), other.entry()) {
 		t.Errorf("message should name the class and the entry to add: %v", err)
 	}
 	// the gate learns it before asking
 	_, err = c.Check(Request{URL: other.URL})
-	wantCode(t, err, CodeAddressRefused)
+	wantCode(t, err, codes.FetchAddressRefused)
 	// a name that resolves to loopback, approved
 	u := "http://other.test:" + strconv.Itoa(other.port()) + "/"
 	chk, err := c.Check(Request{URL: u})
@@ -129,13 +131,13 @@ func TestUnlistedRefused(t *testing.T) {
 		t.Fatalf("Check of an unlisted name: %+v %v", chk, err)
 	}
 	_, err = s.Do(ctx, Request{URL: u}, true)
-	wantCode(t, err, CodeAddressRefused)
+	wantCode(t, err, codes.FetchAddressRefused)
 	if other.hits.Load() != 0 {
 		t.Fatalf("the unlisted server got %d requests", other.hits.Load())
 	}
 	// the metadata address, approved
 	_, err = s.Do(ctx, Request{URL: "http://169.254.169.254/latest/meta-data/"}, true)
-	wantCode(t, err, CodeAddressRefused)
+	wantCode(t, err, codes.FetchAddressRefused)
 	if !strings.Contains(err.Error(), "metadata") {
 		t.Errorf("message should name the class: %v", err)
 	}
@@ -164,7 +166,7 @@ func TestDNSNames(t *testing.T) {
 	t.Run("plain name entry never opens loopback", func(t *testing.T) {
 		before := srv.hits.Load()
 		_, err := get("plain.test")
-		wantCode(t, err, CodeAddressRefused)
+		wantCode(t, err, codes.FetchAddressRefused)
 		if !strings.Contains(err.Error(), `"plain.test:`+port+` private"`) {
 			t.Errorf("message should say how to open it: %v", err)
 		}
@@ -189,13 +191,13 @@ func TestDNSNames(t *testing.T) {
 				t.Fatalf("Check: %+v %v", chk, err)
 			}
 			_, err = get(host)
-			wantCode(t, err, CodeAddressRefused)
+			wantCode(t, err, codes.FetchAddressRefused)
 			if !strings.Contains(err.Error(), "wildcard") {
 				t.Errorf("message should explain the wildcard: %v", err)
 			}
 			// approval changes nothing
 			_, err = s.Do(ctx, Request{URL: "http://" + host + ":" + port + "/"}, true)
-			wantCode(t, err, CodeAddressRefused)
+			wantCode(t, err, codes.FetchAddressRefused)
 		})
 	}
 	t.Run("rebinding", func(t *testing.T) {
@@ -204,7 +206,7 @@ func TestDNSNames(t *testing.T) {
 			t.Fatal("stub")
 		}
 		_, err := get("rebind.test")
-		wantCode(t, err, CodeAddressRefused)
+		wantCode(t, err, codes.FetchAddressRefused)
 		if stub.count("rebind.test") != 2 {
 			t.Fatalf("lookups: %d", stub.count("rebind.test"))
 		}
@@ -217,7 +219,7 @@ func TestDNSNames(t *testing.T) {
 	}
 	t.Run("unknown name", func(t *testing.T) {
 		_, err := get("nowhere.test")
-		wantCode(t, err, CodeFailed)
+		wantCode(t, err, codes.FetchFailed)
 	})
 }
 
@@ -250,10 +252,10 @@ func TestCheckDoesNoDNS(t *testing.T) {
 		{URL: "https://api.test/", Method: "GET", Body: []byte("x")},
 	} {
 		_, err := c.Check(r)
-		wantCode(t, err, CodeBadRequest)
+		wantCode(t, err, codes.FetchBadRequest)
 	}
 	_, err = c.Check(Request{URL: "file:///etc/passwd"})
-	wantCode(t, err, CodeBadURL)
+	wantCode(t, err, codes.FetchBadURL)
 }
 
 func TestSecretHeaders(t *testing.T) {
@@ -334,7 +336,7 @@ func TestSecretHeaders(t *testing.T) {
 	c2 := mustNew(t, Config{Allow: []string{"http://" + dead.entry()}, Headers: map[string]map[string]string{"http://" + dead.entry(): {"Authorization": "env:TOKEN"}},
 		Getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 	_, err = session(t, c2).Do(ctx, Request{URL: dead.URL}, false)
-	wantCode(t, err, CodeFailed)
+	wantCode(t, err, codes.FetchFailed)
 	if strings.Contains(err.Error(), secret) {
 		t.Fatal(err)
 	}
@@ -399,33 +401,33 @@ func TestRequestValidation(t *testing.T) {
 	cases := []struct {
 		name string
 		r    Request
-		code string
+		code codes.Code
 	}{
-		{"CRLF in value", Request{Headers: map[string]string{"X-A": "b\r\nX-Injected: 1"}}, CodeBadRequest},
-		{"LF in value", Request{Headers: map[string]string{"X-A": "b\nX-Injected: 1"}}, CodeBadRequest},
-		{"CR in value", Request{Headers: map[string]string{"X-A": "b\rc"}}, CodeBadRequest},
-		{"NUL in value", Request{Headers: map[string]string{"X-A": "b\x00"}}, CodeBadRequest},
-		{"CRLF in name", Request{Headers: map[string]string{"X-A\r\nX-B": "c"}}, CodeBadRequest},
-		{"colon in name", Request{Headers: map[string]string{"X-A:": "c"}}, CodeBadRequest},
-		{"empty name", Request{Headers: map[string]string{"": "c"}}, CodeBadRequest},
-		{"Host", Request{Headers: map[string]string{"host": "evil.com"}}, CodeBadRequest},
-		{"Content-Length", Request{Headers: map[string]string{"Content-Length": "0"}}, CodeBadRequest},
-		{"Transfer-Encoding", Request{Headers: map[string]string{"Transfer-Encoding": "chunked"}}, CodeBadRequest},
-		{"Connection", Request{Headers: map[string]string{"Connection": "close"}}, CodeBadRequest},
-		{"Keep-Alive", Request{Headers: map[string]string{"Keep-Alive": "1"}}, CodeBadRequest},
-		{"TE", Request{Headers: map[string]string{"TE": "trailers"}}, CodeBadRequest},
-		{"Upgrade", Request{Headers: map[string]string{"Upgrade": "websocket"}}, CodeBadRequest},
-		{"Proxy-Authorization", Request{Headers: map[string]string{"Proxy-Authorization": "x"}}, CodeBadRequest},
-		{"Accept-Encoding", Request{Headers: map[string]string{"Accept-Encoding": "identity"}}, CodeBadRequest},
-		{"same name twice", Request{Headers: map[string]string{"X-A": "1", "x-a": "2"}}, CodeBadRequest},
-		{"CONNECT", Request{Method: "CONNECT"}, CodeBadRequest},
-		{"TRACE", Request{Method: "TRACE"}, CodeBadRequest},
-		{"custom method", Request{Method: "PROPFIND"}, CodeBadRequest},
-		{"method with space", Request{Method: "GET /x HTTP/1.1\r\n"}, CodeBadRequest},
-		{"body on GET", Request{Body: []byte("x")}, CodeBadRequest},
-		{"body over cap", Request{Method: "POST", Body: make([]byte, 1025)}, CodeTooLarge},
-		{"headers over cap", Request{Headers: map[string]string{"X-Big": strings.Repeat("a", 5000)}}, CodeTooLarge},
-		{"URL with CRLF", Request{URL: srv.URL + "/\r\nX-Injected: 1"}, CodeBadURL},
+		{"CRLF in value", Request{Headers: map[string]string{"X-A": "b\r\nX-Injected: 1"}}, codes.FetchBadRequest},
+		{"LF in value", Request{Headers: map[string]string{"X-A": "b\nX-Injected: 1"}}, codes.FetchBadRequest},
+		{"CR in value", Request{Headers: map[string]string{"X-A": "b\rc"}}, codes.FetchBadRequest},
+		{"NUL in value", Request{Headers: map[string]string{"X-A": "b\x00"}}, codes.FetchBadRequest},
+		{"CRLF in name", Request{Headers: map[string]string{"X-A\r\nX-B": "c"}}, codes.FetchBadRequest},
+		{"colon in name", Request{Headers: map[string]string{"X-A:": "c"}}, codes.FetchBadRequest},
+		{"empty name", Request{Headers: map[string]string{"": "c"}}, codes.FetchBadRequest},
+		{"Host", Request{Headers: map[string]string{"host": "evil.com"}}, codes.FetchBadRequest},
+		{"Content-Length", Request{Headers: map[string]string{"Content-Length": "0"}}, codes.FetchBadRequest},
+		{"Transfer-Encoding", Request{Headers: map[string]string{"Transfer-Encoding": "chunked"}}, codes.FetchBadRequest},
+		{"Connection", Request{Headers: map[string]string{"Connection": "close"}}, codes.FetchBadRequest},
+		{"Keep-Alive", Request{Headers: map[string]string{"Keep-Alive": "1"}}, codes.FetchBadRequest},
+		{"TE", Request{Headers: map[string]string{"TE": "trailers"}}, codes.FetchBadRequest},
+		{"Upgrade", Request{Headers: map[string]string{"Upgrade": "websocket"}}, codes.FetchBadRequest},
+		{"Proxy-Authorization", Request{Headers: map[string]string{"Proxy-Authorization": "x"}}, codes.FetchBadRequest},
+		{"Accept-Encoding", Request{Headers: map[string]string{"Accept-Encoding": "identity"}}, codes.FetchBadRequest},
+		{"same name twice", Request{Headers: map[string]string{"X-A": "1", "x-a": "2"}}, codes.FetchBadRequest},
+		{"CONNECT", Request{Method: "CONNECT"}, codes.FetchBadRequest},
+		{"TRACE", Request{Method: "TRACE"}, codes.FetchBadRequest},
+		{"custom method", Request{Method: "PROPFIND"}, codes.FetchBadRequest},
+		{"method with space", Request{Method: "GET /x HTTP/1.1\r\n"}, codes.FetchBadRequest},
+		{"body on GET", Request{Body: []byte("x")}, codes.FetchBadRequest},
+		{"body over cap", Request{Method: "POST", Body: make([]byte, 1025)}, codes.FetchTooLarge},
+		{"headers over cap", Request{Headers: map[string]string{"X-Big": strings.Repeat("a", 5000)}}, codes.FetchTooLarge},
+		{"URL with CRLF", Request{URL: srv.URL + "/\r\nX-Injected: 1"}, codes.FetchBadURL},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -454,7 +456,7 @@ func TestRequestLimit(t *testing.T) {
 		}
 	}
 	_, err := s.Do(context.Background(), Request{URL: srv.URL}, false)
-	wantCode(t, err, CodeRequestLimit)
+	wantCode(t, err, codes.FetchRequestLimit)
 	if srv.hits.Load() != 3 {
 		t.Fatalf("hits %d", srv.hits.Load())
 	}
@@ -464,7 +466,7 @@ func TestRequestLimit(t *testing.T) {
 	}
 	s.Close()
 	_, err = s.Do(context.Background(), Request{URL: srv.URL}, false)
-	wantCode(t, err, CodeFailed)
+	wantCode(t, err, codes.FetchFailed)
 }
 
 func TestConfig(t *testing.T) {
@@ -504,7 +506,7 @@ func TestConfig(t *testing.T) {
 				}
 				return
 			}
-			wantCode(t, err, CodeConfig)
+			wantCode(t, err, codes.FetchConfig)
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("%v does not say %q", err, tc.want)
 			}
@@ -516,8 +518,8 @@ func TestConfig(t *testing.T) {
 }
 
 func TestErrorIs(t *testing.T) {
-	err := error(newError(CodeTimeout, context.DeadlineExceeded, "x"))
-	if !errorsIs(err, &Error{Code: CodeTimeout}) || errorsIs(err, &Error{Code: CodeFailed}) || !errorsIs(err, context.DeadlineExceeded) {
+	err := error(newError(codes.FetchTimeout, context.DeadlineExceeded, "x"))
+	if !errorsIs(err, &Error{Code: codes.FetchTimeout}) || errorsIs(err, &Error{Code: codes.FetchFailed}) || !errorsIs(err, context.DeadlineExceeded) {
 		t.Fatal("errors.Is")
 	}
 	b, _ := json.Marshal(err.(*Error).Code)
@@ -535,17 +537,17 @@ func TestEncodedLoopbackForms(t *testing.T) {
 		"１２７.０.０.１", "127。0。0。1", "127.0.0.1.", "%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1"} {
 		for _, approved := range []bool{false, true} {
 			_, err := s.Do(context.Background(), Request{URL: "http://" + host + ":" + p + "/"}, approved)
-			wantCode(t, err, CodeBadURL)
+			wantCode(t, err, codes.FetchBadURL)
 		}
 	}
 	// other spellings of the listed address are other hosts: never opened
 	for _, host := range []string{"[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[::1]", "0.0.0.0", "127.0.0.2", "[::]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]"} {
 		_, err := s.Do(context.Background(), Request{URL: "http://" + host + ":" + p + "/"}, true)
-		wantCode(t, err, CodeAddressRefused)
+		wantCode(t, err, codes.FetchAddressRefused)
 	}
 	for _, host := range []string{"[fe80::1%25eth0]", "[::1%25lo]", "user@evil@127.0.0.1", "evil.com\\@127.0.0.1"} {
 		_, err := s.Do(context.Background(), Request{URL: "http://" + host + ":" + p + "/"}, true)
-		wantCode(t, err, CodeBadURL)
+		wantCode(t, err, codes.FetchBadURL)
 	}
 	if srv.hits.Load() != 0 {
 		t.Fatalf("%d requests reached the server", srv.hits.Load())

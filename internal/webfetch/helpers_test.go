@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // stubResolver answers from a table: each name has a list of answers,
@@ -163,7 +165,7 @@ func session(t testing.TB, c *Client) *Session {
 }
 
 // wantCode fails unless err carries code.
-func wantCode(t testing.TB, err error, code string) {
+func wantCode(t testing.TB, err error, code codes.Code) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("got no error, want %s", code)

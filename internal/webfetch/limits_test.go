@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // gzipBomb returns about 1 MiB of gzip that expands to 1 GiB of zeros: one
@@ -50,7 +52,7 @@ func TestGzipBomb(t *testing.T) {
 	_, err := s.Do(context.Background(), Request{URL: srv.URL}, false)
 	elapsed := time.Since(start)
 	runtime.ReadMemStats(&after)
-	wantCode(t, err, CodeTooLarge)
+	wantCode(t, err, codes.FetchTooLarge)
 	if !strings.Contains(err.Error(), "decompressed") {
 		t.Errorf("message: %v", err)
 	}
@@ -74,8 +76,8 @@ func TestGzipBomb(t *testing.T) {
 	})
 	for _, tc := range []struct {
 		max  int64
-		code string
-	}{{2000, ""}, {1999, CodeTooLarge}} {
+		code codes.Code
+	}{{2000, ""}, {1999, codes.FetchTooLarge}} {
 		c := mustNew(t, Config{Allow: []string{srv2.entry()}, MaxBytes: tc.max})
 		r, err := session(t, c).Do(context.Background(), Request{URL: srv2.URL}, false)
 		if tc.code != "" {
@@ -103,7 +105,7 @@ func TestBodyCap(t *testing.T) {
 	s := session(t, c)
 	for _, p := range []string{"/", "/chunked"} {
 		_, err := s.Do(context.Background(), Request{URL: srv.URL + p}, false)
-		wantCode(t, err, CodeTooLarge)
+		wantCode(t, err, codes.FetchTooLarge)
 	}
 	c = mustNew(t, Config{Allow: []string{srv.entry()}, MaxBytes: 5000})
 	if r, err := session(t, c).Do(context.Background(), Request{URL: srv.URL + "/chunked"}, false); err != nil || len(r.Body) != 5000 {
@@ -143,7 +145,7 @@ func TestLyingContentLength(t *testing.T) {
 				// the transport may notice the unsolicited bytes on the
 				// idle connection and fail the next request: never with
 				// those bytes as a response
-				wantCode(t, err, CodeFailed)
+				wantCode(t, err, codes.FetchFailed)
 				continue
 			}
 			if string(r.Body) != "hello" {
@@ -158,7 +160,7 @@ func TestLyingContentLength(t *testing.T) {
 		})
 		entry := "127.0.0.1:" + strconv.Itoa(port)
 		_, err := session(t, mustNew(t, Config{Allow: []string{entry}})).Do(ctx, Request{URL: "http://" + entry + "/"}, false)
-		wantCode(t, err, CodeFailed)
+		wantCode(t, err, codes.FetchFailed)
 		if !strings.Contains(err.Error(), "ended early") {
 			t.Errorf("message: %v", err)
 		}
@@ -172,7 +174,7 @@ func TestLyingContentLength(t *testing.T) {
 		entry := "127.0.0.1:" + strconv.Itoa(port)
 		start := time.Now()
 		_, err := session(t, mustNew(t, Config{Allow: []string{entry}})).Do(ctx, Request{URL: "http://" + entry + "/"}, false)
-		wantCode(t, err, CodeTooLarge)
+		wantCode(t, err, codes.FetchTooLarge)
 		if time.Since(start) > 2*time.Second {
 			t.Fatal("waited for the body")
 		}
@@ -193,7 +195,7 @@ func TestOversizedHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.Do(context.Background(), Request{URL: srv.URL + "/?n=100"}, false)
-	wantCode(t, err, CodeTooLarge)
+	wantCode(t, err, codes.FetchTooLarge)
 	// one huge header line
 	port := rawServer(t, func(c net.Conn) {
 		http.ReadRequest(bufio.NewReader(c))
@@ -201,7 +203,7 @@ func TestOversizedHeaders(t *testing.T) {
 	})
 	entry := "127.0.0.1:" + strconv.Itoa(port)
 	_, err = session(t, mustNew(t, Config{Allow: []string{entry}})).Do(context.Background(), Request{URL: "http://" + entry + "/"}, false)
-	wantCode(t, err, CodeTooLarge)
+	wantCode(t, err, codes.FetchTooLarge)
 }
 
 func TestSlowloris(t *testing.T) {
@@ -233,7 +235,7 @@ func TestSlowloris(t *testing.T) {
 			start := time.Now()
 			_, err := s.Do(context.Background(), Request{URL: "http://" + entry + "/"}, false)
 			el := time.Since(start)
-			wantCode(t, err, CodeTimeout)
+			wantCode(t, err, codes.FetchTimeout)
 			if el < timeout || el > timeout+time.Second {
 				t.Fatalf("ended after %v, the deadline is %v", el, timeout)
 			}
@@ -248,5 +250,5 @@ func TestParentContextCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	_, err := s.Do(ctx, Request{URL: "http://" + entry + "/"}, false)
-	wantCode(t, err, CodeFailed)
+	wantCode(t, err, codes.FetchFailed)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/dnstest"
 )
 
@@ -36,7 +37,7 @@ func TestNameEntryNeverReachesLoopbackThroughDNS(t *testing.T) {
 	}
 	for _, host := range []string{"api.test", "rebind.test", "rebind.test", "rebind.test"} {
 		err := get(host)
-		wantCode(t, err, CodeAddressRefused)
+		wantCode(t, err, codes.FetchAddressRefused)
 		if !strings.Contains(err.Error(), host+" resolves to") {
 			t.Errorf("%s: %v", host, err)
 		}
@@ -77,8 +78,8 @@ func TestSecretHeadersOnlyOverTLS(t *testing.T) {
 	ctx := context.Background()
 	// the downgrade: same host and port, plain http
 	_, err := s.Do(ctx, Request{URL: "http://" + entry + "/"}, true)
-	wantCode(t, err, CodeInsecure)
-	if _, err := c.Check(Request{URL: "http://" + entry + "/"}); err == nil || !strings.Contains(err.Error(), CodeInsecure) {
+	wantCode(t, err, codes.FetchInsecure)
+	if _, err := c.Check(Request{URL: "http://" + entry + "/"}); err == nil || !strings.Contains(err.Error(), string(codes.FetchInsecure)) {
 		t.Errorf("Check (the gate before any approval) let it through: %v", err)
 	}
 	if tlsSrv.hits.Load() != 0 {

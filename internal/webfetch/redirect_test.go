@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/netguard"
 )
 
@@ -76,9 +77,9 @@ func TestRedirectsToForbiddenTargets(t *testing.T) {
 						}
 						_, err := s.Do(context.Background(), Request{URL: redirURL(src.URL, st, to), Method: method, Body: body}, approved)
 						if strings.HasPrefix(to, "http://a.test") {
-							wantCode(t, err, CodeAddressRefused)
+							wantCode(t, err, codes.FetchAddressRefused)
 						} else {
-							wantCode(t, err, CodeRedirect)
+							wantCode(t, err, codes.FetchRedirect)
 						}
 					})
 				}
@@ -173,14 +174,14 @@ func TestRedirectHopLimit(t *testing.T) {
 	}
 	before := loop.hits.Load()
 	_, err := s.Do(context.Background(), Request{URL: loop.URL + "/?n=100"}, false)
-	wantCode(t, err, CodeRedirect)
+	wantCode(t, err, codes.FetchRedirect)
 	if n := loop.hits.Load() - before; n != 4 {
 		t.Fatalf("%d requests for a limit of 3 redirects", n)
 	}
 	// negative: no redirect is followed
 	c = mustNew(t, Config{Allow: []string{loop.entry()}, MaxRedirects: -1})
 	_, err = session(t, c).Do(context.Background(), Request{URL: loop.URL + "/?n=1"}, false)
-	wantCode(t, err, CodeRedirect)
+	wantCode(t, err, codes.FetchRedirect)
 }
 
 func TestRedirectHTTPSToHTTP(t *testing.T) {
@@ -204,14 +205,14 @@ func TestRedirectHTTPSToHTTP(t *testing.T) {
 		t.Fatalf("https: %+v %v", r, err)
 	}
 	_, err = s.Do(ctx, Request{URL: tlsSrv.URL + "/down"}, false)
-	wantCode(t, err, CodeRedirect)
+	wantCode(t, err, codes.FetchRedirect)
 	if plain.hits.Load() != 0 {
 		t.Fatal("the downgrade reached the plain server")
 	}
 	// the roots are checked: without the test CA the handshake fails
 	c = mustNew(t, Config{Allow: []string{tlsSrv.entry()}, RootCAs: x509.NewCertPool()})
 	_, err = session(t, c).Do(ctx, Request{URL: tlsSrv.URL + "/"}, false)
-	wantCode(t, err, CodeFailed)
+	wantCode(t, err, codes.FetchFailed)
 }
 
 // TestApprovedRedirects: an approved request to an unlisted host may be
@@ -244,7 +245,7 @@ func TestApprovedRedirects(t *testing.T) {
 			continue
 		}
 		if err != nil {
-			wantCode(t, err, CodeRedirect)
+			wantCode(t, err, codes.FetchRedirect)
 			continue
 		}
 		cross := next.target.Host != "pub.example"

@@ -6,8 +6,10 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/modebox/modebox/internal/netguard"
 	"golang.org/x/net/http/httpguts"
+
+	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/netguard"
 )
 
 // Request is one fetch as the guest asked for it.
@@ -90,7 +92,7 @@ func (c *Client) checkSecure(t netguard.Target, e netguard.Entry, listed bool) e
 	if !listed || len(c.inject[e.String()]) == 0 || t.URL.Scheme == "https" || e.Scheme == "http" {
 		return nil
 	}
-	return newError(CodeInsecure, nil, "%s is plain http, and the allowlist entry %s injects headers, which are sent over https only; "+
+	return newError(codes.FetchInsecure, nil, "%s is plain http, and the allowlist entry %s injects headers, which are sent over https only; "+
 		"use an https:// URL, or write the entry as %q if the service really is plain http", t.HostPort(), e, "http://"+e.String())
 }
 
@@ -137,35 +139,35 @@ func (c *Client) validate(r Request) (string, error) {
 		method = http.MethodGet
 	}
 	if !allowedMethods[method] {
-		return "", newError(CodeBadRequest, nil, "method %q is not allowed (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)", clip(r.Method, 40))
+		return "", newError(codes.FetchBadRequest, nil, "method %q is not allowed (GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)", clip(r.Method, 40))
 	}
 	if (method == http.MethodGet || method == http.MethodHead) && len(r.Body) > 0 {
-		return "", newError(CodeBadRequest, nil, "a %s request cannot have a body", method)
+		return "", newError(codes.FetchBadRequest, nil, "a %s request cannot have a body", method)
 	}
 	if int64(len(r.Body)) > c.maxRequestBody {
-		return "", newError(CodeTooLarge, nil, "the request body is %d bytes, over the limit of %d", len(r.Body), c.maxRequestBody)
+		return "", newError(codes.FetchTooLarge, nil, "the request body is %d bytes, over the limit of %d", len(r.Body), c.maxRequestBody)
 	}
 	var size int64
 	seen := make(map[string]bool, len(r.Headers))
 	for k, v := range r.Headers {
 		if !httpguts.ValidHeaderFieldName(k) {
-			return "", newError(CodeBadRequest, nil, "%q is not a valid header name", clip(k, 60))
+			return "", newError(codes.FetchBadRequest, nil, "%q is not a valid header name", clip(k, 60))
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
-			return "", newError(CodeBadRequest, nil, "the value of header %s contains a control character (CR, LF or NUL)", clip(k, 60))
+			return "", newError(codes.FetchBadRequest, nil, "the value of header %s contains a control character (CR, LF or NUL)", clip(k, 60))
 		}
 		ck := http.CanonicalHeaderKey(k)
 		if reason := forbiddenHeader(ck); reason != "" {
-			return "", newError(CodeBadRequest, nil, "header %s may not be set (%s)", ck, reason)
+			return "", newError(codes.FetchBadRequest, nil, "header %s may not be set (%s)", ck, reason)
 		}
 		if seen[ck] {
-			return "", newError(CodeBadRequest, nil, "header %s is given twice (names are case-insensitive)", ck)
+			return "", newError(codes.FetchBadRequest, nil, "header %s is given twice (names are case-insensitive)", ck)
 		}
 		seen[ck] = true
 		size += int64(len(k) + len(v) + 4)
 	}
 	if size > c.maxHeaderBytes {
-		return "", newError(CodeTooLarge, nil, "the request headers are %d bytes, over the limit of %d", size, c.maxHeaderBytes)
+		return "", newError(codes.FetchTooLarge, nil, "the request headers are %d bytes, over the limit of %d", size, c.maxHeaderBytes)
 	}
 	return method, nil
 }
@@ -182,15 +184,15 @@ func fromGuard(err error) error {
 	var ge *netguard.Error
 	if errors.As(err, &ge) {
 		switch ge.Code {
-		case netguard.CodeBadURL:
-			return &Error{Code: CodeBadURL, Message: ge.Reason, Err: err}
-		case netguard.CodeAddress:
-			return &Error{Code: CodeAddressRefused, Message: ge.Reason, Err: err}
-		case netguard.CodeNotListed:
-			return &Error{Code: CodeNotAllowed, Message: ge.Reason, Err: err}
+		case codes.BadURL:
+			return &Error{Code: codes.FetchBadURL, Message: ge.Message, Err: err}
+		case codes.AddressRefused:
+			return &Error{Code: codes.FetchAddressRefused, Message: ge.Message, Err: err}
+		case codes.HostNotAllowed:
+			return &Error{Code: codes.FetchNotAllowed, Message: ge.Message, Err: err}
 		}
 	}
-	return &Error{Code: CodeFailed, Message: err.Error(), Err: err}
+	return &Error{Code: codes.FetchFailed, Message: err.Error(), Err: err}
 }
 
 // addressError explains a refused address and how it could be allowed.
@@ -198,7 +200,7 @@ func (c *Client) addressError(t netguard.Target, e netguard.Entry, listed bool, 
 	reason := "the address is refused"
 	var ge *netguard.Error
 	if errors.As(err, &ge) {
-		reason = ge.Reason
+		reason = ge.Message
 	}
 	var how string
 	switch {
@@ -212,7 +214,7 @@ func (c *Client) addressError(t netguard.Target, e netguard.Entry, listed bool, 
 	default:
 		how = fmt.Sprintf("an approval never opens non-public addresses; to allow it, list %q exactly", t.HostPort())
 	}
-	return &Error{Code: CodeAddressRefused, Message: fmt.Sprintf("%s: %s; %s", t.HostPort(), reason, how), Err: err}
+	return &Error{Code: codes.FetchAddressRefused, Message: fmt.Sprintf("%s: %s; %s", t.HostPort(), reason, how), Err: err}
 }
 
 // promptSafe keeps a Summary to printable ASCII, so that bidi controls or

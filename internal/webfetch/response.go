@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/netguard"
 )
 
@@ -46,10 +47,10 @@ func (c *Client) readResponse(resp *http.Response, method string, t netguard.Tar
 		}
 	}
 	if hsize > c.maxHeaderBytes {
-		return nil, newError(CodeTooLarge, nil, "the response headers of %s are %d bytes, over the limit of %d", t.HostPort(), hsize, c.maxHeaderBytes)
+		return nil, newError(codes.FetchTooLarge, nil, "the response headers of %s are %d bytes, over the limit of %d", t.HostPort(), hsize, c.maxHeaderBytes)
 	}
 	if resp.ContentLength > c.maxBytes {
-		return nil, newError(CodeTooLarge, nil, "the response body of %s is %d bytes (Content-Length), over the limit of %d", t.HostPort(), resp.ContentLength, c.maxBytes)
+		return nil, newError(codes.FetchTooLarge, nil, "the response body of %s is %d bytes (Content-Length), over the limit of %d", t.HostPort(), resp.ContentLength, c.maxBytes)
 	}
 	var body []byte
 	if method != http.MethodHead {
@@ -63,7 +64,7 @@ func (c *Client) readResponse(resp *http.Response, method string, t netguard.Tar
 			if resp.Uncompressed {
 				what = "decompressed body"
 			}
-			return nil, newError(CodeTooLarge, nil, "the response %s of %s is over the limit of %d bytes", what, t.HostPort(), c.maxBytes)
+			return nil, newError(codes.FetchTooLarge, nil, "the response %s of %s is over the limit of %d bytes", what, t.HostPort(), c.maxBytes)
 		}
 		if err != nil {
 			return nil, err

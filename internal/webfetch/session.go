@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/netguard"
 )
 
@@ -81,10 +82,10 @@ type hop struct {
 // each hop checked again (see the package documentation).
 func (s *Session) Do(ctx context.Context, r Request, approved bool) (*Response, error) {
 	if s.closed.Load() {
-		return nil, newError(CodeFailed, nil, "the fetch session is closed")
+		return nil, newError(codes.FetchFailed, nil, "the fetch session is closed")
 	}
 	if n := s.count.Add(1); n > int64(s.c.maxRequests) {
-		return nil, newError(CodeRequestLimit, nil, "this run has made its %d fetch requests, the limit", s.c.maxRequests)
+		return nil, newError(codes.FetchRequestLimit, nil, "this run has made its %d fetch requests, the limit", s.c.maxRequests)
 	}
 	chk, method, err := s.c.check(r)
 	if err != nil {
@@ -93,9 +94,9 @@ func (s *Session) Do(ctx context.Context, r Request, approved bool) (*Response, 
 	if !chk.Listed && !approved {
 		t := chk.Target
 		if t.IP.IsValid() && !netguard.IsPublic(t.IP) {
-			return nil, newError(CodeNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it (an approval cannot open a %s address)", t.HostPort(), t.HostPort(), netguard.Classify(t.IP))
+			return nil, newError(codes.FetchNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it (an approval cannot open a %s address)", t.HostPort(), t.HostPort(), netguard.Classify(t.IP))
 		}
-		return nil, newError(CodeNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it, or have the request approved", t.HostPort(), t.HostPort())
+		return nil, newError(codes.FetchNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it, or have the request approved", t.HostPort(), t.HostPort())
 	}
 	h := &hop{target: chk.Target, method: method, body: r.Body, headers: http.Header{}, origin: originOf(chk.Target)}
 	for k, v := range r.Headers {
@@ -124,7 +125,7 @@ func (s *Session) roundTrip(ctx context.Context, h *hop, approved bool, first ne
 	e, listed := s.c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
 	if !listed && !(approved && sameHostPort(t, first)) {
 		// only reachable for a redirect: the first hop was checked in Do
-		return nil, nil, newError(CodeRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (an approval covers only %s)", t.HostPort(), first.HostPort())
+		return nil, nil, newError(codes.FetchRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (an approval covers only %s)", t.HostPort(), first.HostPort())
 	}
 	if err := s.c.checkSecure(t, e, listed); err != nil {
 		return nil, nil, err
@@ -141,7 +142,7 @@ func (s *Session) roundTrip(ctx context.Context, h *hop, approved bool, first ne
 	}
 	req, err := http.NewRequestWithContext(netguard.WithPrivate(ctx, private), h.method, t.URL.String(), body)
 	if err != nil {
-		return nil, nil, newError(CodeBadURL, err, "the URL cannot be requested")
+		return nil, nil, newError(codes.FetchBadURL, err, "the URL cannot be requested")
 	}
 	for k, vs := range h.headers {
 		req.Header[k] = vs
@@ -184,39 +185,39 @@ func isRedirect(code int) bool {
 // nextHop checks a redirect and returns the hop that follows it.
 func (c *Client) nextHop(h *hop, loc string, status int, approved bool, first netguard.Target) (*hop, error) {
 	if h.redirect >= c.maxRedirects {
-		return nil, newError(CodeRedirect, nil, "too many redirects (the limit is %d)", c.maxRedirects)
+		return nil, newError(codes.FetchRedirect, nil, "too many redirects (the limit is %d)", c.maxRedirects)
 	}
 	for _, r := range loc {
 		if r < 0x20 || r == 0x7f || r == '\\' {
-			return nil, newError(CodeRedirect, nil, "redirect refused: the Location header has a control character or a backslash")
+			return nil, newError(codes.FetchRedirect, nil, "redirect refused: the Location header has a control character or a backslash")
 		}
 	}
 	ref, err := url.Parse(loc)
 	if err != nil {
-		return nil, newError(CodeRedirect, err, "redirect refused: the Location header does not parse")
+		return nil, newError(codes.FetchRedirect, err, "redirect refused: the Location header does not parse")
 	}
 	abs := h.target.URL.ResolveReference(ref)
 	abs.Fragment, abs.RawFragment = "", ""
 	t, err := netguard.CheckURL(abs.String())
 	if err != nil {
 		ge := fromGuard(err).(*Error)
-		return nil, newError(CodeRedirect, err, "redirect refused: %s", ge.Message)
+		return nil, newError(codes.FetchRedirect, err, "redirect refused: %s", ge.Message)
 	}
 	if h.target.URL.Scheme == "https" && t.URL.Scheme == "http" {
-		return nil, newError(CodeRedirect, nil, "redirect from https to http (%s) refused", t.HostPort())
+		return nil, newError(codes.FetchRedirect, nil, "redirect from https to http (%s) refused", t.HostPort())
 	}
 	e, listed := c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
 	if !listed && !(approved && sameHostPort(t, first)) {
-		return nil, newError(CodeRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (an approval covers only %s)", t.HostPort(), first.HostPort())
+		return nil, newError(codes.FetchRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (an approval covers only %s)", t.HostPort(), first.HostPort())
 	}
 	if err := c.checkSecure(t, e, listed); err != nil {
 		ie := err.(*Error)
-		return nil, newError(CodeInsecure, nil, "redirect refused: %s", ie.Message)
+		return nil, newError(codes.FetchInsecure, nil, "redirect refused: %s", ie.Message)
 	}
 	if t.IP.IsValid() && !(listed && e.OpensPrivate()) {
 		if err := netguard.CheckAddr(t.IP, false); err != nil {
 			ae := c.addressError(t, e, listed, err).(*Error)
-			return nil, newError(CodeRedirect, err, "redirect refused: %s", ae.Message)
+			return nil, newError(codes.FetchRedirect, err, "redirect refused: %s", ae.Message)
 		}
 	}
 	next := &hop{target: t, method: h.method, body: h.body, headers: h.headers.Clone(), origin: h.origin, crossed: h.crossed, redirect: h.redirect + 1}
@@ -253,28 +254,28 @@ func (c *Client) wrapNetError(ctx context.Context, err error, t netguard.Target)
 	}
 	var ge *netguard.Error
 	if errors.As(err, &ge) {
-		if ge.Code == netguard.CodeAddress {
+		if ge.Code == codes.AddressRefused {
 			e, listed := c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
 			return c.addressError(t, e, listed, ge)
 		}
 		return fromGuard(ge)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return newError(CodeTimeout, err, "%s did not answer within %s", t.HostPort(), c.timeout)
+		return newError(codes.FetchTimeout, err, "%s did not answer within %s", t.HostPort(), c.timeout)
 	}
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-		return newError(CodeFailed, err, "the request to %s was cancelled", t.HostPort())
+		return newError(codes.FetchFailed, err, "the request to %s was cancelled", t.HostPort())
 	}
 	msg := c.redact(err.Error())
 	if strings.Contains(msg, "response headers exceeded") || strings.Contains(msg, "header list too large") {
-		return newError(CodeTooLarge, err, "the response headers of %s are over the limit of %d bytes", t.HostPort(), c.maxHeaderBytes)
+		return newError(codes.FetchTooLarge, err, "the response headers of %s are over the limit of %d bytes", t.HostPort(), c.maxHeaderBytes)
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return newError(CodeFailed, err, "the response of %s ended early (fewer bytes than it announced)", t.HostPort())
+		return newError(codes.FetchFailed, err, "the response of %s ended early (fewer bytes than it announced)", t.HostPort())
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return newError(CodeFailed, err, "%s cannot be resolved: %s", t.Host, dnsErr.Err)
+		return newError(codes.FetchFailed, err, "%s cannot be resolved: %s", t.Host, dnsErr.Err)
 	}
-	return newError(CodeFailed, err, "fetching %s failed: %s", t.HostPort(), msg)
+	return newError(codes.FetchFailed, err, "fetching %s failed: %s", t.HostPort(), msg)
 }

@@ -1,0 +1,33 @@
+package integration_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/modebox/modebox"
+)
+
+// BenchmarkHostCalls100 is a whole run of bench/programs/hostcalls100.js
+// through the public API: 100 awaited calls of a Go tool with a generated
+// input schema. (ns/op − BenchmarkRunEmpty) / 100 is one round trip.
+func BenchmarkHostCalls100(b *testing.B) {
+	benchRun(b, "let sum = 0;\nfor (let i = 0; i < 100; i++) sum += await tools.add({ a: i, b: 1 });\nreturn sum;", "5050")
+}
+
+// BenchmarkRunEmpty is a whole run of `return 1` through the public API.
+func BenchmarkRunEmpty(b *testing.B) { benchRun(b, "return 1;", "1") }
+
+func benchRun(b *testing.B, code, want string) {
+	e := newEngine(b, addTool)
+	opts := modebox.RunOptions{Lang: "js"}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := e.Run(context.Background(), code, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Error != nil || string(r.Value) != want {
+			b.Fatalf("%s %+v", r.Value, r.Error)
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package integration_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modebox/modebox"
+)
+
+func newKey(t testing.TB) []byte {
+	k := make([]byte, 32)
+	if _, err := rand.Read(k); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+type counter struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func (c *counter) tool(ns, name string, p modebox.Policy) modebox.Tool {
+	return modebox.Tool{Namespace: ns, Name: name, Policy: p, Handler: func(_ context.Context, args json.RawMessage) (any, error) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.calls == nil {
+			c.calls = map[string]int{}
+		}
+		c.calls[name]++
+		return map[string]any{"tool": name, "args": args}, nil
+	}}
+}
+
+func (c *counter) n(name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls[name]
+}
+
+func pausingEngine(t testing.TB, c *counter, store modebox.TokenStore) *modebox.Engine {
+	t.Helper()
+	e, err := modebox.New(modebox.EngineConfig{
+		Tools:         []modebox.Tool{c.tool("t", "free", ""), c.tool("t", "guarded", modebox.PolicyAsk), c.tool("t", "other", modebox.PolicyAsk)},
+		Continuations: &modebox.Continuations{Keys: [][]byte{newKey(t)}, Store: store},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+const pauseProgram = `
+	const a = await t.free({step: 1});
+	const started = Date.now(), r = Math.random();
+	const [g, o, f] = await Promise.allSettled([t.guarded({x: 1}), t.other({y: 2}), t.free({step: 2})]);
+	const after = await t.free({step: 3});
+	return {a: a.args.step, g: g.status === "fulfilled" ? g.value.tool : g.reason.code,
+		o: o.status === "fulfilled" ? o.value.tool : o.reason.code, f: f.value.args.step, after: after.args.step,
+		stable: [started, r]};`
+
+func TestPauseAndResume(t *testing.T) {
+	c := &counter{}
+	e := pausingEngine(t, c, nil)
+	r := run(t, e, pauseProgram, modebox.RunOptions{})
+	if r.Status != modebox.StatusPaused || r.Token == "" || len(r.Pending) != 2 {
+		t.Fatalf("status %q pending %+v err %+v", r.Status, r.Pending, r.Error)
+	}
+	if r.Pending[0].Tool != "t.guarded" || r.Pending[1].Tool != "t.other" || string(r.Pending[0].Args) != `{"x":1}` || !strings.Contains(r.Pending[0].Reason, "ask") {
+		t.Fatalf("pending %+v", r.Pending)
+	}
+	// in-flight work finished before the pause; nothing guarded ran
+	if c.n("free") != 2 || c.n("guarded") != 0 || c.n("other") != 0 {
+		t.Fatalf("calls before resume %+v", c.calls)
+	}
+	res, err := e.Resume(t.Context(), r.Token, modebox.Decisions{ByID: map[int]modebox.Decision{r.Pending[0].ID: modebox.Approve}, Default: modebox.Deny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != modebox.StatusOK {
+		t.Fatalf("resume: %s %+v", res.Status, res.Error)
+	}
+	var out struct {
+		A, F, After int
+		G, O        string
+	}
+	if err := json.Unmarshal(res.Value, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.A != 1 || out.F != 2 || out.After != 3 || out.G != "guarded" || out.O != string(modebox.CodeApprovalDenied) {
+		t.Fatalf("resumed value %s", res.Value)
+	}
+	// replay ran no recorded tool twice: free ran 3 times in all (2 + the step 3 call)
+	if c.n("free") != 3 || c.n("guarded") != 1 || c.n("other") != 0 {
+		t.Fatalf("calls after resume %+v", c.calls)
+	}
+	// single use
+	_, err = e.Resume(t.Context(), r.Token, modebox.Decisions{Default: modebox.Approve})
+	var te *modebox.TokenError
+	if !errors.As(err, &te) || te.Code != modebox.CodeTokenUsed {
+		t.Fatalf("second resume: %v", err)
+	}
+}
+
+func TestResumeRefusesOtherEnginesAndTampering(t *testing.T) {
+	c := &counter{}
+	e := pausingEngine(t, c, nil)
+	r := run(t, e, `return await t.guarded({})`, modebox.RunOptions{})
+	if r.Token == "" {
+		t.Fatalf("no token: %+v", r)
+	}
+	// another key
+	other := pausingEngine(t, c, nil)
+	_, err := other.Resume(t.Context(), r.Token, modebox.Decisions{Default: modebox.Approve})
+	var te *modebox.TokenError
+	if !errors.As(err, &te) || te.Code != modebox.CodeTokenUnknownKey {
+		t.Fatalf("other key: %v", err)
+	}
+	// same key, other tool set
+	k := newKey(t)
+	e1, _ := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{c.tool("t", "guarded", modebox.PolicyAsk)}, Continuations: &modebox.Continuations{Keys: [][]byte{k}}})
+	e2, _ := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{c.tool("t", "guarded", modebox.PolicyAsk), c.tool("t", "extra", "")}, Continuations: &modebox.Continuations{Keys: [][]byte{k}}})
+	r = run(t, e1, `return await t.guarded({})`, modebox.RunOptions{})
+	if _, err := e2.Resume(t.Context(), r.Token, modebox.Decisions{Default: modebox.Approve}); !errors.As(err, &te) || te.Code != modebox.CodeTokenBinding {
+		t.Fatalf("other tool set: %v", err)
+	}
+	// a flipped character
+	b := []byte(r.Token)
+	b[len(b)/2] ^= 1
+	if _, err := e1.Resume(t.Context(), string(b), modebox.Decisions{Default: modebox.Approve}); !errors.As(err, &te) {
+		t.Fatalf("tampered: %v", err)
+	}
+	if c.n("guarded") != 0 {
+		t.Fatalf("a tool ran: %+v", c.calls)
+	}
+}
+
+// A resumed program that no longer matches the journal stops before any
+// tool runs.
+func TestResumeDivergence(t *testing.T) {
+	c := &counter{}
+	e := pausingEngine(t, c, nil)
+	r := run(t, e, `let n = 0; const a = await t.free({}); return await t.guarded({a: a.tool})`, modebox.RunOptions{})
+	if r.Status != modebox.StatusPaused {
+		t.Fatalf("%+v", r)
+	}
+	tok := r.Token
+	// The token carries the code, so a sealed resume cannot diverge; a
+	// journal replayed against other code must stop before running tools.
+	j := r.Journal
+	other := run(t, e, `return await t.guarded({different: true})`, modebox.RunOptions{Journal: j})
+	if other.Error == nil || other.Error.Code != modebox.CodeReplayMismatch {
+		t.Fatalf("divergent replay: %+v", other.Error)
+	}
+	if _, err := e.Resume(t.Context(), tok, modebox.Decisions{Default: modebox.Approve}); err != nil {
+		t.Fatal(err)
+	}
+	if c.n("free") != 1 || c.n("guarded") != 1 {
+		t.Fatalf("calls %+v", c.calls)
+	}
+}
+
+func TestPauseAgainAfterResume(t *testing.T) {
+	c := &counter{}
+	e := pausingEngine(t, c, modebox.DirTokenStore(t.TempDir()))
+	r := run(t, e, `const a = await t.guarded({n: 1}); const b = await t.guarded({n: 2}); return [a.args.n, b.args.n]`, modebox.RunOptions{})
+	if r.Status != modebox.StatusPaused || len(r.Pending) != 1 {
+		t.Fatalf("%+v", r)
+	}
+	r2, err := e.Resume(t.Context(), r.Token, modebox.Decisions{Default: modebox.Approve})
+	if err != nil || r2.Status != modebox.StatusPaused || len(r2.Pending) != 1 || string(r2.Pending[0].Args) != `{"n":2}` {
+		t.Fatalf("second pause: %+v %v", r2, err)
+	}
+	r3, err := e.Resume(t.Context(), r2.Token, modebox.Decisions{Default: modebox.Approve})
+	if err != nil || r3.Status != modebox.StatusOK || string(r3.Value) != "[1,2]" || c.n("guarded") != 2 {
+		t.Fatalf("final: %+v %v calls %+v", r3, err, c.calls)
+	}
+}

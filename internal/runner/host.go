@@ -1,0 +1,307 @@
+// Package runner runs one program for an engine: the transform, the run
+// slot, the engine run with a Host that answers its calls (policies, data
+// flow, approvals, built-in hooks, then the tool), the built-ins' per-run
+// state, and pausing into a sealed token and resuming from one.
+package runner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/errs"
+	"github.com/modebox/modebox/internal/policy"
+	"github.com/modebox/modebox/internal/schema"
+	"github.com/modebox/modebox/internal/toolbox"
+)
+
+// Host answers one run's calls: policies, data flow and approvals, then
+// the tool. Gate runs on the driver in call order (replayed calls too), so
+// the flow state is deterministic; Call runs on workers.
+type Host struct {
+	box      *toolbox.Box
+	run      *policy.Rules
+	approver Approver
+	canPause bool
+
+	// resume: decisions and what each pending call must look like
+	decisions map[int]Decision
+	expect    map[int]Pending
+
+	source string // first source called in this run, as a label (driver only)
+
+	states map[*builtin.Capability]builtin.Run // this run's built-in state (fs staging, fetch session)
+
+	approvalTimeout time.Duration // EngineConfig.ApprovalTimeout (0: the default)
+
+	mu            sync.Mutex
+	approved      map[string]bool  // tools approved for the rest of the run
+	approvedCalls map[int]bool     // calls approved one by one
+	covers        map[int][]string // approval keys of calls waiting for their approver (setCover)
+	turn          chan struct{}    // one question to the approver at a time (decide)
+}
+
+func (h *Host) approveTool(keys ...string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.approved == nil {
+		h.approved = map[string]bool{}
+	}
+	for _, k := range keys {
+		h.approved[k] = true
+	}
+}
+
+// flowApprovalKey is what an approval for the rest of the run covers when
+// it is given for a sink call after source: later sink calls after that
+// same source. The plain key (given before any source) does not cover
+// them.
+func flowApprovalKey(key, source string) string {
+	return key + "\x00after " + source
+}
+
+// setCover records, for a call that will ask its approver, the approval
+// keys an answer "for the rest of the run" approves (the last one is the
+// one that must be approved for the call to go without asking).
+func (h *Host) setCover(id int, keys []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.covers == nil {
+		h.covers = map[int][]string{}
+	}
+	h.covers[id] = keys
+}
+
+func (h *Host) takeCover(id int) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := h.covers[id]
+	delete(h.covers, id)
+	return k
+}
+
+func (h *Host) toolApproved(key string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.approved[key]
+}
+
+func (h *Host) approvedTools() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for k := range h.approved {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Gate decides, before anything runs, whether a call runs, is refused,
+// needs an approver, or parks until a resume.
+func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
+	if c.Tool == toolbox.SearchKey {
+		return engine.Verdict{}
+	}
+	e := h.box.Lookup(c.Tool)
+	if e == nil {
+		return engine.Verdict{RejectCode: codes.ToolNotFound, RejectMessage: "no tool named " + c.Tool}
+	}
+	if replayed && e.Func != nil && e.Func.Replay != nil {
+		if err := e.Func.Replay(h.states[e.Cap], c); err != nil {
+			return engine.Verdict{Abort: fmt.Sprintf("resume: %s call %d cannot be replayed: %v", e.Label(), c.ID, err)}
+		}
+	}
+	gi := gateOf(e, c.Args)
+	pol := policy.Stricter(e.Policy, h.run.For(e.Key, policy.Allow))
+	if pol == policy.Deny {
+		return engine.Verdict{RejectCode: codes.ToolDenied, RejectMessage: e.Label() + " is denied by policy; the call was refused"}
+	}
+	if gi.Reject != nil && !replayed {
+		return engine.Verdict{RejectCode: gi.Reject.Code, RejectMessage: gi.Reject.Message}
+	}
+	reason := ""
+	if pol == policy.Ask {
+		reason = `the tool's policy is "ask"`
+	}
+	if gi.Reason != "" {
+		if reason != "" {
+			reason += "; " + gi.Reason
+		} else {
+			reason = gi.Reason
+		}
+	}
+	akey := approvalKey(e, gi)
+	cover := []string{akey} // what approving this call for the rest of the run approves
+	if e.Sink && h.source != "" {
+		flow := fmt.Sprintf("data flow: %s is a sink, and %s (a source) was called earlier in this run", e.Label(), h.source)
+		// an approval given before the source was read does not cover a
+		// sink after it: that person did not know the data would be there
+		fkey := flowApprovalKey(akey, h.source)
+		cover = append(cover, fkey)
+		if h.toolApproved(akey) && !h.toolApproved(fkey) {
+			flow += "; " + e.Label() + " was approved for the rest of the run before " + h.source + " was read, which does not cover this call"
+		}
+		akey = fkey
+		if reason != "" {
+			reason += "; " + flow
+		} else {
+			reason = flow
+		}
+	}
+	if (e.Source || gi.Source) && h.source == "" {
+		h.source = e.Label()
+		if gi.SourceName != "" {
+			h.source = gi.SourceName
+		}
+	}
+	if replayed {
+		return engine.Verdict{}
+	}
+	if d, ok := h.decisions[c.ID]; ok {
+		want := h.expect[c.ID]
+		if want.Tool != c.Tool || argsDigest(want.Args) != argsDigest(c.Args) {
+			return engine.Verdict{Abort: fmt.Sprintf("resume: call %d was %s when the run paused; the replay called %s with other arguments", c.ID, want.Tool, c.Tool)}
+		}
+		switch d {
+		case Deny:
+			return engine.Verdict{RejectCode: codes.ApprovalDenied, RejectMessage: e.Label() + ": the call was denied"}
+		case ApproveTool:
+			h.approveTool(cover...)
+		}
+		h.approveCall(c.ID)
+		return engine.Verdict{}
+	}
+	if reason == "" {
+		return engine.Verdict{}
+	}
+	if h.toolApproved(akey) {
+		h.approveCall(c.ID)
+		return engine.Verdict{}
+	}
+	h.setCover(c.ID, cover)
+	switch {
+	case h.approver != nil:
+		return engine.Verdict{Approval: reason}
+	case h.canPause:
+		return engine.Verdict{Park: true, Approval: reason}
+	}
+	return engine.Verdict{RejectCode: codes.ApprovalUnavailable, RejectMessage: e.Label() + " needs approval (" + reason + ") and nothing can approve it; the call was refused"}
+}
+
+// gateOf runs a built-in's gate hook on a call's arguments.
+func gateOf(e *toolbox.Entry, args json.RawMessage) builtin.Gate {
+	if e.Func != nil && e.Func.Gate != nil {
+		return e.Func.Gate(args)
+	}
+	return builtin.Gate{}
+}
+
+// approvalKey is what approving "for the rest of the run" covers.
+func approvalKey(e *toolbox.Entry, gi builtin.Gate) string {
+	if gi.ApprovalKey != "" {
+		return gi.ApprovalKey
+	}
+	return e.Key
+}
+
+// Call validates the arguments, asks the approver when the gate said so,
+// and runs the tool.
+func (h *Host) Call(ctx context.Context, c engine.Call) (json.RawMessage, error) {
+	if c.Tool == toolbox.SearchKey {
+		return h.box.SearchCall(c.Args)
+	}
+	e := h.box.Lookup(c.Tool)
+	if e == nil {
+		return nil, &errs.Tool{Code: codes.ToolNotFound, Message: "no tool named " + c.Tool}
+	}
+	if err := e.Input.ValidateJSONContext(ctx, c.Args); err != nil {
+		code := codes.InvalidArgument
+		var le *schema.LimitError
+		if errors.As(err, &le) {
+			code = codes.SchemaTooComplex
+		}
+		return nil, &errs.Tool{Code: code, Message: e.Label() + ": " + err.Error(), Err: err}
+	}
+	approved := h.callApproved(c.ID)
+	if c.Approval != "" {
+		cover := h.takeCover(c.ID)
+		if len(cover) == 0 {
+			cover = []string{approvalKey(e, gateOf(e, c.Args))}
+		}
+		if err := h.decide(ctx, e, c, cover); err != nil {
+			return nil, err
+		}
+		approved = true
+	}
+	if h.approver != nil {
+		ctx = context.WithValue(ctx, approverKey{}, h.approver)
+		ctx = context.WithValue(ctx, approvalTimeoutKey{}, h.timeout())
+	}
+	return e.Call(ctx, builtin.Call{ID: c.ID, Approved: approved, State: h.states[e.Cap]}, c.Args)
+}
+
+// decide asks the approver about call c unless an approval for the rest
+// of the run already covers it (cover's last key). Asks take turns, and
+// the cover is checked again once it is this call's turn, so calls waiting
+// while an earlier one is approved for the rest of the run are not asked.
+func (h *Host) decide(ctx context.Context, e *toolbox.Entry, c engine.Call, cover []string) error {
+	h.mu.Lock()
+	if h.turn == nil {
+		h.turn = make(chan struct{}, 1)
+	}
+	turn := h.turn
+	h.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+	case <-ctx.Done():
+		return &errs.Tool{Code: codes.ApprovalDenied, Message: e.Label() + ": the call was denied (the run ended while it waited to be asked)", Err: ctx.Err()}
+	}
+	defer func() { <-turn }()
+	if h.toolApproved(cover[len(cover)-1]) {
+		return nil
+	}
+	d, err := h.ask(ctx, ApprovalRequest{CallID: c.ID, Tool: e.Key, Args: c.Args, Reason: c.Approval})
+	var te *ApprovalTimeoutError
+	if errors.As(err, &te) {
+		return &errs.Tool{Code: codes.ApprovalTimeout, Message: e.Label() + ": the call was refused: " + te.Error(), Err: err}
+	}
+	if err != nil || d == Deny {
+		msg := e.Label() + ": the call was denied"
+		if err != nil {
+			msg += " (" + err.Error() + ")"
+		}
+		return &errs.Tool{Code: codes.ApprovalDenied, Message: msg, Err: err}
+	}
+	if d == ApproveTool {
+		h.approveTool(cover...)
+	}
+	return nil
+}
+
+func (h *Host) approveCall(id int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.approvedCalls == nil {
+		h.approvedCalls = map[int]bool{}
+	}
+	h.approvedCalls[id] = true
+}
+
+func (h *Host) callApproved(id int) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.approvedCalls[id]
+}
+
+// argsDigest compares arguments: a pending call on resume must be the
+// same call as when the run paused.
+func argsDigest(args json.RawMessage) [32]byte {
+	return sha256.Sum256(args)
+}

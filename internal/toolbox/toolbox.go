@@ -1,0 +1,406 @@
+// Package toolbox is an engine's set of callable things: the tools it was
+// given and the enabled built-ins, each under the key the program calls it
+// by (names mapped to JS identifiers, clashes renamed), with its compiled
+// input schema and its policy and data-flow marks resolved from the
+// engine's rules. It also makes what a model reads about them: the
+// TypeScript declarations, the compact index and the search.
+package toolbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/errs"
+	"github.com/modebox/modebox/internal/policy"
+	"github.com/modebox/modebox/internal/schema"
+)
+
+// Handler runs a tool. args is the call's JSON, already validated against
+// the tool's input schema. The returned value is marshalled to JSON; return
+// a json.RawMessage to pass JSON through as is.
+type Handler func(ctx context.Context, args json.RawMessage) (any, error)
+
+// Tool is a function the guest can call as tools.<namespace>.<name>(args),
+// or tools.<name>(args) when it has no namespace (modebox.Tool).
+type Tool struct {
+	// Namespace groups tools (an MCP server's name, say). It is mapped to a
+	// JS identifier by MapName. "" puts the tool directly under tools.
+	Namespace string
+	// Name is the tool's name at its source; any string ("get-sum",
+	// "create_issue", "files.read"). The guest calls it by MapName(Name),
+	// and by Name itself as a property when they differ.
+	Name string
+	// Description is shown to the model.
+	Description string
+	// InputSchema is the JSON Schema of the argument; nil accepts anything.
+	InputSchema json.RawMessage
+	// OutputSchema is the JSON Schema of the result; nil means unknown.
+	OutputSchema json.RawMessage
+	// Handler runs the tool.
+	Handler Handler
+	// Policy is allow ("" means allow), ask or deny.
+	Policy policy.Policy
+	// Source marks a tool whose results may carry data to protect, and
+	// Sink one that can send data out of the trust boundary (data flow).
+	Source, Sink bool
+}
+
+// Entry is one callable thing of the toolbox: a tool, or a built-in's
+// function.
+type Entry struct {
+	// Tool is the tool as given, with Policy, Source and Sink resolved
+	// from the engine's rules.
+	Tool
+	// NS is the mapped namespace, JS the mapped name, Key how the program
+	// reaches it (NS.JS, or JS).
+	NS, JS, Key string
+	// Input is InputSchema compiled.
+	Input *schema.Validator
+	// Func is the built-in's function, and Cap its capability; nil for
+	// tools.
+	Func *builtin.Func
+	Cap  *builtin.Capability
+
+	// noAlias: the original name is another tool's mapped name (a renamed
+	// duplicate), so it is not a property of its own
+	noAlias bool
+}
+
+// Label names the entry in messages: tools.<key>, or sh() for built-ins.
+func (e *Entry) Label() string {
+	if e.Func != nil {
+		return e.Func.Label()
+	}
+	return "tools." + e.Key
+}
+
+// Call runs the entry's handler and turns its result into JSON; bc is the
+// built-in's view of the call (ignored for tools).
+func (e *Entry) Call(ctx context.Context, bc builtin.Call, args json.RawMessage) (json.RawMessage, error) {
+	var v any
+	var err error
+	if e.Func != nil {
+		v, err = e.Func.Handler(ctx, bc, args)
+	} else {
+		v, err = e.Handler(ctx, args)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if raw, ok := v.(json.RawMessage); ok {
+		if len(raw) > 0 && !json.Valid(raw) {
+			return nil, &errs.Tool{Code: codes.ToolError, Message: "the tool returned invalid JSON"}
+		}
+		return raw, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, &errs.Tool{Code: codes.ToolError, Message: "the tool's result is not JSON: " + err.Error(), Err: err}
+	}
+	return b, nil
+}
+
+// alias is the original name when it differs from the mapped one (and is
+// not a reserved member name, nor the mapped name of another tool).
+func (e *Entry) alias() string {
+	if e.Name != e.JS && !e.noAlias && !(e.NS != "" && reservedMember[e.Name]) {
+		return e.Name
+	}
+	return ""
+}
+
+// Original is the name the user sees: the server's namespace and the
+// tool's name as registered ("my-srv.get-sum").
+func (e *Entry) Original() string {
+	if e.Namespace != "" {
+		return e.Namespace + "." + e.Name
+	}
+	return e.Name
+}
+
+func (e *Entry) qualified() string {
+	if e.Namespace != "" {
+		return e.Namespace + "/" + e.Name
+	}
+	return e.Name
+}
+
+// Box is an engine's toolbox, with the guest's setup JSON.
+type Box struct {
+	entries  []*Entry // tools, sorted by key
+	builtins []*Entry // sh, fetch, fs.*: reached by their own globals, sorted by key
+	caps     []*builtin.Capability
+	byKey    map[string]*Entry
+	globals  []string
+	setup    []byte
+	index    *searchIndex
+	warnings []string // tools renamed because their names clash
+}
+
+type setupTool struct {
+	Key   string   `json:"key"`
+	Path  []string `json:"path"`
+	Alias string   `json:"alias,omitempty"`
+}
+
+type setupJSON struct {
+	Tools    []setupTool     `json:"tools"`
+	Globals  []string        `json:"globals"`
+	Search   bool            `json:"search"`
+	Builtins map[string]bool `json:"builtins,omitempty"`
+}
+
+// Lookup returns the entry with key, or nil.
+func (b *Box) Lookup(key string) *Entry { return b.byKey[key] }
+
+// Tools returns the tools (not the built-ins), sorted by key.
+func (b *Box) Tools() []*Entry { return b.entries }
+
+// Builtins returns the built-ins' functions, sorted by key.
+func (b *Box) Builtins() []*Entry { return b.builtins }
+
+// Capabilities returns the enabled built-ins.
+func (b *Box) Capabilities() []*builtin.Capability { return b.caps }
+
+// IsGlobal reports whether the namespace ns (mapped) is also a JS global.
+func (b *Box) IsGlobal(ns string) bool { return ns != "" && slices.Contains(b.globals, ns) }
+
+// Setup is the JSON the prelude builds tools and the globals from.
+func (b *Box) Setup() []byte { return b.setup }
+
+// Warnings lists the tools renamed because their names clash.
+func (b *Box) Warnings() []string { return slices.Clone(b.warnings) }
+
+// New builds the toolbox of tools and the built-ins of caps, with the
+// engine's policies and flows applied (a pattern rule overrides
+// Tool.Policy; flows add to Tool.Source and Tool.Sink).
+func New(tools []Tool, caps []*builtin.Capability, policies map[string]policy.Policy, flows policy.Flows) (*Box, error) {
+	rules, err := policy.Compile("EngineConfig.Policies", policies)
+	if err != nil {
+		return nil, err
+	}
+	caps = slices.SortedFunc(slices.Values(caps), func(a, b *builtin.Capability) int { return strings.Compare(a.Name, b.Name) })
+	box := &Box{byKey: map[string]*Entry{}, caps: caps}
+	if err := box.addTools(tools, rules, flows); err != nil {
+		return nil, err
+	}
+	if err := checkRulesMatch(box.entries, policies, flows); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(box.entries, func(a, b *Entry) int { return strings.Compare(a.Key, b.Key) })
+	if err := box.addBuiltins(caps, rules, flows); err != nil {
+		return nil, err
+	}
+	if err := box.makeSetup(); err != nil {
+		return nil, err
+	}
+	box.index = newSearchIndex(box)
+	return box, nil
+}
+
+// addTools maps the tools' names and checks that every key is unique.
+func (box *Box) addTools(tools []Tool, rules *policy.Rules, flows policy.Flows) error {
+	nsOriginal := map[string]string{} // mapped namespace -> original
+	mapped, warnings := assignNames(tools)
+	box.warnings = warnings
+	for i, t := range tools {
+		e, err := newEntry(fmt.Sprintf("Tools[%d]", i), t, mapped[i])
+		if err != nil {
+			return err
+		}
+		field := fmt.Sprintf("Tools[%d]", i)
+		if e.NS != "" {
+			if prev, ok := nsOriginal[e.NS]; ok && prev != t.Namespace {
+				return &errs.Config{Field: field, Reason: fmt.Sprintf("namespaces %q and %q both map to %q", prev, t.Namespace, e.NS)}
+			}
+			nsOriginal[e.NS] = t.Namespace
+		} else if slices.Contains(reservedRoot, e.JS) {
+			return &errs.Config{Field: field, Reason: fmt.Sprintf("tool name %q is reserved (tools.%s is the toolbox's own); give the tool a namespace", t.Name, e.JS)}
+		}
+		if prev, ok := box.byKey[e.Key]; ok {
+			return &errs.Config{Field: field, Reason: fmt.Sprintf("tools %q and %q both map to tools.%s", prev.qualified(), e.qualified(), e.Key)}
+		}
+		e.Policy = rules.ForNames(e.Policy, e.Key, e.Original())
+		e.Source = e.Source || flows.IsSource(e.Key, e.Original())
+		e.Sink = e.Sink || flows.IsSink(e.Key, e.Original())
+		box.byKey[e.Key] = e
+		box.entries = append(box.entries, e)
+	}
+	return box.checkShadows()
+}
+
+// newEntry checks one tool and compiles its schema.
+func newEntry(field string, t Tool, js string) (*Entry, error) {
+	if t.Handler == nil {
+		return nil, &errs.Config{Field: field, Reason: fmt.Sprintf("tool %q has no handler", t.Name)}
+	}
+	switch t.Policy {
+	case "":
+		t.Policy = policy.Allow
+	case policy.Allow, policy.Ask, policy.Deny:
+	default:
+		return nil, &errs.Config{Field: field + ".Policy", Reason: fmt.Sprintf("%q is not allow, ask or deny", t.Policy)}
+	}
+	e := &Entry{Tool: t, JS: js, Key: js}
+	if t.Namespace != "" {
+		e.NS = mapNamespace(t.Namespace)
+		e.Key = e.NS + "." + e.JS
+	}
+	v, err := schema.Compile(t.InputSchema)
+	if err != nil {
+		return nil, &errs.Config{Field: field, Reason: fmt.Sprintf("tool %q has an invalid input schema", t.Name), Err: err}
+	}
+	e.Input = v
+	return e, nil
+}
+
+// checkShadows refuses a namespace that is also a tool at the root, and
+// an original name (the alias) that is another tool's mapped name at the
+// root; in a namespace such an alias is dropped instead.
+func (box *Box) checkShadows() error {
+	for _, e := range box.entries {
+		if e.NS != "" {
+			if other, ok := box.byKey[e.NS]; ok {
+				return &errs.Config{Field: "Tools", Reason: fmt.Sprintf("tool %q clashes with the namespace of %q", other.qualified(), e.qualified())}
+			}
+		}
+		alias := e.alias()
+		if alias == "" {
+			continue
+		}
+		k := alias
+		if e.NS != "" {
+			k = e.NS + "." + alias
+		}
+		if other, ok := box.byKey[k]; ok && other != e {
+			if e.NS == "" {
+				return &errs.Config{Field: "Tools", Reason: fmt.Sprintf("the original name of %q is the name of %q", e.qualified(), other.qualified())}
+			}
+			e.noAlias = true
+		}
+	}
+	return nil
+}
+
+// addBuiltins adds the built-ins' functions, refusing tools that take
+// their keys or namespaces.
+func (box *Box) addBuiltins(caps []*builtin.Capability, rules *policy.Rules, flows policy.Flows) error {
+	for _, c := range caps {
+		for _, f := range c.Funcs {
+			b := &Entry{
+				Tool: Tool{Name: f.Key, Description: f.Description, InputSchema: f.Schema,
+					Policy: f.Policy, Source: f.Source, Sink: f.Sink},
+				NS: f.Namespace, JS: f.Key, Key: f.Key, Input: f.Input, Func: f, Cap: c,
+			}
+			if prev, ok := box.byKey[b.Key]; ok {
+				return &errs.Config{Field: "Tools", Reason: fmt.Sprintf("tool %q takes the key %q of the built-in %s; give it a namespace", prev.qualified(), b.Key, b.Label())}
+			}
+			for _, e := range box.entries {
+				if b.NS != "" && (e.NS == b.NS || e.Key == b.NS) {
+					return &errs.Config{Field: "Tools", Reason: fmt.Sprintf("tool %q uses the name %q of the built-in %s; rename its namespace", e.qualified(), b.NS, b.NS)}
+				}
+			}
+			b.Policy = rules.For(b.Key, b.Policy)
+			b.Source = b.Source || flows.IsSource(b.Key)
+			b.Sink = b.Sink || flows.IsSink(b.Key)
+			box.byKey[b.Key] = b
+			box.builtins = append(box.builtins, b)
+		}
+	}
+	slices.SortFunc(box.builtins, func(a, b *Entry) int { return strings.Compare(a.Key, b.Key) })
+	return nil
+}
+
+// makeSetup writes the prelude's setup: every tool's key and path, the
+// namespaces that become globals, and the built-ins to install.
+func (box *Box) makeSetup() error {
+	setup := setupJSON{Tools: []setupTool{}, Globals: []string{}, Search: true}
+	for _, c := range box.caps {
+		if setup.Builtins == nil {
+			setup.Builtins = map[string]bool{}
+		}
+		setup.Builtins[c.Name] = true
+	}
+	seenNS := map[string]bool{}
+	for _, e := range box.entries {
+		path := []string{e.JS}
+		if e.NS != "" {
+			path = []string{e.NS, e.JS}
+			if !seenNS[e.NS] {
+				seenNS[e.NS] = true
+				if !jsGlobals[e.NS] {
+					box.globals = append(box.globals, e.NS)
+				}
+			}
+		}
+		setup.Tools = append(setup.Tools, setupTool{Key: e.Key, Path: path, Alias: e.alias()})
+	}
+	setup.Globals = append(setup.Globals, box.globals...)
+	b, err := json.Marshal(setup)
+	if err != nil {
+		return err
+	}
+	box.setup = b
+	return nil
+}
+
+// checkRulesMatch reports a rule (policy, flow source or sink) aimed at a
+// namespace that has tools, none of which it matches: such a rule would
+// silently protect nothing (a typo, or a tool the server renamed).
+func checkRulesMatch(entries []*Entry, policies map[string]policy.Policy, flows policy.Flows) error {
+	namespaces := map[string]bool{}
+	for _, e := range entries {
+		if e.Namespace != "" {
+			namespaces[e.Namespace], namespaces[e.NS] = true, true
+		}
+	}
+	check := func(field, pattern string) error {
+		ns, _, ok := strings.Cut(pattern, ".")
+		if !ok || strings.Contains(ns, "*") || !namespaces[ns] {
+			return nil
+		}
+		var names []string
+		for _, e := range entries {
+			if e.Namespace != ns && e.NS != ns {
+				continue
+			}
+			if policy.Match(pattern, e.Key) || policy.Match(pattern, e.Original()) {
+				return nil
+			}
+			names = append(names, e.Name)
+		}
+		sort.Strings(names)
+		if len(names) > 20 {
+			names = append(names[:20], "…")
+		}
+		return &errs.Config{Field: fmt.Sprintf("%s[%q]", field, pattern),
+			Reason: fmt.Sprintf("matches no tool of %q (its tools: %s)", ns, strings.Join(names, ", "))}
+	}
+	keys := make([]string, 0, len(policies))
+	for k := range policies {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := check("EngineConfig.Policies", k); err != nil {
+			return err
+		}
+	}
+	for _, p := range flows.Sources {
+		if err := check("EngineConfig.Flows.Sources", p); err != nil {
+			return err
+		}
+	}
+	for _, p := range flows.Sinks {
+		if err := check("EngineConfig.Flows.Sinks", p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
