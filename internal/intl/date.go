@@ -11,10 +11,6 @@ import (
 )
 
 type dateData struct {
-	TimeZoneName map[string]struct {
-		Long  []string `json:"long"`
-		Short []string `json:"short"`
-	} `json:"timeZoneName"`
 	HourCycle      string `json:"hourCycle"`
 	HourCycle12    string `json:"hourCycle12"`
 	HourCycle24    string `json:"hourCycle24"`
@@ -49,10 +45,6 @@ type gregorianData struct {
 		HourFormat    string `json:"hourFormat"`
 		GMTFormat     string `json:"gmtFormat"`
 		GMTZeroFormat string `json:"gmtZeroFormat"`
-		UTC           *struct {
-			Long  map[string]string `json:"long"`
-			Short map[string]string `json:"short"`
-		} `json:"utc"`
 	} `json:"zone"`
 }
 
@@ -904,15 +896,15 @@ func (f *dateTimeFormat) call(rest []json.RawMessage) (any, error) {
 
 type fields struct {
 	year, month, day, weekday, hour, minute, second, ms int
-	offset                                              int // seconds east of UTC
-	dst                                                 bool
+	offset                                              int   // seconds east of UTC
+	at                                                  int64 // the instant, ms since the epoch
 }
 
 func (f *dateTimeFormat) fieldsAt(ms float64) fields {
 	t := time.UnixMilli(int64(ms)).In(f.loc)
 	_, off := t.Zone()
 	return fields{year: t.Year(), month: int(t.Month()), day: t.Day(), weekday: int(t.Weekday()), hour: t.Hour(),
-		minute: t.Minute(), second: t.Second(), ms: int(int64(ms) - int64(math.Floor(ms/1000))*1000), offset: off, dst: t.IsDST()}
+		minute: t.Minute(), second: t.Second(), ms: int(int64(ms) - int64(math.Floor(ms/1000))*1000), offset: off, at: int64(ms)}
 }
 
 func (f *dateTimeFormat) num(n, width int) string {
@@ -1155,34 +1147,17 @@ func (f *dateTimeFormat) gmtFormat(offset int, long, zero bool) string {
 
 func (f *dateTimeFormat) zoneName(c byte, n int, fl fields) string {
 	long := n >= 4
-	if c == 'z' {
-		if f.tzName == "UTC" && f.g.Zone.UTC != nil {
-			m := f.g.Zone.UTC.Short
-			if long {
-				m = f.g.Zone.UTC.Long
-			}
-			if m["standard"] != "" {
-				return m["standard"]
-			}
+	switch c {
+	case 'z':
+		if s := f.specificName(long, fl.at); s != "" {
+			return s
 		}
-		if names, ok := f.d.TimeZoneName[f.tzName]; ok {
-			list := names.Short
-			if long {
-				list = names.Long
-			}
-			i := 0
-			if fl.dst {
-				i = 1
-			}
-			if i < len(list) && list[i] != "" {
-				return list[i]
-			}
+	case 'v':
+		if s := f.genericName(long, fl.at); s != "" {
+			return s
 		}
 	}
-	if c == 'O' {
-		return f.gmtFormat(fl.offset, long, false)
-	}
-	return f.gmt(fl.offset, long && c != 'v')
+	return f.gmtFormat(fl.offset, long, c == 'V')
 }
 
 // rangeParts formats a date range with CLDR's interval formats.
@@ -1229,7 +1204,15 @@ func (f *dateTimeFormat) rangeParts(a, b float64) []part {
 		}
 	}
 	fallback := f.intervalFallback()
-	pa, pb := f.parts(f.pattern, a), f.parts(f.pattern, b)
+	pattern := f.pattern
+	if _, zone := pf['z']; zone && !shown('h') {
+		// ICU's interval format finds no interval pattern for a zone
+		// without a time, and falls back to two dates in the pattern
+		// best for the skeleton read back from the pattern (ja
+		// "y年M月d日 v" reads as yMdv: "y/M/d v")
+		pattern = f.bestPattern(canonicalSkeleton(f.pattern))
+	}
+	pa, pb := f.parts(pattern, a), f.parts(pattern, b)
 	for i := range pa {
 		pa[i].Source = "startRange"
 	}
