@@ -36,7 +36,10 @@ var (
 	// time zone data for the generic names (zone.go)
 	rawZones     json.RawMessage
 	rawZoneNames map[string]json.RawMessage
-	dataErr      error
+	// non-Gregorian calendars (calendar.go): by locale, then calendar
+	rawCalendars    map[string]map[string]json.RawMessage
+	rawJapaneseEras []string
+	dataErr         error
 
 	locMu   sync.Mutex
 	locData = map[string]*localeData{}
@@ -66,6 +69,8 @@ func loadRaw() {
 		Names     map[string]map[string]json.RawMessage `json:"names"`
 		Zones     json.RawMessage                       `json:"zones"`
 		ZoneNames map[string]json.RawMessage            `json:"zoneNames"`
+		Calendars map[string]map[string]json.RawMessage `json:"calendars"`
+		JapEras   []string                              `json:"japaneseEras"`
 		Plurals   map[string]struct {
 			Cardinal map[string]string `json:"cardinal"`
 			Ordinal  map[string]string `json:"ordinal"`
@@ -75,6 +80,7 @@ func loadRaw() {
 	rawLocs = doc.Locales
 	rawNames = doc.Names
 	rawZones, rawZoneNames = doc.Zones, doc.ZoneNames
+	rawCalendars, rawJapaneseEras = doc.Calendars, doc.JapEras
 	plurals = map[string][2]map[string]string{}
 	for k, v := range doc.Plurals {
 		plurals[k] = [2]map[string]string{v.Cardinal, v.Ordinal}

@@ -265,4 +265,46 @@ function zoneNames(loc) {
 out.zones = zoneData();
 out.zoneNames = {};
 for (const loc of LOCALES) out.zoneNames[loc] = zoneNames(loc);
+// Non-Gregorian calendars (the calendar option and -u-ca-): each
+// calendar's month and era names and its patterns from the cldr-cal-*
+// packages (the newest versions the registry serves; pinned by the lock
+// file), and the Japanese eras' start dates from cldr-core. Days, day
+// periods, times and zones stay the Gregorian calendar's.
+const CALENDARS = {
+  buddhist: ['cldr-cal-buddhist-full', 'buddhist'], japanese: ['cldr-cal-japanese-full', 'japanese'],
+  roc: ['cldr-cal-roc-full', 'roc'], persian: ['cldr-cal-persian-full', 'persian'], indian: ['cldr-cal-indian-full', 'indian'],
+  coptic: ['cldr-cal-coptic-full', 'coptic'], ethiopic: ['cldr-cal-ethiopic-full', 'ethiopic'],
+  ethioaa: ['cldr-cal-ethiopic-full', 'ethiopic-amete-alem'],
+  'islamic-civil': ['cldr-cal-islamic-full', 'islamic-civil'], 'islamic-tbla': ['cldr-cal-islamic-full', 'islamic-tbla'],
+  hebrew: ['cldr-cal-hebrew-full', 'hebrew'],
+};
+const value = (v) => (v && typeof v === 'object' && '_value' in v ? v._value : v);
+const values = (o) => (o ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, value(v)])) : o);
+function calendarData(loc, pkg, type) {
+  let c;
+  try {
+    c = Object.values(require(`${pkg}/main/${loc}/ca-${type}.json`).main)[0].dates.calendars[type];
+  } catch {
+    return undefined;
+  }
+  const dtf = c.dateTimeFormats || {};
+  return {
+    months: c.months, eras: c.eras, dateFormats: values(c.dateFormats),
+    dateTimeFormats: {
+      full: value(dtf.full), long: value(dtf.long), medium: value(dtf.medium), short: value(dtf.short),
+      availableFormats: values(dtf.availableFormats), intervalFormats: dtf.intervalFormats, appendItems: dtf.appendItems,
+    },
+  };
+}
+out.calendars = {};
+for (const loc of LOCALES) {
+  const m = { generic: calendarData(loc, 'cldr-dates-full', 'generic') };
+  for (const [name, [pkg, type]] of Object.entries(CALENDARS)) {
+    const d = calendarData(loc, pkg, type);
+    if (d) m[name] = d;
+  }
+  out.calendars[loc] = m;
+}
+const cd = require('cldr-core/supplemental/calendarData.json').supplemental.calendarData;
+out.japaneseEras = Object.entries(cd.japanese.eras).map(([k, v]) => [+k, v._start]).sort((a, b) => a[0] - b[0]).map((e) => e[1]);
 process.stdout.write(JSON.stringify(sorted(out)));
