@@ -1139,10 +1139,6 @@ func (f *dateTimeFormat) flexibleDayPeriod(fl fields) string {
 	return "pm"
 }
 
-func (f *dateTimeFormat) gmt(offset int, long bool) string {
-	return f.gmtFormat(offset, long, true)
-}
-
 // gmtFormat is the localized GMT format; zero says whether offset 0 is
 // written as the GMT-zero format ("GMT") or as "GMT+0".
 func (f *dateTimeFormat) gmtFormat(offset int, long, zero bool) string {
