@@ -119,7 +119,11 @@
   function call(s, method, args) {
     let t = s.prefix + '"' + method + '"';
     for (let i = 0; i < args.length; i++) t += ',' + arg(args[i]);
-    return reply(sync(t + ']'));
+    const r = sync(t + ']');
+    // text and integer replies inline: no call level more under the slice
+    if (r[0] === 's') return apply(stringSlice, r, [1]);
+    if (r[0] === 'n') return +apply(stringSlice, r, [1]);
+    return reply(r);
   }
   function prefixOf(op, locs, opts) {
     const j = jsonStringify([op, locs, opts]);
@@ -129,7 +133,8 @@
     const locs = localeList(locales);
     const opts = readOptions(options, spec);
     const s = { kind, prefix: prefixOf(op, locs, opts), resolved: undefined };
-    reply(sync(s.prefix + '"new"]')); // validates the options (throws as the constructor)
+    const r = sync(s.prefix + '"new"]'); // validates the options
+    if (r[0] !== 'n') reply(r); // throws as the constructor
     apply(wmSet, slots, [self, s]);
     return s;
   }
@@ -188,7 +193,10 @@
     if (!new.target) return new NumberFormat(locales, options);
     make('NumberFormat', 'nf', this, locales, options, nfSpec);
   }, 0);
-  boundGetter(NumberFormat.prototype, 'NumberFormat', 'format', (self, s) => (x) => reply(sync(s.prefix + '"format",' + arg(mathValue(x)) + ']')));
+  boundGetter(NumberFormat.prototype, 'NumberFormat', 'format', (self, s) => (x) => {
+    const r = sync(s.prefix + '"format",' + arg(mathValue(x)) + ']');
+    return r[0] === 's' ? apply(stringSlice, r, [1]) : reply(r);
+  });
   methods(NumberFormat.prototype, {
     formatToParts(x) { return call(slot(this, 'NumberFormat', 'formatToParts'), 'formatToParts', [mathValue(x)]); },
     resolvedOptions() { return copy(resolved(slot(this, 'NumberFormat', 'resolvedOptions'))); },
