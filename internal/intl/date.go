@@ -1033,7 +1033,13 @@ func (f *dateTimeFormat) parts(pattern string, ms float64) []part {
 		}
 		n := j - i
 		i = j - 1
-		out = append(out, f.field(c, n, fl))
+		p := f.field(c, n, fl)
+		if c == 'y' && fl.eraYear == 1 && f.cal == "japanese" && strings.HasPrefix(f.dataLocale, "ja") && strings.HasPrefix(pattern[j:], "年") {
+			// CLDR's ja patterns of the Japanese calendar number the
+			// year with jpanyear: an era's first year is 元年
+			p.Value = "元"
+		}
+		out = append(out, p)
 	}
 	return out
 }
