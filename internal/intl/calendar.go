@@ -27,7 +27,7 @@ var calendarFallback = map[string]string{
 }
 
 // calendarAlias holds the CLDR aliases of calendar types.
-var calendarAlias = map[string]string{"ethiopic-amete-alem": "ethioaa", "islamicc": "islamic-civil", "gregorian": "gregory"}
+var calendarAlias = map[string]string{"ethiopic-amete-alem": "ethioaa", "islamicc": "islamic-civil"}
 
 // validCalendarSyntax is the type production of Unicode locale
 // identifiers: (3*8alphanum) *("-" (3*8alphanum)).
@@ -53,7 +53,7 @@ func validCalendarSyntax(s string) bool {
 // supports (so the locale keeps its -u-ca- keyword).
 func resolveCalendar(name string) (used string, known bool) {
 	name = strings.ToLower(name)
-	if a, ok := calendarAlias[name]; ok && name != "gregorian" {
+	if a, ok := calendarAlias[name]; ok {
 		name = a
 	}
 	if name == "gregory" {
