@@ -133,3 +133,25 @@ func TestFetchRequestLimitAcrossResume(t *testing.T) {
 		t.Fatalf("%s %+v", r.Value, r.Error)
 	}
 }
+
+// Headers behaves as Node's: no toJSON, so JSON.stringify gives "{}" and a
+// Headers returned as the result is an empty object, while fetch still
+// sends the headers a Headers init holds (the prelude converts them
+// itself, not through a toJSON a program could see).
+func TestFetchHeadersHaveNoToJSON(t *testing.T) {
+	srv, addr := fetchServer(t)
+	e := fetchEngine(t, &modebox.FetchConfig{Allow: []string{"http://" + addr}}, nil)
+	r := run(t, e, fmt.Sprintf(`
+		const h = new Headers({"X-Custom": "from-headers", b: "two"});
+		const p = await fetch(%q, {method: "POST", headers: h, body: "x"});
+		return {toJSON: typeof Headers.prototype.toJSON, own: typeof h.toJSON, str: JSON.stringify(h), nested: JSON.stringify({h}),
+			entries: Object.fromEntries(h), got: p.headers.get("x-got"), resp: JSON.stringify(p.headers), value: h};
+	`, srv.URL+"/echo"), modebox.RunOptions{Lang: "js"})
+	if r.Status != modebox.StatusOK {
+		t.Fatalf("%+v", r.Error)
+	}
+	want := `{"toJSON":"undefined","own":"undefined","str":"{}","nested":"{\"h\":{}}","entries":{"b":"two","x-custom":"from-headers"},"got":"from-headers","resp":"{}","value":{}}`
+	if !jsonEqual(r.Value, []byte(want)) {
+		t.Fatalf("got  %s\nwant %s", r.Value, want)
+	}
+}

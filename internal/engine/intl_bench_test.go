@@ -51,3 +51,12 @@ func BenchmarkIntlSegmenterWords(b *testing.B) {
 func BenchmarkIntlDisplayNames(b *testing.B) {
 	benchProgram(b, `return new Intl.DisplayNames('de-DE', {type: 'region'}).of('US')`, nil)
 }
+
+// BenchmarkRunStackGrowth is a run whose only work is a JSON.parse: like a
+// first Intl call (or any call five levels deep), it takes the wasm
+// runtime's call stack past 48 KiB, which wazero grows by allocating and
+// copying it (about 100 KiB more per run). BenchmarkIntlNumberFormat minus
+// this is what Intl itself costs a run.
+func BenchmarkRunStackGrowth(b *testing.B) {
+	benchProgram(b, `return JSON.parse('{"a":[1]}')`, nil)
+}

@@ -24,8 +24,12 @@ var Wasm []byte
 // Prelude is the JS evaluated once at init: the guest side of Intl
 // (intl.js), the source text of URL (url.js) as a string the prelude
 // compiles on first use, then the bridge (prelude.js), whose completion
-// value is {start, settle, format}.
-var Prelude = intlJS + "\nglobalThis.__modebox_url_source = " + jsString(urlJS) + ";\n" + preludeJS
+// value is {start, settle, format}. Both begin with the "use nosource"
+// directive (patch x5): their functions keep line tables, for stack
+// traces, but no copy of their source text in every run's heap.
+var Prelude = noSource + intlJS + "\nglobalThis.__modebox_url_source = " + jsString(noSource+urlJS) + ";\n" + preludeJS
+
+const noSource = "'use nosource';\n"
 
 //go:embed url.js
 var urlJS string

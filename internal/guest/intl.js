@@ -29,9 +29,14 @@
   }
   const errors = { RangeError: RangeErrorCtor, TypeError: TypeErrorCtor };
   const stringSlice = String.prototype.slice;
-  // replies: 's' + text, 'n' + integer, 'j' + JSON, 'e' + JSON error
+  // replies: 's' + text, 'n' + integer, 'j' + JSON, 'e' + JSON error.
+  // The hot paths call sync themselves and reply() after it returns: each
+  // JS call level under a host call is native stack the wasm runtime may
+  // have to grow (and copy) in a fresh run.
   function ask(text) {
-    const r = sync(text);
+    return reply(sync(text));
+  }
+  function reply(r) {
     const kind = r[0], rest = apply(stringSlice, r, [1]);
     if (kind === 's') return rest;
     if (kind === 'n') return +rest;
@@ -114,7 +119,11 @@
   function call(s, method, args) {
     let t = s.prefix + '"' + method + '"';
     for (let i = 0; i < args.length; i++) t += ',' + arg(args[i]);
-    return ask(t + ']');
+    const r = sync(t + ']');
+    // text and integer replies inline: no call level more under the slice
+    if (r[0] === 's') return apply(stringSlice, r, [1]);
+    if (r[0] === 'n') return +apply(stringSlice, r, [1]);
+    return reply(r);
   }
   function prefixOf(op, locs, opts) {
     const j = jsonStringify([op, locs, opts]);
@@ -124,7 +133,8 @@
     const locs = localeList(locales);
     const opts = readOptions(options, spec);
     const s = { kind, prefix: prefixOf(op, locs, opts), resolved: undefined };
-    call(s, 'new', []); // validates the options (throws as the constructor)
+    const r = sync(s.prefix + '"new"]'); // validates the options
+    if (r[0] !== 'n') reply(r); // throws as the constructor
     apply(wmSet, slots, [self, s]);
     return s;
   }
@@ -183,7 +193,10 @@
     if (!new.target) return new NumberFormat(locales, options);
     make('NumberFormat', 'nf', this, locales, options, nfSpec);
   }, 0);
-  boundGetter(NumberFormat.prototype, 'NumberFormat', 'format', (self, s) => (x) => call(s, 'format', [mathValue(x)]));
+  boundGetter(NumberFormat.prototype, 'NumberFormat', 'format', (self, s) => (x) => {
+    const r = sync(s.prefix + '"format",' + arg(mathValue(x)) + ']');
+    return r[0] === 's' ? apply(stringSlice, r, [1]) : reply(r);
+  });
   methods(NumberFormat.prototype, {
     formatToParts(x) { return call(slot(this, 'NumberFormat', 'formatToParts'), 'formatToParts', [mathValue(x)]); },
     resolvedOptions() { return copy(resolved(slot(this, 'NumberFormat', 'resolvedOptions'))); },

@@ -884,7 +884,6 @@
     *values() { for (const k of this.keys()) yield this._h[k]; }
     *entries() { for (const k of this.keys()) yield [k, this._h[k]]; }
     [Symbol.iterator]() { return this.entries(); }
-    toJSON() { return fromEntries(this.entries()); }
   }
   class Response {
     constructor(r) {
@@ -928,7 +927,7 @@
         if (typeof init !== 'object') throw new TypeErrorCtor('fetch: init must be an object');
         const url = typeof input === 'string' ? input : input && typeof input.url === 'string' ? input.url : StringCtor(input);
         args = { url, method: init.method === undefined ? 'GET' : StringCtor(init.method).toUpperCase() };
-        if (init.headers !== undefined) args.headers = new Headers(init.headers).toJSON();
+        if (init.headers !== undefined) args.headers = fromEntries(new Headers(init.headers).entries());
         const body = init.body;
         if (body !== undefined && body !== null) {
           if (typeof body === 'string') args.body = body;

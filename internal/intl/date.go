@@ -11,10 +11,6 @@ import (
 )
 
 type dateData struct {
-	TimeZoneName map[string]struct {
-		Long  []string `json:"long"`
-		Short []string `json:"short"`
-	} `json:"timeZoneName"`
 	HourCycle      string `json:"hourCycle"`
 	HourCycle12    string `json:"hourCycle12"`
 	HourCycle24    string `json:"hourCycle24"`
@@ -49,15 +45,13 @@ type gregorianData struct {
 		HourFormat    string `json:"hourFormat"`
 		GMTFormat     string `json:"gmtFormat"`
 		GMTZeroFormat string `json:"gmtZeroFormat"`
-		UTC           *struct {
-			Long  map[string]string `json:"long"`
-			Short map[string]string `json:"short"`
-		} `json:"utc"`
 	} `json:"zone"`
 }
 
 type dateTimeFormat struct {
 	locale, nu, tzName string
+	cal                string // the calendar used: "gregory", "buddhist", ...
+	era                string // the era option, which resolvedOptions reports as given
 	loc                *time.Location
 	fixedOffset        *int // minutes, for "+05:30" zones
 	hc                 string
@@ -88,8 +82,33 @@ func newDateTimeFormat(locales []string, o options) (*dateTimeFormat, error) {
 	}
 	f := &dateTimeFormat{g: &ld.Gregorian, d: &ld.Date, dataLocale: res.data}
 	used := map[string]string{}
-	if _, err := o.str("calendar", nil, ""); err != nil {
+	ca, err := o.str("calendar", nil, "")
+	if err != nil {
 		return nil, err
+	}
+	if ca != "" && !validCalendarSyntax(ca) {
+		return nil, rangeErr("Invalid calendar : %s", ca)
+	}
+	fromExt := false
+	if ca == "" {
+		ca, fromExt = res.ext["ca"], true
+	}
+	cal, known := resolveCalendar(ca)
+	if fromExt && known && ca != "" {
+		// the locale keeps a -u-ca- it was given when the calendar is
+		// one Node supports; a fallback calendar keeps the name used
+		used["ca"] = cal
+		if c := strings.ToLower(ca); calendarAlias[c] == "" && calendarFallback[c] == "" {
+			used["ca"] = c
+		}
+	}
+	f.cal = "gregory"
+	if cal != "gregory" {
+		if cd := calendarFor(res.data, cal, f.g); cd != nil {
+			f.cal, f.g = cal, cd
+		} else {
+			delete(used, "ca")
+		}
 	}
 	nu, _ := o.str("numberingSystem", nil, "")
 	if nu == "" {
@@ -174,6 +193,7 @@ func newDateTimeFormat(locales []string, o options) (*dateTimeFormat, error) {
 		return nil, err
 	}
 	f.locale = withExt(res.locale, used)
+	f.era = opts["era"]
 	required, _ := o.str("$required", nil, "any")
 	defaults, _ := o.str("$defaults", nil, "date")
 	if f.dateStyle != "" || f.timeStyle != "" {
@@ -764,7 +784,7 @@ func parseOffsetZone(s string) (int, bool) {
 }
 
 func (f *dateTimeFormat) resolvedOptions() orderedObject {
-	ro := ordered("locale", f.locale, "calendar", "gregory", "numberingSystem", f.nu, "timeZone", f.tzName)
+	ro := ordered("locale", f.locale, "calendar", f.cal, "numberingSystem", f.nu, "timeZone", f.tzName)
 	// V8 reads the fields from the pattern without skipping quoted text
 	// (Spanish "MMMM 'de' y" reports a day); so does this
 	fields := map[byte]skelField{}
@@ -817,7 +837,11 @@ func (f *dateTimeFormat) resolvedOptions() orderedObject {
 				ro = append(ro, c, text(sf.n))
 			}
 		case "era":
-			if sf, ok := fields['G']; ok {
+			// V8 reports the era option given, else GGG and longer
+			// (a calendar's default "y G" is not reported)
+			if sf, ok := fields['G']; ok && f.era != "" {
+				ro = append(ro, c, f.era)
+			} else if ok && sf.n >= 3 {
 				ro = append(ro, c, text(sf.n))
 			}
 		case "year":
@@ -904,15 +928,29 @@ func (f *dateTimeFormat) call(rest []json.RawMessage) (any, error) {
 
 type fields struct {
 	year, month, day, weekday, hour, minute, second, ms int
-	offset                                              int // seconds east of UTC
-	dst                                                 bool
+	offset                                              int    // seconds east of UTC
+	era                                                 string // the era's key in the calendar's era names
+	eraYear                                             int
+	monthKey                                            string // the month's key in the calendar's month names
+	at                                                  int64  // the instant, ms since the epoch
 }
 
 func (f *dateTimeFormat) fieldsAt(ms float64) fields {
 	t := time.UnixMilli(int64(ms)).In(f.loc)
 	_, off := t.Zone()
-	return fields{year: t.Year(), month: int(t.Month()), day: t.Day(), weekday: int(t.Weekday()), hour: t.Hour(),
-		minute: t.Minute(), second: t.Second(), ms: int(int64(ms) - int64(math.Floor(ms/1000))*1000), offset: off, dst: t.IsDST()}
+	fl := fields{year: t.Year(), month: int(t.Month()), day: t.Day(), weekday: int(t.Weekday()), hour: t.Hour(),
+		minute: t.Minute(), second: t.Second(), ms: int(int64(ms) - int64(math.Floor(ms/1000))*1000), offset: off, at: int64(ms)}
+	if f.cal != "" && f.cal != "gregory" {
+		cd := toCalendar(f.cal, fl.year, fl.month, fl.day)
+		fl.era, fl.eraYear, fl.monthKey, fl.month, fl.day = cd.era, cd.year, cd.monthKey, cd.month, cd.day
+		fl.year = cd.year
+	} else {
+		fl.era, fl.eraYear, fl.monthKey = "1", fl.year, strconv.Itoa(fl.month)
+		if fl.year <= 0 {
+			fl.era, fl.eraYear = "0", 1-fl.year
+		}
+	}
+	return fl
 }
 
 func (f *dateTimeFormat) num(n, width int) string {
@@ -995,17 +1033,19 @@ func (f *dateTimeFormat) parts(pattern string, ms float64) []part {
 		}
 		n := j - i
 		i = j - 1
-		out = append(out, f.field(c, n, fl))
+		p := f.field(c, n, fl)
+		if c == 'y' && fl.eraYear == 1 && f.cal == "japanese" && strings.HasPrefix(f.dataLocale, "ja") && strings.HasPrefix(pattern[j:], "年") {
+			// CLDR's ja patterns of the Japanese calendar number the
+			// year with jpanyear: an era's first year is 元年
+			p.Value = "元"
+		}
+		out = append(out, p)
 	}
 	return out
 }
 
 func (f *dateTimeFormat) field(c byte, n int, fl fields) part {
-	eraYear := fl.year
-	era := "1"
-	if fl.year <= 0 {
-		eraYear, era = 1-fl.year, "0"
-	}
+	eraYear, era := fl.eraYear, fl.era
 	switch c {
 	case 'G':
 		key := "eraAbbr"
@@ -1028,7 +1068,7 @@ func (f *dateTimeFormat) field(c byte, n int, fl fields) part {
 		if c == 'L' {
 			ctx = "stand-alone"
 		}
-		return part{Type: "month", Value: f.name(f.g.Months, ctx, n, strconv.Itoa(fl.month))}
+		return part{Type: "month", Value: f.name(f.g.Months, ctx, n, fl.monthKey)}
 	case 'E', 'c', 'e':
 		ctx := "format"
 		if c == 'c' {
@@ -1105,10 +1145,6 @@ func (f *dateTimeFormat) flexibleDayPeriod(fl fields) string {
 	return "pm"
 }
 
-func (f *dateTimeFormat) gmt(offset int, long bool) string {
-	return f.gmtFormat(offset, long, true)
-}
-
 // gmtFormat is the localized GMT format; zero says whether offset 0 is
 // written as the GMT-zero format ("GMT") or as "GMT+0".
 func (f *dateTimeFormat) gmtFormat(offset int, long, zero bool) string {
@@ -1155,34 +1191,17 @@ func (f *dateTimeFormat) gmtFormat(offset int, long, zero bool) string {
 
 func (f *dateTimeFormat) zoneName(c byte, n int, fl fields) string {
 	long := n >= 4
-	if c == 'z' {
-		if f.tzName == "UTC" && f.g.Zone.UTC != nil {
-			m := f.g.Zone.UTC.Short
-			if long {
-				m = f.g.Zone.UTC.Long
-			}
-			if m["standard"] != "" {
-				return m["standard"]
-			}
+	switch c {
+	case 'z':
+		if s := f.specificName(long, fl.at); s != "" {
+			return s
 		}
-		if names, ok := f.d.TimeZoneName[f.tzName]; ok {
-			list := names.Short
-			if long {
-				list = names.Long
-			}
-			i := 0
-			if fl.dst {
-				i = 1
-			}
-			if i < len(list) && list[i] != "" {
-				return list[i]
-			}
+	case 'v':
+		if s := f.genericName(long, fl.at); s != "" {
+			return s
 		}
 	}
-	if c == 'O' {
-		return f.gmtFormat(fl.offset, long, false)
-	}
-	return f.gmt(fl.offset, long && c != 'v')
+	return f.gmtFormat(fl.offset, long, c == 'V')
 }
 
 // rangeParts formats a date range with CLDR's interval formats.
@@ -1229,7 +1248,15 @@ func (f *dateTimeFormat) rangeParts(a, b float64) []part {
 		}
 	}
 	fallback := f.intervalFallback()
-	pa, pb := f.parts(f.pattern, a), f.parts(f.pattern, b)
+	pattern := f.pattern
+	if _, zone := pf['z']; zone && !shown('h') {
+		// ICU's interval format finds no interval pattern for a zone
+		// without a time, and falls back to two dates in the pattern
+		// best for the skeleton read back from the pattern (ja
+		// "y年M月d日 v" reads as yMdv: "y/M/d v")
+		pattern = f.bestPattern(canonicalSkeleton(f.pattern))
+	}
+	pa, pb := f.parts(pattern, a), f.parts(pattern, b)
 	for i := range pa {
 		pa[i].Source = "startRange"
 	}

@@ -33,7 +33,13 @@ var (
 	dataOnce sync.Once
 	rawLocs  map[string]json.RawMessage
 	rawNames map[string]map[string]json.RawMessage // by table, then locale: Intl.DisplayNames data
-	dataErr  error
+	// time zone data for the generic names (zone.go)
+	rawZones     json.RawMessage
+	rawZoneNames map[string]json.RawMessage
+	// non-Gregorian calendars (calendar.go): by locale, then calendar
+	rawCalendars    map[string]map[string]json.RawMessage
+	rawJapaneseEras []string
+	dataErr         error
 
 	locMu   sync.Mutex
 	locData = map[string]*localeData{}
@@ -59,9 +65,13 @@ func loadRaw() {
 		return
 	}
 	var doc struct {
-		Locales map[string]json.RawMessage            `json:"locales"`
-		Names   map[string]map[string]json.RawMessage `json:"names"`
-		Plurals map[string]struct {
+		Locales   map[string]json.RawMessage            `json:"locales"`
+		Names     map[string]map[string]json.RawMessage `json:"names"`
+		Zones     json.RawMessage                       `json:"zones"`
+		ZoneNames map[string]json.RawMessage            `json:"zoneNames"`
+		Calendars map[string]map[string]json.RawMessage `json:"calendars"`
+		JapEras   []string                              `json:"japaneseEras"`
+		Plurals   map[string]struct {
 			Cardinal map[string]string `json:"cardinal"`
 			Ordinal  map[string]string `json:"ordinal"`
 		} `json:"plurals"`
@@ -69,6 +79,8 @@ func loadRaw() {
 	dataErr = json.Unmarshal(b, &doc)
 	rawLocs = doc.Locales
 	rawNames = doc.Names
+	rawZones, rawZoneNames = doc.Zones, doc.ZoneNames
+	rawCalendars, rawJapaneseEras = doc.Calendars, doc.JapEras
 	plurals = map[string][2]map[string]string{}
 	for k, v := range doc.Plurals {
 		plurals[k] = [2]map[string]string{v.Cardinal, v.Ordinal}

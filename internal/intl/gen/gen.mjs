@@ -104,7 +104,7 @@ function numberData(d) {
 function dateData(d) {
   const x = d.data;
   return {
-    timeZoneName: x.timeZoneName, hourCycle: x.hourCycle, hourCycle12: x.hourCycle12, hourCycle24: x.hourCycle24,
+    hourCycle: x.hourCycle, hourCycle12: x.hourCycle12, hourCycle24: x.hourCycle24,
     dayPeriodRules: x.dayPeriodRules,
   };
 }
@@ -124,7 +124,7 @@ function gregorian(loc) {
 function zoneFormats(loc) {
   const j = require(`cldr-dates-full/main/${loc}/timeZoneNames.json`);
   const t = Object.values(j.main)[0].dates.timeZoneNames;
-  return { hourFormat: t.hourFormat, gmtFormat: t.gmtFormat, gmtZeroFormat: t.gmtZeroFormat, utc: t.zone?.Etc?.UTC };
+  return { hourFormat: t.hourFormat, gmtFormat: t.gmtFormat, gmtZeroFormat: t.gmtZeroFormat };
 }
 
 function sorted(v) {
@@ -196,4 +196,115 @@ for (const loc of LOCALES) {
     relative: grab('intl-relativetimeformat', 'RelativeTimeFormat', loc).data,
   };
 }
+// Time zone names for the generic ('v'/'vvvv') formats, as ICU's
+// TimeZoneGenericNames builds them: which metazone a zone uses when
+// (metaZones.json), each metazone's reference ("golden") zone by region, a
+// zone's region (windowsZones.json, else its BCP 47 id's region) and whether
+// it is its region's primary zone (the only one, or primaryZones.json), the
+// IANA aliases of each CLDR canonical id (cldr-bcp47), and per locale the
+// long/short generic and standard names of metazones and zones, exemplar
+// cities and the region and fallback formats.
+function zoneData() {
+  const mz = require('cldr-core/supplemental/metaZones.json').supplemental.metaZones;
+  const ms = (s) => (s ? Date.parse(s.replace(' ', 'T') + ':00Z') : null);
+  const meta = {};
+  const walk = (o, p) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (Array.isArray(v)) meta[p + k] = v.map((e) => [e.usesMetazone._mzone, ms(e.usesMetazone._from), ms(e.usesMetazone._to)]);
+      else walk(v, p + k + '/');
+    }
+  };
+  walk(mz.metazoneInfo.timezone, '');
+  const golden = {};
+  for (const { mapZone: z } of mz.metazones) (golden[z._other] ||= {})[z._territory] = z._type;
+  const win = {};
+  for (const { mapZone: z } of require('cldr-core/supplemental/windowsZones.json').supplemental.windowsZones.mapTimezones) {
+    if (z._territory === '001' || z._territory === 'ZZ') continue;
+    for (const id of z._type.split(' ')) win[id] = z._territory;
+  }
+  const tz = require('cldr-bcp47/bcp47/timezone.json').keyword.u.tz;
+  const alias = {}, country = {}, count = {};
+  for (const [key, v] of Object.entries(tz)) {
+    if (key.startsWith('_') || v._deprecated || !v._alias) continue;
+    const ids = v._alias.split(' ');
+    const canon = ids[0];
+    for (const id of ids.slice(1)) alias[id] = canon;
+    let cc = ids.map((id) => win[id]).find(Boolean);
+    if (!cc && !/^(utc|gmt|unk)/.test(key) && !canon.startsWith('Etc/')) cc = key.slice(0, 2).toUpperCase();
+    if (cc) { country[canon] = cc; count[cc] = (count[cc] || 0) + 1; }
+  }
+  const primaryZones = require('cldr-core/supplemental/primaryZones.json').supplemental.primaryZones;
+  const primary = {};
+  for (const [id, cc] of Object.entries(country)) if (count[cc] === 1 || primaryZones[cc] === id) primary[id] = 1;
+  return { meta, golden, alias, country, primary };
+}
+
+// A locale's zone names: [long generic, long standard, long daylight,
+// short generic, short standard, short daylight].
+function zoneNames(loc) {
+  const t = Object.values(require(`cldr-dates-full/main/${loc}/timeZoneNames.json`).main)[0].dates.timeZoneNames;
+  const six = (v) => {
+    const a = [v.long?.generic, v.long?.standard, v.long?.daylight, v.short?.generic, v.short?.standard, v.short?.daylight].map((x) => x || '');
+    return a.some(Boolean) ? a : undefined;
+  };
+  const metazone = {};
+  for (const [k, v] of Object.entries(t.metazone || {})) { const a = six(v); if (a) metazone[k] = a; }
+  const zone = {}, city = {};
+  const walk = (o, p) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (v._type === 'zone') {
+        const a = six(v);
+        if (a) zone[p + k] = a;
+        if (v.exemplarCity) city[p + k] = v.exemplarCity;
+      } else walk(v, p + k + '/');
+    }
+  };
+  walk(t.zone || {}, '');
+  return { region: t.regionFormat, fallback: t.fallbackFormat, metazone, zone, city };
+}
+out.zones = zoneData();
+out.zoneNames = {};
+for (const loc of LOCALES) out.zoneNames[loc] = zoneNames(loc);
+// Non-Gregorian calendars (the calendar option and -u-ca-): each
+// calendar's month and era names and its patterns from the cldr-cal-*
+// packages (the newest versions the registry serves; pinned by the lock
+// file), and the Japanese eras' start dates from cldr-core. Days, day
+// periods, times and zones stay the Gregorian calendar's.
+const CALENDARS = {
+  buddhist: ['cldr-cal-buddhist-full', 'buddhist'], japanese: ['cldr-cal-japanese-full', 'japanese'],
+  roc: ['cldr-cal-roc-full', 'roc'], persian: ['cldr-cal-persian-full', 'persian'], indian: ['cldr-cal-indian-full', 'indian'],
+  coptic: ['cldr-cal-coptic-full', 'coptic'], ethiopic: ['cldr-cal-ethiopic-full', 'ethiopic'],
+  ethioaa: ['cldr-cal-ethiopic-full', 'ethiopic-amete-alem'],
+  'islamic-civil': ['cldr-cal-islamic-full', 'islamic-civil'], 'islamic-tbla': ['cldr-cal-islamic-full', 'islamic-tbla'],
+  hebrew: ['cldr-cal-hebrew-full', 'hebrew'],
+};
+const value = (v) => (v && typeof v === 'object' && '_value' in v ? v._value : v);
+const values = (o) => (o ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, value(v)])) : o);
+function calendarData(loc, pkg, type) {
+  let c;
+  try {
+    c = Object.values(require(`${pkg}/main/${loc}/ca-${type}.json`).main)[0].dates.calendars[type];
+  } catch {
+    return undefined;
+  }
+  const dtf = c.dateTimeFormats || {};
+  return {
+    months: c.months, eras: c.eras, dateFormats: values(c.dateFormats),
+    dateTimeFormats: {
+      full: value(dtf.full), long: value(dtf.long), medium: value(dtf.medium), short: value(dtf.short),
+      availableFormats: values(dtf.availableFormats), intervalFormats: dtf.intervalFormats, appendItems: dtf.appendItems,
+    },
+  };
+}
+out.calendars = {};
+for (const loc of LOCALES) {
+  const m = { generic: calendarData(loc, 'cldr-dates-full', 'generic') };
+  for (const [name, [pkg, type]] of Object.entries(CALENDARS)) {
+    const d = calendarData(loc, pkg, type);
+    if (d) m[name] = d;
+  }
+  out.calendars[loc] = m;
+}
+const cd = require('cldr-core/supplemental/calendarData.json').supplemental.calendarData;
+out.japaneseEras = Object.entries(cd.japanese.eras).map(([k, v]) => [+k, v._start]).sort((a, b) => a[0] - b[0]).map((e) => e[1]);
 process.stdout.write(JSON.stringify(sorted(out)));

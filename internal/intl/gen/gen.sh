@@ -11,7 +11,8 @@ out=${1:-"$here/../cldr.json.gz"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$here/package.json" "$here/package-lock.json" "$here/gen.mjs" "$work/"
-(cd "$work" && npm ci --silent --no-audit --no-fund --ignore-scripts >/dev/null)
+# the cldr-cal-* packages declare peers of their own (older) CLDR version
+(cd "$work" && npm ci --silent --no-audit --no-fund --ignore-scripts --legacy-peer-deps >/dev/null)
 node "$work/gen.mjs" >"$work/cldr.json"
 gzip -9 -n <"$work/cldr.json" >"$work/cldr.json.gz"
 cp "$work/cldr.json.gz" "$out"
