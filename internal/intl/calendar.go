@@ -12,18 +12,17 @@ import (
 // -u-ca- keyword). The arithmetic calendars are computed here as ICU
 // computes them (buddhist, japanese, roc on the proleptic Gregorian
 // calendar; persian, indian, coptic, ethiopic, ethioaa, islamic-civil,
-// islamic-tbla, hebrew by their rules); their names and patterns are
-// CLDR's (gen.sh). Calendars whose dates need astronomy or tables ICU
-// carries and CLDR does not (chinese, dangi, the astronomical islamic and
-// islamic-rgsa, islamic-umalqura) and iso8601 (no CLDR patterns) fall
-// back: the islamic ones to islamic-civil, the others to gregory, and
-// resolvedOptions().calendar says which was used.
+// islamic-tbla, hebrew by their rules), and so are the astronomical ones
+// (chinese, dangi, islamic, islamic-rgsa: chinese.go); their names and
+// patterns are CLDR's (gen.sh). islamic-umalqura, whose dates are a
+// table ICU carries and CLDR does not, and iso8601 (no CLDR patterns)
+// fall back, to islamic-civil and gregory, and resolvedOptions().calendar
+// says which was used.
 
 // calendarFallback maps a calendar Node supports but modebox computes
 // another way to the one used.
 var calendarFallback = map[string]string{
-	"islamic": "islamic-civil", "islamic-rgsa": "islamic-civil", "islamic-umalqura": "islamic-civil",
-	"chinese": "gregory", "dangi": "gregory", "iso8601": "gregory",
+	"islamic-umalqura": "islamic-civil", "iso8601": "gregory",
 }
 
 // calendarAlias holds the CLDR aliases of calendar types.
@@ -71,11 +70,23 @@ func resolveCalendar(name string) (used string, known bool) {
 var calendarKinds = map[string]bool{
 	"buddhist": true, "japanese": true, "roc": true, "persian": true, "indian": true, "coptic": true,
 	"ethiopic": true, "ethioaa": true, "islamic-civil": true, "islamic-tbla": true, "hebrew": true,
+	"islamic": true, "islamic-rgsa": true, "chinese": true, "dangi": true,
+}
+
+// calendarDataName is the calendar whose CLDR names a calendar uses
+// (CLDR's islamic-rgsa is an alias of islamic).
+func calendarDataName(cal string) string {
+	if cal == "islamic-rgsa" {
+		return "islamic"
+	}
+	return cal
 }
 
 // calendarNames is one calendar's CLDR data for a locale.
 type calendarNames struct {
 	Months          names                        `json:"months"`
+	MonthPatterns   names                        `json:"monthPatterns"`
+	YearNames       names                        `json:"yearNames"`
 	Eras            map[string]map[string]string `json:"eras"`
 	DateFormats     map[string]string            `json:"dateFormats"`
 	DateTimeFormats struct {
@@ -105,7 +116,7 @@ func calendarFor(loc, cal string, g *gregorianData) *gregorianData {
 	if d, ok := calData[key]; ok {
 		return d
 	}
-	raw, ok := rawCalendars[loc][cal]
+	raw, ok := rawCalendars[loc][calendarDataName(cal)]
 	if !ok {
 		calData[key] = nil
 		return nil
@@ -123,6 +134,7 @@ func calendarFor(loc, cal string, g *gregorianData) *gregorianData {
 	}
 	d := *g
 	d.Eras = c.Eras
+	d.MonthPatterns, d.YearNames = c.MonthPatterns, c.YearNames
 	switch cal {
 	case "buddhist", "japanese", "roc":
 		// CLDR's months of these calendars are the Gregorian ones (an
@@ -158,13 +170,17 @@ func calendarFor(loc, cal string, g *gregorianData) *gregorianData {
 
 // calDate is a date in a calendar: the era's key in CLDR's era names, the
 // year in that era, the month's key (1-based; Hebrew's leap Adar II is
-// "7-yeartype-leap"), its number as shown, and the day.
+// "7-yeartype-leap"), its number as shown, and the day; for chinese and
+// dangi, whether the month is a leap month and the Gregorian year the
+// year starts in (the era is the 60-year cycle, the year one in it).
 type calDate struct {
 	era      string
 	year     int
 	monthKey string
 	month    int
 	day      int
+	leap     bool
+	related  int
 }
 
 // julianDay is the Julian day number of a proleptic Gregorian date.
@@ -227,11 +243,26 @@ func itoa(n int) string {
 
 // toCalendar converts a proleptic Gregorian date (y, m, d) to the calendar.
 func toCalendar(cal string, y, m, d int) calDate {
+	return toCalendarAt(cal, y, m, d, float64(julianDay(y, m, d)-2440588)*astroDayMS+astroDayMS/2)
+}
+
+// toCalendarAt converts the local date (y, m, d) of the instant ms (ICU's
+// astronomical islamic calendar looks at the moon at that instant).
+func toCalendarAt(cal string, y, m, d int, ms float64) calDate {
 	jd := julianDay(y, m, d)
 	plain := func(era string, year, month, day int) calDate {
 		return calDate{era: era, year: year, monthKey: itoa(month), month: month, day: day}
 	}
 	switch cal {
+	case "chinese", "dangi":
+		c := chineseCal
+		if cal == "dangi" {
+			c = dangiCal
+		}
+		x := c.date(y, m, d)
+		return calDate{era: itoa(x.cycle), year: x.year, monthKey: itoa(x.month), month: x.month, day: x.day, leap: x.leap, related: x.related}
+	case "islamic", "islamic-rgsa":
+		return islamicAstroDate(y, m, d, ms)
 	case "buddhist":
 		return plain("0", y+543, m, d)
 	case "roc":
@@ -461,7 +492,7 @@ func ownPatterns(loc, cal string) bool {
 		return lang == "hi" || lang == "ja" || lang == "sv" || lang == "zh"
 	case "roc":
 		return lang == "zh"
-	case "hebrew", "islamic-civil", "islamic-tbla":
+	case "hebrew", "islamic-civil", "islamic-tbla", "islamic", "islamic-rgsa", "chinese", "dangi":
 		return true
 	}
 	return false

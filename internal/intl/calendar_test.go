@@ -25,6 +25,8 @@ func TestCalendarDaysAreContiguous(t *testing.T) {
 			sameYear := c.era == prev.era && c.year == prev.year
 			switch {
 			case sameYear && c.monthKey == prev.monthKey && c.day == prev.day+1:
+			case sameYear && c.day == 1 && c.leap && !prev.leap && c.month == prev.month:
+				// a lunisolar leap month repeats the month before's number
 			case sameYear && c.day == 1 && c.month == prev.month+1:
 				if months[c.month] {
 					t.Fatalf("%s %s: month %d again in year %d", cal, d.Format("2006-01-02"), c.month, c.year)
@@ -55,24 +57,35 @@ func TestCalendarKnownDates(t *testing.T) {
 		y, m, d int
 		want    calDate
 	}{
-		{"buddhist", 2024, 1, 15, calDate{"0", 2567, "1", 1, 15}},
-		{"roc", 2024, 1, 15, calDate{"1", 113, "1", 1, 15}},
-		{"roc", 1900, 1, 1, calDate{"0", 12, "1", 1, 1}},
-		{"japanese", 2019, 5, 1, calDate{"236", 1, "5", 5, 1}},
-		{"japanese", 2019, 4, 30, calDate{"235", 31, "4", 4, 30}},
-		{"japanese", 1989, 1, 7, calDate{"234", 64, "1", 1, 7}},
-		{"persian", 2024, 3, 20, calDate{"0", 1403, "1", 1, 1}},
-		{"persian", 2024, 1, 15, calDate{"0", 1402, "10", 10, 25}},
-		{"indian", 2024, 3, 21, calDate{"0", 1946, "1", 1, 1}},
-		{"indian", 2023, 3, 22, calDate{"0", 1945, "1", 1, 1}},
-		{"coptic", 2023, 9, 12, calDate{"1", 1740, "1", 1, 1}},
-		{"ethiopic", 2023, 9, 12, calDate{"1", 2016, "1", 1, 1}},
-		{"ethioaa", 2023, 9, 12, calDate{"0", 7516, "1", 1, 1}},
-		{"islamic-civil", 2024, 1, 15, calDate{"0", 1445, "7", 7, 4}},
-		{"islamic-tbla", 2024, 1, 15, calDate{"0", 1445, "7", 7, 5}},
-		{"hebrew", 2023, 9, 16, calDate{"0", 5784, "1", 1, 1}},
-		{"hebrew", 2024, 3, 24, calDate{"0", 5784, "7-yeartype-leap", 7, 14}}, // 14 Adar II 5784 (Purim)
-		{"hebrew", 2023, 3, 7, calDate{"0", 5783, "7", 6, 14}},                // 14 Adar 5783, a common year
+		{"buddhist", 2024, 1, 15, calDate{"0", 2567, "1", 1, 15, false, 0}},
+		{"roc", 2024, 1, 15, calDate{"1", 113, "1", 1, 15, false, 0}},
+		{"roc", 1900, 1, 1, calDate{"0", 12, "1", 1, 1, false, 0}},
+		{"japanese", 2019, 5, 1, calDate{"236", 1, "5", 5, 1, false, 0}},
+		{"japanese", 2019, 4, 30, calDate{"235", 31, "4", 4, 30, false, 0}},
+		{"japanese", 1989, 1, 7, calDate{"234", 64, "1", 1, 7, false, 0}},
+		{"persian", 2024, 3, 20, calDate{"0", 1403, "1", 1, 1, false, 0}},
+		{"persian", 2024, 1, 15, calDate{"0", 1402, "10", 10, 25, false, 0}},
+		{"indian", 2024, 3, 21, calDate{"0", 1946, "1", 1, 1, false, 0}},
+		{"indian", 2023, 3, 22, calDate{"0", 1945, "1", 1, 1, false, 0}},
+		{"coptic", 2023, 9, 12, calDate{"1", 1740, "1", 1, 1, false, 0}},
+		{"ethiopic", 2023, 9, 12, calDate{"1", 2016, "1", 1, 1, false, 0}},
+		{"ethioaa", 2023, 9, 12, calDate{"0", 7516, "1", 1, 1, false, 0}},
+		{"islamic-civil", 2024, 1, 15, calDate{"0", 1445, "7", 7, 4, false, 0}},
+		{"islamic-tbla", 2024, 1, 15, calDate{"0", 1445, "7", 7, 5, false, 0}},
+		{"hebrew", 2023, 9, 16, calDate{"0", 5784, "1", 1, 1, false, 0}},
+		{"hebrew", 2024, 3, 24, calDate{"0", 5784, "7-yeartype-leap", 7, 14, false, 0}}, // 14 Adar II 5784 (Purim)
+		{"hebrew", 2023, 3, 7, calDate{"0", 5783, "7", 6, 14, false, 0}},                // 14 Adar 5783, a common year
+		// Chinese New Year 2024 (jia-chen, year 41 of cycle 78), the leap
+		// second month of 2023, and Korea's 1958 new year a day after
+		// China's (Korea then kept UTC+8:30)
+		{"chinese", 2024, 2, 10, calDate{"78", 41, "1", 1, 1, false, 2024}},
+		{"chinese", 2023, 3, 22, calDate{"78", 40, "2", 2, 1, true, 2023}},
+		{"chinese", 2023, 3, 21, calDate{"78", 40, "2", 2, 30, false, 2023}},
+		{"chinese", 1958, 2, 18, calDate{"77", 35, "1", 1, 1, false, 1958}},
+		{"dangi", 1958, 2, 18, calDate{"77", 34, "12", 12, 30, false, 1957}},
+		{"dangi", 1958, 2, 19, calDate{"77", 35, "1", 1, 1, false, 1958}},
+		{"islamic", 2024, 3, 11, calDate{"0", 1445, "9", 9, 1, false, 0}},
+		{"islamic-rgsa", 2024, 3, 11, calDate{"0", 1445, "9", 9, 1, false, 0}},
 	} {
 		if got := toCalendar(c.cal, c.y, c.m, c.d); got != c.want {
 			t.Errorf("%s %04d-%02d-%02d: got %+v, want %+v", c.cal, c.y, c.m, c.d, got, c.want)

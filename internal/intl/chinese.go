@@ -285,3 +285,92 @@ func (c *lunisolar) date(gy, gm, gd int) lunisolarDate {
 		month: month, leap: leap, day: int(days-thisMoon) + 1,
 	}
 }
+
+// The astronomical islamic calendar (and islamic-rgsa, which ICU
+// computes the same way) as ICU computes it: a month starts on the day
+// after the last UTC midnight at which the moon's age (above) is still
+// negative, searched day by day from the month's mean start; years are 12
+// such months from the Hijra (16 July 622).
+const (
+	hijraMS          = -42521587200000.0 // 622-07-16T00:00Z
+	islamicAstroJD   = 1948440           // the Julian day the day count starts from
+	islamicCacheSize = 1 << 14
+)
+
+var islamicStarts struct {
+	mu sync.Mutex
+	m  map[int64]int64
+}
+
+// moonAgeDeg is the moon's age in degrees, in (-180, 180].
+func moonAgeDeg(ms float64) float64 {
+	a := moonAge(ms) * 180 / math.Pi
+	if a > 180 {
+		a -= 360
+	}
+	return a
+}
+
+// islamicMonthStart is the day (from the epoch) on which month number
+// months (from the Hijra) starts.
+func islamicMonthStart(months int64) int64 {
+	islamicStarts.mu.Lock()
+	if v, ok := islamicStarts.m[months]; ok {
+		islamicStarts.mu.Unlock()
+		return v
+	}
+	islamicStarts.mu.Unlock()
+	origin := hijraMS + math.Floor(float64(months)*synodicMonth)*astroDayMS
+	if moonAgeDeg(origin) >= 0 {
+		for {
+			origin -= astroDayMS
+			if moonAgeDeg(origin) < 0 {
+				break
+			}
+		}
+	} else {
+		for {
+			origin += astroDayMS
+			if moonAgeDeg(origin) >= 0 {
+				break
+			}
+		}
+	}
+	v := int64(math.Floor((origin-hijraMS)/astroDayMS)) + 1
+	islamicStarts.mu.Lock()
+	if islamicStarts.m == nil || len(islamicStarts.m) > islamicCacheSize {
+		islamicStarts.m = map[int64]int64{}
+	}
+	islamicStarts.m[months] = v
+	islamicStarts.mu.Unlock()
+	return v
+}
+
+// islamicAstroDate is the astronomical islamic date of the local date
+// (y, m, d) formatted at the instant ms: ICU guesses the month from the
+// mean month and the moon's age at that instant, then steps back to the
+// month whose start is on or before the day.
+func islamicAstroDate(y, m, d int, ms float64) calDate {
+	days := julianDay(y, m, d) - islamicAstroJD
+	months := int64(math.Floor(float64(days) / synodicMonth))
+	start := int64(math.Floor(float64(months) * synodicMonth))
+	if days-start >= 25 && moonAgeDeg(ms) > 0 {
+		months++
+	}
+	for {
+		start = islamicMonthStart(months)
+		if start <= days {
+			break
+		}
+		months--
+	}
+	var year int64
+	if months >= 0 {
+		year = months/12 + 1
+	} else {
+		year = (months + 1) / 12
+	}
+	month := int(((months % 12) + 12) % 12)
+	day := days - islamicMonthStart(12*(year-1)+int64(month)) + 1
+	return calDate{era: "0", year: int(year), monthKey: itoa(month + 1), month: month + 1, day: int(day)}
+}

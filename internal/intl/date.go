@@ -26,6 +26,8 @@ type names map[string]map[string]map[string]string // context -> width -> key ->
 
 type gregorianData struct {
 	Months          names                        `json:"months"`
+	MonthPatterns   names                        `json:"-"` // a lunisolar calendar's leap-month patterns
+	YearNames       names                        `json:"-"` // its cyclic year names
 	Days            names                        `json:"days"`
 	DayPeriods      names                        `json:"dayPeriods"`
 	Eras            map[string]map[string]string `json:"eras"`
@@ -94,11 +96,12 @@ func newDateTimeFormat(locales []string, o options) (*dateTimeFormat, error) {
 		ca, fromExt = res.ext["ca"], true
 	}
 	cal, known := resolveCalendar(ca)
-	if fromExt && known && ca != "" {
+	// (an option equal to the -u-ca- keyword keeps it too)
+	if known && ca != "" && (fromExt || strings.EqualFold(res.ext["ca"], ca)) {
 		// the locale keeps a -u-ca- it was given when the calendar is
-		// one Node supports; a fallback calendar keeps the name used
+		// one Node supports, a fallback calendar too (as Node, which computes it)
 		used["ca"] = cal
-		if c := strings.ToLower(ca); calendarAlias[c] == "" && calendarFallback[c] == "" {
+		if c := strings.ToLower(ca); calendarAlias[c] == "" {
 			used["ca"] = c
 		}
 	}
@@ -932,6 +935,8 @@ type fields struct {
 	era                                                 string // the era's key in the calendar's era names
 	eraYear                                             int
 	monthKey                                            string // the month's key in the calendar's month names
+	leap                                                bool   // a lunisolar calendar's leap month
+	related                                             int    // the Gregorian year a lunisolar year starts in
 	at                                                  int64  // the instant, ms since the epoch
 }
 
@@ -941,8 +946,9 @@ func (f *dateTimeFormat) fieldsAt(ms float64) fields {
 	fl := fields{year: t.Year(), month: int(t.Month()), day: t.Day(), weekday: int(t.Weekday()), hour: t.Hour(),
 		minute: t.Minute(), second: t.Second(), ms: int(int64(ms) - int64(math.Floor(ms/1000))*1000), offset: off, at: int64(ms)}
 	if f.cal != "" && f.cal != "gregory" {
-		cd := toCalendar(f.cal, fl.year, fl.month, fl.day)
+		cd := toCalendarAt(f.cal, fl.year, fl.month, fl.day, ms)
 		fl.era, fl.eraYear, fl.monthKey, fl.month, fl.day = cd.era, cd.year, cd.monthKey, cd.month, cd.day
+		fl.leap, fl.related = cd.leap, cd.related
 		fl.year = cd.year
 	} else {
 		fl.era, fl.eraYear, fl.monthKey = "1", fl.year, strconv.Itoa(fl.month)
@@ -1061,14 +1067,33 @@ func (f *dateTimeFormat) field(c byte, n int, fl fields) part {
 		}
 		return part{Type: "year", Value: f.num(eraYear, n)}
 	case 'M', 'L':
-		if n <= 2 {
-			return part{Type: "month", Value: f.num(fl.month, n)}
-		}
 		ctx := "format"
 		if c == 'L' {
 			ctx = "stand-alone"
 		}
-		return part{Type: "month", Value: f.name(f.g.Months, ctx, n, fl.monthKey)}
+		var v string
+		if n <= 2 {
+			v = f.num(fl.month, n)
+		} else {
+			v = f.name(f.g.Months, ctx, n, fl.monthKey)
+		}
+		if fl.leap {
+			// a lunisolar leap month: CLDR's monthPatterns ("{0}bis", "闰{0}")
+			pat := ""
+			if n <= 2 {
+				pat = f.g.MonthPatterns["numeric"]["all"]["leap"]
+			} else {
+				pat = f.name(f.g.MonthPatterns, ctx, n, "leap")
+			}
+			if pat != "" && pat != "leap" {
+				v = strings.Replace(pat, "{0}", v, 1)
+			}
+		}
+		return part{Type: "month", Value: v}
+	case 'U':
+		return part{Type: "yearName", Value: f.name(f.g.YearNames, "format", n, strconv.Itoa(eraYear))}
+	case 'r':
+		return part{Type: "relatedYear", Value: f.num(fl.related, n)}
 	case 'E', 'c', 'e':
 		ctx := "format"
 		if c == 'c' {

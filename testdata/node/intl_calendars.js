@@ -5,7 +5,7 @@
 const locales = ['en-US', 'en-GB', 'en-IN', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'pt-BR', 'nl-NL', 'sv-SE', 'pl-PL',
   'ru-RU', 'tr-TR', 'ja-JP', 'zh-CN', 'ko-KR', 'hi-IN', 'ar-EG'];
 const calendars = ['buddhist', 'japanese', 'roc', 'persian', 'indian', 'coptic', 'ethiopic', 'ethioaa', 'islamic-civil',
-  'islamic-tbla', 'hebrew', 'gregory'];
+  'islamic-tbla', 'hebrew', 'islamic', 'islamic-rgsa', 'chinese', 'dangi', 'gregory'];
 const dates = [Date.UTC(2024, 0, 15, 9), Date.UTC(1999, 11, 31, 18), Date.UTC(1989, 0, 7, 12), Date.UTC(2019, 4, 1, 12),
   Date.UTC(2024, 2, 20, 12), Date.UTC(2023, 8, 11, 12)];
 const options = [{}, { dateStyle: 'full' }, { dateStyle: 'long' }, { dateStyle: 'medium' }, { dateStyle: 'short' },
@@ -36,6 +36,39 @@ for (const c of ['hebrew', 'persian', 'coptic', 'ethiopic', 'indian', 'islamic-c
   const f = new Intl.DateTimeFormat('en-US', { ...ymd, calendar: c });
   for (let d = Date.UTC(2023, 0, 1); d < Date.UTC(2025, 0, 1); d += 86400000) out.push([c + ' day ' + new Date(d).toISOString().slice(0, 10), num(f, d)]);
 }
+// the astronomical calendars, every day of 1900-2100: each side lists, by
+// Gregorian year, the days that do not follow the day before (a new
+// month, a leap month, a new year), so the lists agree only if every
+// day does
+for (const c of ['chinese', 'dangi', 'islamic', 'islamic-rgsa']) {
+  const f = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'numeric', day: 'numeric', timeZone: 'UTC', calendar: c });
+  let prev = null, year = 0, list = [];
+  for (let d = Date.UTC(1900, 0, 1); d < Date.UTC(2101, 0, 1); d += 86400000) {
+    const iso = new Date(d).toISOString();
+    if (+iso.slice(0, 4) !== year) {
+      if (list.length) out.push([c + ' days ' + year, list.join(' ')]);
+      year = +iso.slice(0, 4); list = [];
+    }
+    const p = {};
+    for (const x of f.formatToParts(d + 43200000)) p[x.type] = x.value;
+    const v = [p.relatedYear || p.year, p.month, +p.day];
+    if (!prev || v[0] !== prev[0] || v[1] !== prev[1] || v[2] !== prev[2] + 1) list.push(iso.slice(5, 10) + '=' + v.join('/'));
+    prev = v;
+  }
+  out.push([c + ' days ' + year, list.join(' ')]);
+}
+// the lunisolar calendars' fields in formatToParts: relatedYear, yearName,
+// leap months, across the locales and the option sets
+const lunar = [Date.UTC(2023, 2, 22, 12), Date.UTC(2023, 3, 19, 12), Date.UTC(2020, 4, 23, 12), Date.UTC(2033, 11, 22, 12),
+  Date.UTC(1984, 1, 2, 12), Date.UTC(2024, 1, 10, 12)];
+for (const l of locales) {
+  for (const c of ['chinese', 'dangi']) {
+    for (let oi = 0; oi < options.length; oi++) {
+      const f = new Intl.DateTimeFormat(l, { ...options[oi], calendar: c, timeZone: 'UTC' });
+      out.push([l + ' ' + c + ' parts ' + JSON.stringify(options[oi]), lunar.map((d) => f.formatToParts(d))]);
+    }
+  }
+}
 // option checks
 const t = (k, fn) => { try { out.push([k, fn()]); } catch (e) { out.push([k, 'throws ' + e.name + ': ' + e.message]); } };
 t('invalid calendar', () => new Intl.DateTimeFormat('en', { calendar: 'gregorian' }).resolvedOptions().calendar);
@@ -48,8 +81,10 @@ t('alias -u-ca-islamicc', () => new Intl.DateTimeFormat('en-u-ca-islamicc').reso
 t('upper case', () => new Intl.DateTimeFormat('en', { calendar: 'BUDDHIST' }).resolvedOptions().calendar);
 t('Locale calendar', () => new Intl.Locale('th-u-ca-buddhist').calendar);
 // the calendars that fall back (DIFFERENCES)
-for (const c of ['chinese', 'dangi', 'islamic', 'islamic-rgsa', 'islamic-umalqura', 'iso8601']) {
+for (const c of ['islamic-umalqura', 'iso8601']) {
   const f = new Intl.DateTimeFormat('en-US', { calendar: c, dateStyle: 'long', timeZone: 'UTC' });
   out.push(['fallback ' + c, f.resolvedOptions().calendar, f.format(dates[0])]);
+  out.push(['fallback locale ' + c, new Intl.DateTimeFormat('en-US-u-ca-' + c).resolvedOptions().locale,
+    new Intl.DateTimeFormat('de-u-ca-' + c, { calendar: c }).resolvedOptions().locale]);
 }
 return out;

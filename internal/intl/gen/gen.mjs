@@ -277,6 +277,8 @@ const CALENDARS = {
   ethioaa: ['cldr-cal-ethiopic-full', 'ethiopic-amete-alem'],
   'islamic-civil': ['cldr-cal-islamic-full', 'islamic-civil'], 'islamic-tbla': ['cldr-cal-islamic-full', 'islamic-tbla'],
   hebrew: ['cldr-cal-hebrew-full', 'hebrew'],
+  islamic: ['cldr-cal-islamic-full', 'islamic'],
+  chinese: ['cldr-cal-chinese-full', 'chinese'], dangi: ['cldr-cal-dangi-full', 'dangi'],
 };
 const value = (v) => (v && typeof v === 'object' && '_value' in v ? v._value : v);
 const values = (o) => (o ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k, value(v)])) : o);
@@ -290,6 +292,8 @@ function calendarData(loc, pkg, type) {
   const dtf = c.dateTimeFormats || {};
   return {
     months: c.months, eras: c.eras, dateFormats: values(c.dateFormats),
+    // the lunisolar calendars' leap-month patterns and cyclic year names
+    monthPatterns: c.monthPatterns, yearNames: c.cyclicNameSets?.years,
     dateTimeFormats: {
       full: value(dtf.full), long: value(dtf.long), medium: value(dtf.medium), short: value(dtf.short),
       availableFormats: values(dtf.availableFormats), intervalFormats: dtf.intervalFormats, appendItems: dtf.appendItems,
