@@ -87,6 +87,7 @@ type calendarNames struct {
 	Months          names                        `json:"months"`
 	MonthPatterns   names                        `json:"monthPatterns"`
 	YearNames       names                        `json:"yearNames"`
+	DateNumbers     map[string]string            `json:"dateNumbers"`
 	Eras            map[string]map[string]string `json:"eras"`
 	DateFormats     map[string]string            `json:"dateFormats"`
 	DateTimeFormats struct {
@@ -134,7 +135,7 @@ func calendarFor(loc, cal string, g *gregorianData) *gregorianData {
 	}
 	d := *g
 	d.Eras = c.Eras
-	d.MonthPatterns, d.YearNames = c.MonthPatterns, c.YearNames
+	d.MonthPatterns, d.YearNames, d.DateNumbers = c.MonthPatterns, c.YearNames, c.DateNumbers
 	switch cal {
 	case "buddhist", "japanese", "roc":
 		// CLDR's months of these calendars are the Gregorian ones (an

@@ -97,3 +97,28 @@ func loadForTest() error {
 	dataOnce.Do(loadRaw)
 	return dataErr
 }
+
+// The cost of a date in the astronomical calendars, walking day by day
+// (the solstices and new moons of a year are computed once and cached).
+func BenchmarkLunisolarDate(b *testing.B) {
+	for _, cal := range []string{"chinese", "islamic"} {
+		b.Run(cal, func(b *testing.B) {
+			d := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+			for i := 0; i < b.N; i++ {
+				toCalendar(cal, d.Year(), int(d.Month()), d.Day())
+				if d = d.AddDate(0, 0, 1); d.Year() > 2100 {
+					d = time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC)
+				}
+			}
+		})
+	}
+}
+
+// The cost of one Chinese date with nothing cached (a year's solstices,
+// new moons and solar terms found anew).
+func BenchmarkLunisolarDateCold(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		c := &lunisolar{offset: chineseCal.offset}
+		c.date(2024, 2, 10)
+	}
+}

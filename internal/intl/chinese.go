@@ -135,7 +135,6 @@ type lunisolar struct {
 	mu       sync.Mutex
 	solstice map[int]int64
 	newMoon  map[[2]int64]int64
-	newYear  map[int]int64
 }
 
 var chineseCal = &lunisolar{offset: func(float64) float64 { return 8 * 3600000 }}

@@ -28,6 +28,7 @@ type gregorianData struct {
 	Months          names                        `json:"months"`
 	MonthPatterns   names                        `json:"-"` // a lunisolar calendar's leap-month patterns
 	YearNames       names                        `json:"-"` // its cyclic year names
+	DateNumbers     map[string]string            `json:"-"` // numbering overrides of its date styles
 	Days            names                        `json:"days"`
 	DayPeriods      names                        `json:"dayPeriods"`
 	Eras            map[string]map[string]string `json:"eras"`
@@ -53,6 +54,7 @@ type gregorianData struct {
 type dateTimeFormat struct {
 	locale, nu, tzName string
 	cal                string // the calendar used: "gregory", "buddhist", ...
+	dateNumbers        string // the date style's numbering override, if any
 	era                string // the era option, which resolvedOptions reports as given
 	loc                *time.Location
 	fixedOffset        *int // minutes, for "+05:30" zones
@@ -212,6 +214,7 @@ func newDateTimeFormat(locales []string, o options) (*dateTimeFormat, error) {
 			return nil, typeErr("Invalid option : dateStyle")
 		}
 		f.pattern = f.stylePattern()
+		f.dateNumbers = f.g.DateNumbers[f.dateStyle]
 		return f, nil
 	}
 	need := true
@@ -1040,6 +1043,9 @@ func (f *dateTimeFormat) parts(pattern string, ms float64) []part {
 		n := j - i
 		i = j - 1
 		p := f.field(c, n, fl)
+		if f.dateNumbers != "" && strings.IndexByte("yMLdrD", c) >= 0 {
+			p.Value = f.overrideDigits(c, p.Value)
+		}
 		if c == 'y' && fl.eraYear == 1 && f.cal == "japanese" && strings.HasPrefix(f.dataLocale, "ja") && strings.HasPrefix(pattern[j:], "年") {
 			// CLDR's ja patterns of the Japanese calendar number the
 			// year with jpanyear: an era's first year is 元年
@@ -1048,6 +1054,33 @@ func (f *dateTimeFormat) parts(pattern string, ms float64) []part {
 		out = append(out, p)
 	}
 	return out
+}
+
+// overrideDigits applies the date style's numbering override (CLDR's
+// "hanidec" for every date field, "d=hanidec" for one) to a numeric
+// field's value, as ICU does for the date fields of a style pattern. An
+// algorithmic numbering system ("hanidays") is not applied.
+func (f *dateTimeFormat) overrideDigits(c byte, v string) string {
+	for _, o := range strings.Split(f.dateNumbers, ";") {
+		nu := o
+		if k, rest, ok := strings.Cut(o, "="); ok {
+			if len(k) != 1 || k[0] != c {
+				continue
+			}
+			nu = rest
+		}
+		digits := numberingDigits[nu]
+		if digits == "" {
+			continue
+		}
+		for i := 0; i < len(v); i++ {
+			if v[i] < '0' || v[i] > '9' {
+				return v
+			}
+		}
+		return mapDigits(v, digits)
+	}
+	return v
 }
 
 func (f *dateTimeFormat) field(c byte, n int, fl fields) part {

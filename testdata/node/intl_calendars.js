@@ -36,26 +36,32 @@ for (const c of ['hebrew', 'persian', 'coptic', 'ethiopic', 'indian', 'islamic-c
   const f = new Intl.DateTimeFormat('en-US', { ...ymd, calendar: c });
   for (let d = Date.UTC(2023, 0, 1); d < Date.UTC(2025, 0, 1); d += 86400000) out.push([c + ' day ' + new Date(d).toISOString().slice(0, 10), num(f, d)]);
 }
-// the astronomical calendars, every day of 1900-2100: each side lists, by
-// Gregorian year, the days that do not follow the day before (a new
-// month, a leap month, a new year), so the lists agree only if every
-// day does
+// the astronomical calendars over 1900-2100, month by month: each month's
+// first day, its name (related year or year, month with "bis" for a leap
+// month) and its length (the day 29 days on is its 30th, or the next
+// month's 1st), by Gregorian year; within a month the days count up from
+// the first, so this fixes every day of the two centuries
 for (const c of ['chinese', 'dangi', 'islamic', 'islamic-rgsa']) {
   const f = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'numeric', day: 'numeric', timeZone: 'UTC', calendar: c });
-  let prev = null, year = 0, list = [];
-  for (let d = Date.UTC(1900, 0, 1); d < Date.UTC(2101, 0, 1); d += 86400000) {
-    const iso = new Date(d).toISOString();
-    if (+iso.slice(0, 4) !== year) {
-      if (list.length) out.push([c + ' days ' + year, list.join(' ')]);
-      year = +iso.slice(0, 4); list = [];
-    }
+  const at = (d) => {
     const p = {};
     for (const x of f.formatToParts(d + 43200000)) p[x.type] = x.value;
-    const v = [p.relatedYear || p.year, p.month, +p.day];
-    if (!prev || v[0] !== prev[0] || v[1] !== prev[1] || v[2] !== prev[2] + 1) list.push(iso.slice(5, 10) + '=' + v.join('/'));
-    prev = v;
+    return [p.relatedYear || p.year, p.month, +p.day];
+  };
+  const day = 86400000;
+  let start = Date.UTC(1900, 0, 1) - (at(Date.UTC(1900, 0, 1))[2] - 1) * day, year = 0, list = [];
+  while (start < Date.UTC(2101, 0, 1)) {
+    const iso = new Date(start).toISOString();
+    if (+iso.slice(0, 4) !== year) {
+      if (list.length) out.push([c + ' months ' + year, list.join(' ')]);
+      year = +iso.slice(0, 4); list = [];
+    }
+    const v = at(start), w = at(start + 29 * day);
+    const len = w[2] === 30 ? 30 : 29;
+    list.push(iso.slice(5, 10) + '=' + v.join('/') + ':' + len + (w[2] === 30 || w[2] === 1 ? '' : '!' + w.join('/')));
+    start += len * day;
   }
-  out.push([c + ' days ' + year, list.join(' ')]);
+  out.push([c + ' months ' + year, list.join(' ')]);
 }
 // the lunisolar calendars' fields in formatToParts: relatedYear, yearName,
 // leap months, across the locales and the option sets

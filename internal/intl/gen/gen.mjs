@@ -294,6 +294,8 @@ function calendarData(loc, pkg, type) {
     months: c.months, eras: c.eras, dateFormats: values(c.dateFormats),
     // the lunisolar calendars' leap-month patterns and cyclic year names
     monthPatterns: c.monthPatterns, yearNames: c.cyclicNameSets?.years,
+    // a date pattern's numbering override ("hanidec", "d=hanidays")
+    dateNumbers: c.dateFormats && Object.fromEntries(Object.entries(c.dateFormats).filter(([, v]) => v?._numbers).map(([k, v]) => [k, v._numbers])),
     dateTimeFormats: {
       full: value(dtf.full), long: value(dtf.long), medium: value(dtf.medium), short: value(dtf.short),
       availableFormats: values(dtf.availableFormats), intervalFormats: dtf.intervalFormats, appendItems: dtf.appendItems,
