@@ -181,7 +181,7 @@ func (c *lunisolar) winterSolstice(gyear int) int64 {
 	t := c.daysToMS(julianDay(gyear, 12, 1) - 2440588)
 	v := c.msToDays(timeOfAngle(sunLon, t, 3*math.Pi/2, tropicalYear, true))
 	c.mu.Lock()
-	if c.solstice == nil {
+	if c.solstice == nil || len(c.solstice) > 1<<14 {
 		c.solstice = map[int]int64{}
 	}
 	c.solstice[gyear] = v
