@@ -2,9 +2,11 @@
 // the global functions it adds, each with its input schema, handler, and
 // the hooks the run's gate calls, plus the TypeScript declarations, the
 // per-run state and what the engine releases on Close. Each built-in is one
-// package under internal/builtin that returns a *Capability; the toolbox
-// and the run know built-ins only through this type, so adding one touches
-// its own folder and the line of the root package that enables it.
+// folder under internal/builtin: a package that returns a *Capability and
+// the global's JavaScript (prelude.js, which internal/guest assembles into
+// the engine's prelude). The toolbox and the run know built-ins only
+// through this type; internal/builtin/all lists them, so adding one is a
+// new folder and its line (and configuration field) there.
 package builtin
 
 import (
