@@ -145,3 +145,24 @@ func ToolError(prefix string, err error) *errs.Tool {
 	}
 	return &errs.Tool{Code: code, Message: prefix + err.Error(), Err: err}
 }
+
+// DecodeArgs decodes a call's arguments (which passed the schema) into v.
+// An error is INVALID_ARGUMENT, its message prefixed with label
+// ("fetch()", "fs.read()").
+func DecodeArgs(label string, raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return &errs.Tool{Code: codes.InvalidArgument, Message: label + ": " + err.Error(), Err: err}
+	}
+	return nil
+}
+
+// StateOf returns the call's run state (Capability.NewRun's) as S. A call
+// without it is a bug in modebox, reported as TOOL_ERROR "<name>: no
+// session".
+func StateOf[S any](name string, c Call) (S, error) {
+	s, ok := c.State.(S)
+	if !ok {
+		return s, &errs.Tool{Code: codes.ToolError, Message: name + ": no session"}
+	}
+	return s, nil
+}
