@@ -1,13 +1,8 @@
 package modebox
 
 import (
-	"errors"
-	"fmt"
-	"path/filepath"
-	"slices"
-	"strings"
-
 	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/builtin/all"
 	"github.com/modebox/modebox/internal/builtin/fetch"
 	"github.com/modebox/modebox/internal/builtin/fs"
 	"github.com/modebox/modebox/internal/builtin/sh"
@@ -97,121 +92,13 @@ type FileConflict struct {
 	Reason string `json:"reason"`
 }
 
-// newBuiltins enables the built-ins cfg configures, in a fixed order.
-func newBuiltins(cfg EngineConfig) (caps []*builtin.Capability, err error) {
-	defer func() {
-		if err != nil {
-			_ = closeBuiltins(caps)
-			caps = nil
-		}
-	}()
-	sources, err := sourceDirs(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Shell != nil {
-		sc := *cfg.Shell
-		// source mounts are hidden from sh(): their data reaches the
-		// program only through fs, where the flow check sees it
-		sc.DenyRead = append(slices.Clip(sc.DenyRead), sources...)
-		tokenDir := ""
-		if cfg.Continuations != nil {
-			if ds, ok := cfg.Continuations.Store.(*seal.DirStore); ok {
-				tokenDir = ds.Dir
-			}
-		}
-		c, err := sh.New(sc, sh.StatePaths(tokenDir))
-		if err != nil {
-			return caps, err
-		}
-		caps = append(caps, c)
-	}
-	if cfg.Fetch != nil {
-		c, err := fetch.New(*cfg.Fetch)
-		if err != nil {
-			return caps, err
-		}
-		caps = append(caps, c)
-	}
-	if cfg.FS != nil {
-		c, err := fs.New(*cfg.FS)
-		if err != nil {
-			return caps, err
-		}
-		caps = append(caps, c)
-	}
-	return caps, nil
-}
-
-func closeBuiltins(caps []*builtin.Capability) error {
-	var errs []error
-	for _, c := range caps {
-		if c.Close != nil {
-			errs = append(errs, c.Close())
+// newBuiltins makes the built-ins cfg enables (internal/builtin/all).
+func newBuiltins(cfg EngineConfig) ([]*builtin.Capability, error) {
+	tokenDir := ""
+	if cfg.Continuations != nil {
+		if ds, ok := cfg.Continuations.Store.(*seal.DirStore); ok {
+			tokenDir = ds.Dir
 		}
 	}
-	return errors.Join(errs...)
-}
-
-// sourceDirs returns the host directories of the fs source mounts
-// (absolute, symlinks resolved, glob characters escaped), for sh() to
-// hide. It refuses what would let a source's data skip the flow check: a
-// shell workspace inside a source mount (it cannot be hidden), and a plain
-// mount whose host directory overlaps a source mount's (the same files
-// without the mark).
-func sourceDirs(cfg EngineConfig) ([]string, error) {
-	if cfg.FS == nil {
-		return nil, nil
-	}
-	real := func(p string) string {
-		if a, err := filepath.Abs(p); err == nil {
-			p = a
-		}
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			p = r
-		}
-		return p
-	}
-	var out []string
-	for _, m := range cfg.FS.Mounts {
-		if !m.Source || m.Host == "" {
-			continue
-		}
-		src := real(m.Host)
-		for _, o := range cfg.FS.Mounts {
-			if o.Source || o.Host == "" {
-				continue
-			}
-			if h := real(o.Host); pathWithin(h, src) || pathWithin(src, h) {
-				return nil, &ConfigError{Field: "FS.Mounts", Reason: fmt.Sprintf("mount %s (host %s) overlaps the source mount %s (host %s): its files would be readable without the source mark; mark both as sources or separate them", o.Guest, o.Host, m.Guest, m.Host)}
-			}
-		}
-		if cfg.Shell != nil {
-			for _, w := range cfg.Shell.Workspace {
-				if pathWithin(real(w), src) {
-					return nil, &ConfigError{Field: "Shell.Workspace", Reason: fmt.Sprintf("workspace %s is inside the fs source mount %s (host %s): sh() would read the source's data without the flow check; use a workspace outside it", w, m.Guest, m.Host)}
-				}
-			}
-		}
-		out = append(out, globEscape(src))
-	}
-	return out, nil
-}
-
-// pathWithin reports whether p is dir or inside it (both clean, absolute).
-func pathWithin(p, dir string) bool {
-	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
-}
-
-// globEscape makes p match itself only as a filepath.Match pattern.
-func globEscape(p string) string {
-	var b strings.Builder
-	for _, r := range p {
-		switch r {
-		case '*', '?', '[', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return all.New(all.Config{Shell: cfg.Shell, Fetch: cfg.Fetch, FS: cfg.FS, TokenDir: tokenDir})
 }

@@ -333,6 +333,20 @@ const (
 	// CodeBadURL: the network guard refused a URL before any lookup. The proxy
 	// and fetch() report it as BAD_HOST and FETCH_BAD_URL.
 	CodeBadURL = codes.BadURL
+
+	// config: a configuration modebox refuses (modebox.json, or an EngineConfig, RunOptions or tool field), for the operator and the embedding code; the CLI exits 4 and prints the code.
+
+	// CodeConfigNotFound: the configuration file does not exist or cannot be
+	// read. It is named by --config, $MODEBOX_CONFIG or config.Load; a
+	// directory where the file should be counts too.
+	CodeConfigNotFound = codes.ConfigNotFound
+	// CodeConfigSyntax: the configuration file is not valid JSON. The error
+	// gives the line and column.
+	CodeConfigSyntax = codes.ConfigSyntax
+	// CodeConfigInvalid: a configuration value or key is refused. In
+	// modebox.json the error gives its JSON Pointer; in the library it is a
+	// ConfigError naming the EngineConfig, RunOptions or tool field.
+	CodeConfigInvalid = codes.ConfigInvalid
 )
 
 // ToolError is an error a tool handler may return to give the guest a

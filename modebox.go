@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/builtin"
+	"github.com/modebox/modebox/internal/builtin/all"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/guest"
 	"github.com/modebox/modebox/internal/runner"
@@ -89,12 +90,12 @@ func New(cfg EngineConfig) (*Engine, error) {
 	}
 	box, err := toolbox.New(cfg.Tools, caps, cfg.Policies, cfg.Flows)
 	if err != nil {
-		_ = closeBuiltins(caps)
+		_ = all.Close(caps)
 		return nil, err
 	}
 	bind, err := binding(cfg, box)
 	if err != nil {
-		_ = closeBuiltins(caps)
+		_ = all.Close(caps)
 		return nil, err
 	}
 	return &Engine{
@@ -110,7 +111,7 @@ func New(cfg EngineConfig) (*Engine, error) {
 // Close releases what the built-in capabilities hold (the shell's network
 // proxy, the mounts' open directories). Runs must have ended. An engine
 // without built-ins has nothing to release.
-func (e *Engine) Close() error { return closeBuiltins(e.caps) }
+func (e *Engine) Close() error { return all.Close(e.caps) }
 
 // Run runs one program. The error is for invalid options only: everything
 // that goes wrong with the program (syntax, exceptions, caps, crashes) is

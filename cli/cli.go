@@ -13,10 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/prompt"
 )
 
@@ -80,6 +82,27 @@ func usageError(format string, a ...any) error {
 
 // configError is a configuration that cannot be found, read or used.
 func configError(err error) error { return &exitError{code: ExitConfig, err: err} }
+
+// configCode is the stable code of a configuration error: its own
+// (config.Error's CONFIG_NOT_FOUND, CONFIG_SYNTAX, CONFIG_INVALID; a
+// ConfigError's; a built-in's SANDBOX_CONFIG), else CONFIG_INVALID.
+func configCode(err error) codes.Code {
+	if c := codes.Of(err); c != "" {
+		return c
+	}
+	return codes.ConfigInvalid
+}
+
+// withConfigCode puts the stable code of a configuration error in front
+// of its message ("CONFIG_INVALID: modebox.json: /limts: unknown key"),
+// unless the message starts with it already.
+func withConfigCode(err error, msg string) string {
+	c := string(configCode(err))
+	if strings.HasPrefix(msg, c+":") {
+		return msg
+	}
+	return c + ": " + msg
+}
 
 // failure is any other failure of the command (exit 1).
 func failure(err error) error { return &exitError{code: ExitFailed, err: err} }
@@ -166,6 +189,9 @@ func runContext(ctx context.Context, args []string, s Streams) int {
 		if ee.err != nil {
 			msg = ee.err.Error()
 		}
+	}
+	if code == ExitConfig && msg != "" {
+		msg = withConfigCode(ee.err, msg)
 	}
 	if msg != "" {
 		// errors can carry server text (start failures, tool errors):

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/config"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/prompt"
 	"github.com/modebox/modebox/mcpserver"
 	"github.com/modebox/modebox/pgstore"
@@ -153,6 +154,7 @@ type checkReport struct {
 	File       string   `json:"file"`
 	OK         bool     `json:"ok"`
 	Error      string   `json:"error,omitempty"`
+	Code       string   `json:"code,omitempty"`
 	Warnings   []string `json:"warnings"`
 	Tools      int      `json:"toolRules"`
 	Sources    int      `json:"sources"`
@@ -166,7 +168,7 @@ func configCheck(flagPath string, g *globals, s Streams) error {
 		return configError(err)
 	}
 	if path == "" {
-		return configError(errors.New("no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)"))
+		return configError(&config.Error{Code: codes.ConfigNotFound, Message: "no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)"})
 	}
 	rep := checkReport{File: path, Warnings: []string{}}
 	cfg, err := config.Load(path)
@@ -183,6 +185,7 @@ func configCheck(flagPath string, g *globals, s Streams) error {
 			return configError(err)
 		}
 		rep.Error = err.Error()
+		rep.Code = string(configCode(err))
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		fmt.Fprintln(s.Stdout, string(b))
 		return status(ExitConfig)

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/modebox/modebox/internal/prompt"
-	"github.com/modebox/modebox/mcpserver"
-
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/forward"
+	"github.com/modebox/modebox/internal/prompt"
 )
 
 // ElicitWithApprover is the default [Elicitor]: it sends a downstream
@@ -27,9 +26,9 @@ import (
 func ElicitWithApprover(askCtx context.Context, server, message string, schema json.RawMessage) (action string, content map[string]any, err error) {
 	message = forwardedMessage(server, message)
 	// an approver that shows forms (an MCP client's elicitation, or its
-	// input_required results on protocol 2026-07-28) gets the server's
-	// form as it is
-	action, content, ok, err := mcpserver.AskForwarded(askCtx, message, forwardedSchema(schema))
+	// input_required results on protocol 2026-07-28, which mcpserver
+	// offers through internal/forward) gets the server's form as it is
+	action, content, ok, err := forward.Ask(askCtx, message, forwardedSchema(schema))
 	if !ok {
 		action, content, ok, err = modebox.AskForm(askCtx, message, forwardedSchema(schema))
 	}

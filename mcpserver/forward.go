@@ -11,6 +11,7 @@ import (
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/engine"
+	"github.com/modebox/modebox/internal/forward"
 	"github.com/modebox/modebox/internal/prompt"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,8 +79,6 @@ type liveAnswer struct {
 	content map[string]any
 }
 
-type liveKey struct{}
-
 // AskForwarded puts a downstream server's form (already framed as
 // forwarded) to the client of the run that ctx (the downstream call's
 // context) belongs to, when that run was started by a client of protocol
@@ -87,10 +86,16 @@ type liveKey struct{}
 // (no Options.Shared store: a retry could reach another replica, which
 // has no live run); ok is false otherwise. The run's clock is
 // held while waiting; the wait ends with "cancel" after the engine's
-// approval timeout or when ctx ends.
+// approval timeout or when ctx ends. mcpclient's default elicitor asks
+// this way first (through internal/forward, which the run's context
+// carries, so that mcpclient does not import this package).
 func AskForwarded(ctx context.Context, message string, schema json.RawMessage) (action string, content map[string]any, ok bool, err error) {
-	lr, _ := ctx.Value(liveKey{}).(*liveRun)
-	if lr == nil || !lr.forms {
+	return forward.Ask(ctx, message, schema)
+}
+
+// ask is the run's forward.Asker: AskForwarded for this live run.
+func (lr *liveRun) ask(ctx context.Context, message string, schema json.RawMessage) (action string, content map[string]any, ok bool, err error) {
+	if !lr.forms {
 		return "", nil, false, nil
 	}
 	release := engine.HoldClock(ctx)
@@ -169,7 +174,7 @@ func (s *Server) runLive(ctx context.Context, in runInput, run func(context.Cont
 	if in.req != nil && (s.opts.Shared == nil || s.opts.Shared.Store == nil) {
 		lr.forms = canElicitForm(in.req.ClientCapabilities())
 	}
-	runCtx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), liveKey{}, lr))
+	runCtx, cancel := context.WithCancel(forward.With(context.WithoutCancel(ctx), lr.ask))
 	if stopWithRequest {
 		lr.stop = cancel
 	}

@@ -2,9 +2,11 @@
 // the global functions it adds, each with its input schema, handler, and
 // the hooks the run's gate calls, plus the TypeScript declarations, the
 // per-run state and what the engine releases on Close. Each built-in is one
-// package under internal/builtin that returns a *Capability; the toolbox
-// and the run know built-ins only through this type, so adding one touches
-// its own folder and the line of the root package that enables it.
+// folder under internal/builtin: a package that returns a *Capability and
+// the global's JavaScript (prelude.js, which internal/guest assembles into
+// the engine's prelude). The toolbox and the run know built-ins only
+// through this type; internal/builtin/all lists them, so adding one is a
+// new folder and its line (and configuration field) there.
 package builtin
 
 import (
@@ -142,4 +144,25 @@ func ToolError(prefix string, err error) *errs.Tool {
 		code = codes.ToolError
 	}
 	return &errs.Tool{Code: code, Message: prefix + err.Error(), Err: err}
+}
+
+// DecodeArgs decodes a call's arguments (which passed the schema) into v.
+// An error is INVALID_ARGUMENT, its message prefixed with label
+// ("fetch()", "fs.read()").
+func DecodeArgs(label string, raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return &errs.Tool{Code: codes.InvalidArgument, Message: label + ": " + err.Error(), Err: err}
+	}
+	return nil
+}
+
+// StateOf returns the call's run state (Capability.NewRun's) as S. A call
+// without it is a bug in modebox, reported as TOOL_ERROR "<name>: no
+// session".
+func StateOf[S any](name string, c Call) (S, error) {
+	s, ok := c.State.(S)
+	if !ok {
+		return s, &errs.Tool{Code: codes.ToolError, Message: name + ": no session"}
+	}
+	return s, nil
 }

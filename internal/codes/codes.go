@@ -71,10 +71,14 @@ const (
 	// network proxy; fetch() and the proxy report the guard's refusals with
 	// codes of their own, so these reach no program.
 	AreaNetwork Area = "network"
+	// AreaConfig: a configuration modebox refuses (modebox.json, or an
+	// EngineConfig, RunOptions or tool field), for the operator and the
+	// embedding code; the CLI exits 4 and prints the code.
+	AreaConfig Area = "config"
 )
 
 var areaOrder = []Area{AreaLimit, AreaProgram, AreaEngine, AreaTool, AreaShell, AreaFetch, AreaFS,
-	AreaToken, AreaTokenStore, AreaServer, AreaHTTP, AreaProxy, AreaNetwork}
+	AreaToken, AreaTokenStore, AreaServer, AreaHTTP, AreaProxy, AreaNetwork, AreaConfig}
 
 // Areas returns every area, in the order [All] lists them.
 func Areas() []Area { return slices.Clone(areaOrder) }
@@ -86,7 +90,9 @@ func (a Area) Doc() string { return areaDoc[a] }
 // writes programs (through a run's result, a rejected call, an MCP tool's
 // result or a sh() program's output). The others reach operators, HTTP
 // clients and embedding code only.
-func (a Area) ModelSees() bool { return a != AreaTokenStore && a != AreaHTTP && a != AreaNetwork }
+func (a Area) ModelSees() bool {
+	return a != AreaTokenStore && a != AreaHTTP && a != AreaNetwork && a != AreaConfig
+}
 
 // Info describes one code.
 type Info struct {
@@ -488,4 +494,24 @@ const (
 	// BadURL: the network guard refused a URL before any lookup. The proxy and
 	// fetch() report it as BAD_HOST and FETCH_BAD_URL.
 	BadURL Code = "BAD_URL"
+)
+
+// Configuration: modebox.json (internal/config's Error, the public
+// config.Error) and the library's ConfigError. A configuration error of a
+// built-in whose cause has a code of its own (SANDBOX_CONFIG, FETCH_CONFIG,
+// FS_CONFIG) keeps that code.
+//
+//codes:area config
+const (
+	// ConfigNotFound: the configuration file does not exist or cannot be
+	// read. It is named by --config, $MODEBOX_CONFIG or config.Load; a
+	// directory where the file should be counts too.
+	ConfigNotFound Code = "CONFIG_NOT_FOUND"
+	// ConfigSyntax: the configuration file is not valid JSON. The error
+	// gives the line and column.
+	ConfigSyntax Code = "CONFIG_SYNTAX"
+	// ConfigInvalid: a configuration value or key is refused. In
+	// modebox.json the error gives its JSON Pointer; in the library it is
+	// a ConfigError naming the EngineConfig, RunOptions or tool field.
+	ConfigInvalid Code = "CONFIG_INVALID"
 )

@@ -101,6 +101,9 @@ var table = []Info{
 	{Code: ListenFailed, Name: "ListenFailed", Area: AreaNetwork, Doc: "the proxy's socket could not be created.", Summary: "the proxy's socket could not be created."},
 	{Code: ServerClosed, Name: "ServerClosed", Area: AreaNetwork, Doc: "the proxy is closed.", Summary: "the proxy is closed."},
 	{Code: BadURL, Name: "BadURL", Area: AreaNetwork, Doc: "the network guard refused a URL before any lookup. The proxy and fetch() report it as BAD_HOST and FETCH_BAD_URL.", Summary: "the network guard refused a URL before any lookup."},
+	{Code: ConfigNotFound, Name: "ConfigNotFound", Area: AreaConfig, Doc: "the configuration file does not exist or cannot be read. It is named by --config, $MODEBOX_CONFIG or config.Load; a directory where the file should be counts too.", Summary: "the configuration file does not exist or cannot be read."},
+	{Code: ConfigSyntax, Name: "ConfigSyntax", Area: AreaConfig, Doc: "the configuration file is not valid JSON. The error gives the line and column.", Summary: "the configuration file is not valid JSON."},
+	{Code: ConfigInvalid, Name: "ConfigInvalid", Area: AreaConfig, Doc: "a configuration value or key is refused. In modebox.json the error gives its JSON Pointer; in the library it is a ConfigError naming the EngineConfig, RunOptions or tool field.", Summary: "a configuration value or key is refused."},
 }
 
 // areaDoc is each area's doc comment, without the leading "Name: ".
@@ -118,4 +121,5 @@ var areaDoc = map[Area]string{
 	AreaHTTP:       "the MCP server's HTTP handler and its pages, for HTTP clients and browsers.",
 	AreaProxy:      "the shell sandbox's network proxy, whose refusals a program run by sh() sees (the X-Modebox-Proxy-Error header).",
 	AreaNetwork:    "the network guard, and the start and stop of the shell's network proxy; fetch() and the proxy report the guard's refusals with codes of their own, so these reach no program.",
+	AreaConfig:     "a configuration modebox refuses (modebox.json, or an EngineConfig, RunOptions or tool field), for the operator and the embedding code; the CLI exits 4 and prints the code.",
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Keys allowed at each level, in the order they are documented.
@@ -55,7 +57,7 @@ type checker struct {
 // fail builds an *Error about the value or key at offset off.
 func (c *checker) fail(off int, path, msg, suggestion string) *Error {
 	line, col := lineCol(c.data, off)
-	return &Error{File: c.file, Path: path, Line: line, Column: col, Message: msg, Suggestion: suggestion}
+	return &Error{Code: codes.ConfigInvalid, File: c.file, Path: path, Line: line, Column: col, Message: msg, Suggestion: suggestion}
 }
 
 // describe names the JSON type of n for "got ..." in messages.

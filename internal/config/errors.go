@@ -3,12 +3,18 @@ package config
 import (
 	"strconv"
 	"strings"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // Error is every error this package returns: a config file that cannot be
 // found or read, is not valid JSON, or does not describe a valid
 // configuration. Parsing stops at the first problem.
 type Error struct {
+	// Code is the stable code: [codes.ConfigNotFound] (the file does not
+	// exist or cannot be read), [codes.ConfigSyntax] (not valid JSON) or
+	// [codes.ConfigInvalid] (a key or value refused).
+	Code codes.Code
 	// File is the file name as given to [Load], [Parse] or [Find]; it may
 	// be empty.
 	File string
@@ -61,6 +67,14 @@ func (e *Error) Error() string {
 
 // Unwrap returns the underlying error, if any.
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorCode returns the stable code (CONFIG_INVALID when Code is unset).
+func (e *Error) ErrorCode() string {
+	if e.Code == "" {
+		return string(codes.ConfigInvalid)
+	}
+	return string(e.Code)
+}
 
 // pointer appends one reference token to a JSON Pointer.
 func pointer(parent, token string) string {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 const (
@@ -36,9 +38,9 @@ func Find(flag string) (path string, explicit bool, err error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", false, nil
 	case err != nil:
-		return "", false, &Error{File: DefaultFile, Message: "cannot read config file: " + err.Error(), Err: err}
+		return "", false, &Error{Code: codes.ConfigNotFound, File: DefaultFile, Message: "cannot read config file: " + err.Error(), Err: err}
 	case fi.IsDir():
-		return "", false, &Error{File: DefaultFile, Message: "is a directory, not a config file"}
+		return "", false, &Error{Code: codes.ConfigNotFound, File: DefaultFile, Message: "is a directory, not a config file"}
 	}
 	return DefaultFile, false, nil
 }
@@ -48,11 +50,11 @@ func mustExist(path, origin string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return &Error{File: path, Message: "config file not found (" + origin + ")", Err: err}
+		return &Error{Code: codes.ConfigNotFound, File: path, Message: "config file not found (" + origin + ")", Err: err}
 	case err != nil:
-		return &Error{File: path, Message: "cannot read config file (" + origin + "): " + err.Error(), Err: err}
+		return &Error{Code: codes.ConfigNotFound, File: path, Message: "cannot read config file (" + origin + "): " + err.Error(), Err: err}
 	case fi.IsDir():
-		return &Error{File: path, Message: "is a directory, not a config file (" + origin + ")"}
+		return &Error{Code: codes.ConfigNotFound, File: path, Message: "is a directory, not a config file (" + origin + ")"}
 	}
 	return nil
 }
@@ -67,7 +69,7 @@ func Load(path string) (*Config, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			msg = "config file not found"
 		}
-		return nil, &Error{File: path, Message: msg, Err: err}
+		return nil, &Error{Code: codes.ConfigNotFound, File: path, Message: msg, Err: err}
 	}
 	return Parse(data, path)
 }
@@ -78,7 +80,7 @@ func Parse(data []byte, name string) (*Config, error) {
 	root, serr := parseJSON(data)
 	if serr != nil {
 		line, col := lineCol(data, serr.off)
-		return nil, &Error{File: name, Line: line, Column: col, Message: "invalid JSON: " + serr.msg}
+		return nil, &Error{Code: codes.ConfigSyntax, File: name, Line: line, Column: col, Message: "invalid JSON: " + serr.msg}
 	}
 	c := &checker{file: name, data: data}
 	cfg, err := c.check(root)

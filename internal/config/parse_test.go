@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/limits"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // fullExample is the example of the format from the design, every section
@@ -313,7 +315,7 @@ func TestErrorFields(t *testing.T) {
 	if !errors.As(err, &e) {
 		t.Fatal(err)
 	}
-	want := &Error{File: "m.json", Path: "/limts", Line: 1, Column: 2, Message: "unknown key", Suggestion: `did you mean "limits"?`}
+	want := &Error{Code: codes.ConfigInvalid, File: "m.json", Path: "/limts", Line: 1, Column: 2, Message: "unknown key", Suggestion: `did you mean "limits"?`}
 	if !reflect.DeepEqual(e, want) {
 		t.Errorf("got %+v, want %+v", e, want)
 	}

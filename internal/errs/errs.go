@@ -31,6 +31,16 @@ func (e *Config) Error() string {
 // Unwrap returns the underlying error.
 func (e *Config) Unwrap() error { return e.Err }
 
+// ErrorCode returns the stable code: the cause's when it has one (a
+// built-in's SANDBOX_CONFIG, FETCH_CONFIG, FS_CONFIG), else
+// CONFIG_INVALID.
+func (e *Config) ErrorCode() string {
+	if c := CodeOf(e.Err); c != "" {
+		return string(c)
+	}
+	return string(codes.ConfigInvalid)
+}
+
 // Tool is an error with a stable code that a call's promise rejects with:
 // a tool handler returns it to give the program a code of its own.
 type Tool struct {

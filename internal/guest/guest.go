@@ -13,6 +13,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -24,12 +26,36 @@ var Wasm []byte
 // Prelude is the JS evaluated once at init: the guest side of Intl
 // (intl.js), the source text of URL (url.js) as a string the prelude
 // compiles on first use, then the bridge (prelude.js), whose completion
-// value is {start, settle, format}. Both begin with the "use nosource"
+// value is {start, settle, format}, with the built-ins' JavaScript
+// (builtins.js, assembled from internal/builtin/<name>/prelude.js) in
+// place of its "//@builtins" line. Both begin with the "use nosource"
 // directive (patch x5): their functions keep line tables, for stack
 // traces, but no copy of their source text in every run's heap.
-var Prelude = noSource + intlJS + "\nglobalThis.__modebox_url_source = " + jsString(noSource+urlJS) + ";\n" + preludeJS
+var Prelude = noSource + intlJS + "\nglobalThis.__modebox_url_source = " + jsString(noSource+urlJS) + ";\n" + withBuiltins(preludeJS, builtinsJS)
 
 const noSource = "'use nosource';\n"
+
+// builtinsMarker is the line of prelude.js that builtins.js replaces.
+const builtinsMarker = "  //@builtins\n"
+
+// withBuiltins puts the built-ins' JavaScript in place of prelude's
+// marker line, which must be there exactly once.
+func withBuiltins(prelude, builtins string) string {
+	if strings.Count(prelude, builtinsMarker) != 1 {
+		panic("guest: prelude.js must hold the line " + strconv.Quote(builtinsMarker) + " exactly once")
+	}
+	return strings.Replace(prelude, builtinsMarker, builtins, 1)
+}
+
+// builtinsJS is every built-in's part of the prelude, each in its own
+// function scope, in the order of their folder names. It is generated
+// from internal/builtin/*/prelude.js (go:embed cannot reach outside this
+// folder) and committed; TestBuiltinsJS fails when it differs from what
+// those files make, and MODEBOX_WRITE_BUILTINS=1 go test -run
+// TestBuiltinsJS ./internal/guest/ rewrites it.
+//
+//go:embed builtins.js
+var builtinsJS string
 
 //go:embed url.js
 var urlJS string

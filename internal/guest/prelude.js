@@ -850,145 +850,23 @@
   }
   function then(p, f) { return apply(promiseThen, p, [f]); }
 
-  function installSh() {
-    hidden(G, 'sh', function sh(command, options) {
-      if (typeof command !== 'string') return PromiseCtor.reject(new TypeErrorCtor('sh(command): command must be a string'));
-      let args;
-      try {
-        args = pick(options, ['cwd', 'timeout', 'env', 'stdin']);
-        if (args.stdin !== undefined && typeof args.stdin !== 'string') args.stdinBase64 = b64encode(bytesOf(args.stdin, 'stdin')), delete args.stdin;
-      } catch (e) { return PromiseCtor.reject(e); }
-      args.command = command;
-      return call('sh', args);
-    });
-  }
-
-  // fetch: a subset of the web API (see docs/capabilities.md).
-  function lower(s) { return StringCtor(s).toLowerCase(); }
-  class Headers {
-    constructor(init) {
-      hidden(this, '_h', O.create(null));
-      if (init === undefined || init === null) return;
-      if (init instanceof Headers) { for (const [k, v] of init) this.append(k, v); return; }
-      if (isArray(init)) { for (const p of init) this.append(p[0], p[1]); return; }
-      if (typeof init !== 'object') throw new TypeErrorCtor('Headers: init must be an object or an array of pairs');
-      for (const k of objectKeys(init)) this.append(k, init[k]);
-    }
-    append(k, v) { k = lower(k); v = StringCtor(v); this._h[k] = k in this._h ? this._h[k] + ', ' + v : v; }
-    set(k, v) { this._h[lower(k)] = StringCtor(v); }
-    get(k) { k = lower(k); return k in this._h ? this._h[k] : null; }
-    has(k) { return lower(k) in this._h; }
-    delete(k) { delete this._h[lower(k)]; }
-    forEach(fn, thisArg) { for (const [k, v] of this) apply(fn, thisArg, [v, k, this]); }
-    *keys() { for (const k of objectKeys(this._h).sort()) yield k; }
-    *values() { for (const k of this.keys()) yield this._h[k]; }
-    *entries() { for (const k of this.keys()) yield [k, this._h[k]]; }
-    [Symbol.iterator]() { return this.entries(); }
-  }
-  class Response {
-    constructor(r) {
-      hidden(this, '_r', r);
-      hidden(this, '_used', false);
-      this.status = r.status;
-      this.statusText = r.statusText || '';
-      this.ok = r.status >= 200 && r.status < 300;
-      this.url = r.url;
-      this.redirected = !!r.redirected;
-      this.type = 'basic';
-    }
-    // made on first use: most programs never look at the headers
-    get headers() {
-      if (this._headers === undefined) hidden(this, '_headers', new Headers(this._r.headers));
-      return this._headers;
-    }
-    get bodyUsed() { return this._used; }
-    _take() {
-      if (this._used) return PromiseCtor.reject(new TypeErrorCtor('the body of this response was already read'));
-      this._used = true;
-      return PromiseCtor.resolve(this._r);
-    }
-    text() { return then(this._take(), (r) => r.encoding === 'base64' ? utf8Decoder.decode(b64decode(r.body)) : r.body); }
-    json() { return then(this.text(), (t) => jsonParse(t)); }
-    bytes() { return then(this._take(), (r) => r.encoding === 'base64' ? b64decode(r.body) : utf8Encoder.encode(r.body)); }
-    arrayBuffer() { return then(this.bytes(), (b) => b.buffer); }
-    base64() { return then(this._take(), (r) => r.encoding === 'base64' ? r.body : b64encode(utf8Encoder.encode(r.body))); }
-    clone() {
-      if (this._used) throw new TypeErrorCtor('cannot clone a response whose body was read');
-      return new Response(this._r);
-    }
-  }
-  function installFetch() {
-    hidden(G, 'Headers', Headers);
-    hidden(G, 'Response', Response);
-    hidden(G, 'fetch', function fetch(input, init) {
-      let args;
-      try {
-        init = init === undefined || init === null ? {} : init;
-        if (typeof init !== 'object') throw new TypeErrorCtor('fetch: init must be an object');
-        const url = typeof input === 'string' ? input : input && typeof input.url === 'string' ? input.url : StringCtor(input);
-        args = { url, method: init.method === undefined ? 'GET' : StringCtor(init.method).toUpperCase() };
-        if (init.headers !== undefined) args.headers = fromEntries(new Headers(init.headers).entries());
-        const body = init.body;
-        if (body !== undefined && body !== null) {
-          if (typeof body === 'string') args.body = body;
-          else args.bodyBase64 = b64encode(bytesOf(body, 'fetch: body'));
-        }
-        for (const k of ['signal', 'credentials', 'mode', 'cache', 'integrity', 'keepalive', 'window', 'duplex']) {
-          if (init[k] !== undefined && k !== 'signal' && k !== 'credentials') throw new TypeErrorCtor('fetch: option "' + k + '" is not supported');
-        }
-        if (init.redirect !== undefined && init.redirect !== 'follow') throw new TypeErrorCtor('fetch: only redirect: "follow" is supported');
-      } catch (e) { return PromiseCtor.reject(e); }
-      return then(call('fetch', args), (r) => new Response(r));
-    });
-  }
-
-  function installFS() {
-    const fs = {};
-    const path = (p) => { if (typeof p !== 'string') throw new TypeErrorCtor('fs: path must be a string'); return p; };
-    const op = (name, f) => hidden(fs, name, function (...a) {
-      let args;
-      try { args = apply(f, undefined, a); } catch (e) { return PromiseCtor.reject(e); }
-      return call('fs.' + name, args);
-    });
-    hidden(fs, 'read', function read(p, options) {
-      let args;
-      try {
-        args = { path: path(p) };
-        const enc = options === undefined ? 'utf8' : typeof options === 'string' ? options : (options && options.encoding) || 'utf8';
-        if (enc !== 'utf8' && enc !== 'utf-8' && enc !== 'bytes' && enc !== 'base64') throw new TypeErrorCtor('fs.read: encoding must be "utf8", "bytes" or "base64"');
-        args.encoding = enc === 'utf-8' ? 'utf8' : enc;
-      } catch (e) { return PromiseCtor.reject(e); }
-      return then(call('fs.read', args), (r) => args.encoding === 'bytes' ? b64decode(r.content) : r.content);
-    });
-    hidden(fs, 'write', function write(p, data) {
-      let args;
-      try {
-        args = { path: path(p) };
-        if (typeof data === 'string') args.content = data;
-        else args.contentBase64 = b64encode(bytesOf(data, 'fs.write: data'));
-      } catch (e) { return PromiseCtor.reject(e); }
-      return then(call('fs.write', args), () => undefined);
-    });
-    hidden(fs, 'remove', function remove(p) {
-      let args;
-      try { args = { path: path(p) }; } catch (e) { return PromiseCtor.reject(e); }
-      return then(call('fs.remove', args), () => undefined);
-    });
-    op('list', (p) => ({ path: path(p) }));
-    op('stat', (p) => ({ path: path(p) }));
-    op('exists', (p) => ({ path: path(p) }));
-    op('glob', (pattern) => ({ pattern: path(pattern) }));
-    O.freeze(fs);
-    hidden(G, 'fs', fs);
-  }
+  // Each built-in's JavaScript lives in its own folder
+  // (internal/builtin/<name>/prelude.js); internal/guest assembles them
+  // (builtins.js) and places them here, each in its own function scope.
+  // Each registers itself with builtin({name, install, off, namespace}):
+  // install defines the global, off names the configuration that enables
+  // it (for the stand-in a run gets when it is off), namespace marks a
+  // global object of functions (fs) rather than a function.
+  const builtinList = [];
+  function builtin(d) { apply(arrayPush, builtinList, [d]); }
+  //@builtins
   function installBuiltins(b) {
     b = b || {};
-    if (b.sh) installSh();
-    if (b.fetch) installFetch();
-    if (b.fs) installFS();
-    if (!b.sh && !('sh' in G)) hidden(G, 'sh', missing.builtinOff('sh', 'modebox.json "shell": {"enabled": true} (EngineConfig.Shell in the library)'));
-    if (!b.fetch && !('fetch' in G)) hidden(G, 'fetch', missing.builtinOff('fetch', 'modebox.json "fetch": {"enabled": true, "allow": [...]} (EngineConfig.Fetch in the library)'));
-    if (!b.fs && !('fs' in G)) hidden(G, 'fs', missing.builtinOff('fs', 'modebox.json "fs": {"mounts": [...]} (EngineConfig.FS in the library)'));
+    for (let i = 0; i < builtinList.length; i++) if (b[builtinList[i].name]) builtinList[i].install();
+    for (let i = 0; i < builtinList.length; i++) {
+      const d = builtinList[i];
+      if (!b[d.name] && !(d.name in G)) hidden(G, d.name, missing.builtinOff(d.name, d.off, d.namespace));
+    }
   }
 
   // ---- calls to what does not exist: TOOL_NOT_FOUND, with suggestions ----
@@ -1110,14 +988,14 @@
       return node;
     }
     // builtinOff is the stand-in for a built-in the configuration left off.
-    function builtinOff(name, key) {
+    function builtinOff(name, key, namespace) {
       const why = () => name + ' is not enabled: ' + key + ' turns it on';
       const fn = function () { return PromiseCtor.reject(notFound(name, why())); };
-      if (name !== 'fs') return fn;
+      if (!namespace) return fn;
       return new ProxyCtor(O.create(null), {
         get(t, k) {
           if (special(k)) return undefined;
-          return function () { return PromiseCtor.reject(notFound('fs.' + k, why())); };
+          return function () { return PromiseCtor.reject(notFound(name + '.' + k, why())); };
         },
       });
     }

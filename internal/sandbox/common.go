@@ -1,11 +1,14 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/modebox/modebox/internal/codes"
 )
@@ -82,4 +85,29 @@ func (c *capture) Write(p []byte) (int, error) {
 		c.truncated = true
 	}
 	return len(p), nil
+}
+
+// outcome is the part of a finished command's Result that does not depend
+// on the platform: its output (as valid UTF-8), whether it was cut, how
+// long it ran, and how it ended when it was stopped. ctx is the caller's
+// context, runCtx the command's (ctx with the command's timeout). When
+// runCtx ended, stopped is true and the result is final: the caller's
+// cancellation is err, a timeout is TimedOut with the exit status of
+// SIGKILL. Otherwise the caller fills in the exit status.
+func outcome(ctx, runCtx context.Context, stdout, stderr *capture, dur time.Duration) (res Result, stopped bool, err error) {
+	res = Result{
+		Stdout:    strings.ToValidUTF8(string(stdout.buf), "\uFFFD"),
+		Stderr:    strings.ToValidUTF8(string(stderr.buf), "\uFFFD"),
+		Truncated: stdout.truncated || stderr.truncated,
+		Duration:  dur,
+	}
+	if runCtx.Err() == nil {
+		return res, false, nil
+	}
+	res.ExitCode = 128 + int(syscall.SIGKILL)
+	if ctx.Err() != nil {
+		return res, true, fmt.Errorf("sandbox: command stopped: %w", ctx.Err())
+	}
+	res.TimedOut = true
+	return res, true, nil
 }

@@ -289,19 +289,9 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 		return Result{}, &Error{Code: codes.SandboxUnavailable, Reason: "cannot start sandbox-exec: " + err.Error(), Err: err}
 	}
 	waitErr := cmd.Wait()
-	res := Result{
-		Stdout:    strings.ToValidUTF8(string(stdout.buf), "\uFFFD"),
-		Stderr:    strings.ToValidUTF8(string(stderr.buf), "\uFFFD"),
-		Truncated: stdout.truncated || stderr.truncated,
-		Duration:  time.Since(start),
-	}
-	if runCtx.Err() != nil {
-		res.ExitCode = 128 + int(syscall.SIGKILL)
-		if ctx.Err() != nil {
-			return res, fmt.Errorf("sandbox: command stopped: %w", ctx.Err())
-		}
-		res.TimedOut = true
-		return res, nil
+	res, stopped, err := outcome(ctx, runCtx, stdout, stderr, time.Since(start))
+	if stopped {
+		return res, err
 	}
 	if cmd.ProcessState != nil {
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {

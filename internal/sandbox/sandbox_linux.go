@@ -516,19 +516,9 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 	case <-time.After(2 * time.Second):
 	}
 
-	res := Result{
-		Stdout:    strings.ToValidUTF8(string(stdout.buf), "\uFFFD"),
-		Stderr:    strings.ToValidUTF8(string(stderr.buf), "\uFFFD"),
-		Truncated: stdout.truncated || stderr.truncated,
-		Duration:  dur,
-	}
-	if runCtx.Err() != nil {
-		res.ExitCode = 128 + int(syscall.SIGKILL)
-		if ctx.Err() != nil {
-			return res, fmt.Errorf("sandbox: command stopped: %w", ctx.Err())
-		}
-		res.TimedOut = true
-		return res, nil
+	res, stopped, err := outcome(ctx, runCtx, stdout, stderr, dur)
+	if stopped {
+		return res, err
 	}
 	if exit == nil {
 		reason := "bubblewrap could not set up the sandbox"

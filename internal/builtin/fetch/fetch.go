@@ -126,13 +126,13 @@ func gate(cl *webfetch.Client, raw json.RawMessage) builtin.Gate {
 }
 
 func run(ctx context.Context, c builtin.Call, raw json.RawMessage) (any, error) {
-	s, ok := c.State.(session)
-	if !ok {
-		return nil, &errs.Tool{Code: codes.ToolError, Message: "fetch(): no session"}
+	s, err := builtin.StateOf[session]("fetch()", c)
+	if err != nil {
+		return nil, err
 	}
 	var a args
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "fetch(): " + err.Error(), Err: err}
+	if err := builtin.DecodeArgs("fetch()", raw, &a); err != nil {
+		return nil, err
 	}
 	req, err := a.request()
 	if err != nil {

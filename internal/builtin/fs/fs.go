@@ -176,13 +176,13 @@ func New(cfg Config) (*builtin.Capability, error) {
 
 func handler(o op) func(context.Context, builtin.Call, json.RawMessage) (any, error) {
 	return func(_ context.Context, c builtin.Call, raw json.RawMessage) (any, error) {
-		s, ok := c.State.(session)
-		if !ok {
-			return nil, &errs.Tool{Code: codes.ToolError, Message: "fs: no session"}
+		s, err := builtin.StateOf[session]("fs", c)
+		if err != nil {
+			return nil, err
 		}
 		var a args
-		if err := json.Unmarshal(raw, &a); err != nil {
-			return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "fs." + o.name + "(): " + err.Error(), Err: err}
+		if err := builtin.DecodeArgs("fs."+o.name+"()", raw, &a); err != nil {
+			return nil, err
 		}
 		v, err := o.run(s.s, a)
 		if err != nil {

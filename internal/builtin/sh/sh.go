@@ -183,8 +183,8 @@ func (s *shell) run(ctx context.Context, _ builtin.Call, raw json.RawMessage) (a
 		return nil, &errs.Tool{Code: codes.SandboxUnavailable, Message: "sh(): the sandbox cannot start, so nothing was run: " + msg, Err: s.err}
 	}
 	var a args
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "sh(): " + err.Error(), Err: err}
+	if err := builtin.DecodeArgs("sh()", raw, &a); err != nil {
+		return nil, err
 	}
 	cmd := sandbox.Command{Script: a.Command, Cwd: a.Cwd, Env: a.Env, Stdin: []byte(a.Stdin)}
 	if a.StdinBase64 != "" {
