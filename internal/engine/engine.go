@@ -38,6 +38,13 @@ type Engine struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	snap     snapshot
+
+	// reusable is set when the image exports its stack pointer (see
+	// withStackPointerExport), so that a run's instance can be reset and
+	// kept for the next run (see instance.go).
+	reusable bool
+	idleMu   sync.Mutex
+	idle     []*instance
 }
 
 var (
@@ -90,12 +97,13 @@ func load(ctx context.Context, dir string) (*Engine, error) {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("engine: define host functions: %w", err)
 	}
-	compiled, err := rt.CompileModule(ctx, guest.Wasm)
+	img, reusable := withStackPointerExport(guest.Wasm)
+	compiled, err := rt.CompileModule(ctx, img)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("engine: compile image: %w", err)
 	}
-	e := &Engine{rt: rt, compiled: compiled}
+	e := &Engine{rt: rt, compiled: compiled, reusable: reusable && reuseInstances}
 	if err := e.takeSnapshot(ctx); err != nil {
 		rt.Close(ctx)
 		return nil, err
@@ -130,6 +138,12 @@ func (e *Engine) SnapshotBytes() int {
 type snapshot struct {
 	pages  uint32
 	chunks []chunk
+	// image is the whole post-init memory (pages long) as chunks of
+	// non-zero bytes; what lies between them is zero. Resetting a used
+	// instance writes the chunks and clears the gaps.
+	image []chunk
+	// sp is the stack pointer's value after init.
+	sp uint64
 }
 
 type chunk struct {
@@ -184,6 +198,22 @@ func (e *Engine) takeSnapshot(ctx context.Context) error {
 	}
 	final, _ := mem.Read(0, mem.Size())
 	e.snap.pages = mem.Size() / pageSize
+	if g, ok := mod.ExportedGlobal(spExport).(api.MutableGlobal); ok {
+		e.snap.sp = g.Get()
+	} else {
+		e.reusable = false
+	}
+	for off := 0; off < len(final); off += chunkSize {
+		cur := final[off:min(off+chunkSize, len(final))]
+		if allZero(cur) {
+			continue
+		}
+		if n := len(e.snap.image); n > 0 && e.snap.image[n-1].off+uint32(len(e.snap.image[n-1].data)) == uint32(off) {
+			e.snap.image[n-1].data = append(e.snap.image[n-1].data, cur...)
+			continue
+		}
+		e.snap.image = append(e.snap.image, chunk{off: uint32(off), data: bytes.Clone(cur)})
+	}
 	for off := 0; off < len(final); off += chunkSize {
 		end := min(off+chunkSize, len(final))
 		var old []byte
