@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -45,6 +46,11 @@ type Engine struct {
 	reusable bool
 	idleMu   sync.Mutex
 	idle     []*instance
+	// cow is the snapshot in a sealed memfd, mapped copy-on-write into the
+	// memory of runs that share it (see instance.go); nil where there is
+	// none (not Linux, or the image kept its data segments).
+	cow  *cowImage
+	live atomic.Int32 // runs holding an instance
 }
 
 var (
@@ -97,14 +103,15 @@ func load(ctx context.Context, dir string) (*Engine, error) {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("engine: define host functions: %w", err)
 	}
-	img, reusable := withStackPointerExport(guest.Wasm)
+	img, segs, stripped := withoutData(guest.Wasm)
+	img, reusable := withStackPointerExport(img)
 	compiled, err := rt.CompileModule(ctx, img)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("engine: compile image: %w", err)
 	}
-	e := &Engine{rt: rt, compiled: compiled, reusable: reusable && reuseInstances}
-	if err := e.takeSnapshot(ctx); err != nil {
+	e := &Engine{rt: rt, compiled: compiled, reusable: reusable}
+	if err := e.takeSnapshot(ctx, segs, stripped); err != nil {
 		rt.Close(ctx)
 		return nil, err
 	}
@@ -167,7 +174,10 @@ func (e *Engine) instantiate(ctx context.Context) (api.Module, error) {
 	return e.rt.InstantiateModule(ctx, e.compiled, moduleConfig)
 }
 
-func (e *Engine) takeSnapshot(ctx context.Context) error {
+// takeSnapshot initialises one instance and keeps its memory. segs are the
+// image's data segments when withoutData took them out (stripped): they are
+// written here, into this instance only.
+func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) error {
 	r := &run{initOnly: true, now: time.Now}
 	ctx = withRun(ctx, r)
 	mod, err := e.instantiate(ctx)
@@ -178,6 +188,11 @@ func (e *Engine) takeSnapshot(ctx context.Context) error {
 	mem := mod.Memory()
 	pristine, _ := mem.Read(0, mem.Size())
 	pristine = bytes.Clone(pristine)
+	for _, sg := range segs {
+		if !mem.Write(sg.off, sg.data) {
+			return errors.New("engine: a data segment does not fit the memory")
+		}
+	}
 
 	if _, err := mod.ExportedFunction("_initialize").Call(ctx); err != nil {
 		return fmt.Errorf("engine: _initialize: %w", err)
@@ -214,6 +229,9 @@ func (e *Engine) takeSnapshot(ctx context.Context) error {
 		}
 		e.snap.image = append(e.snap.image, chunk{off: uint32(off), data: bytes.Clone(cur)})
 	}
+	if stripped {
+		e.cow, _ = newCowImage(final) // none: every run copies
+	}
 	for off := 0; off < len(final); off += chunkSize {
 		end := min(off+chunkSize, len(final))
 		var old []byte
@@ -243,7 +261,11 @@ func allZero(b []byte) bool {
 }
 
 // restore makes a fresh instance whose memory is the post-init snapshot.
-func (e *Engine) restore(ctx context.Context) (api.Module, error) {
+func (e *Engine) restore(ctx context.Context) (api.Module, error) { return e.restoreMapped(ctx, nil) }
+
+// restoreMapped is restore, skipping the copy when *mapped says the
+// instance's allocator mapped the snapshot image already.
+func (e *Engine) restoreMapped(ctx context.Context, mapped *bool) (api.Module, error) {
 	mod, err := e.instantiate(ctx)
 	if err != nil {
 		return nil, err
@@ -254,6 +276,9 @@ func (e *Engine) restore(ctx context.Context) (api.Module, error) {
 			mod.Close(ctx)
 			return nil, errors.New("engine: cannot grow memory to the snapshot size")
 		}
+	}
+	if mapped != nil && *mapped {
+		return mod, nil
 	}
 	for _, c := range e.snap.chunks {
 		if !mem.Write(c.off, c.data) {

@@ -141,3 +141,87 @@ func skipLimits(p *[]byte) error {
 	}
 	return nil
 }
+
+// withoutData returns the image with its data segments taken out (the data
+// section left with none, the data count section, if any, saying none),
+// and the segments, to be written by the host into the one instance that
+// takes the snapshot. Every other instance gets its memory from the
+// snapshot, which holds the segments' bytes already: a fresh instance then
+// starts with zero memory and nothing written to it, which a
+// copy-on-write mapping of the snapshot needs (a write would copy the
+// page). ok is false (the image unchanged) if a segment is not an active
+// segment of memory 0 at an i32.const offset.
+func withoutData(img []byte) (out []byte, segs []chunk, ok bool) {
+	if len(img) < 8 {
+		return img, nil, false
+	}
+	out = append(out, img[:8]...)
+	for p := 8; p < len(img); {
+		id := img[p]
+		n, w := binary.Uvarint(img[p+1:])
+		if w <= 0 || p+1+w+int(n) > len(img) {
+			return img, nil, false
+		}
+		start, end := p+1+w, p+1+w+int(n)
+		switch id {
+		case 11:
+			var err error
+			if segs, err = dataSegments(img[start:end]); err != nil {
+				return img, nil, false
+			}
+			out = append(out, 11, 1, 0) // a section of one byte: no segment
+		case 12:
+			out = append(out, 12, 1, 0)
+		default:
+			out = append(out, img[p:end]...)
+		}
+		p = end
+	}
+	return out, segs, true
+}
+
+func dataSegments(p []byte) ([]chunk, error) {
+	n, w := binary.Uvarint(p)
+	if w <= 0 {
+		return nil, errImage
+	}
+	p = p[w:]
+	segs := make([]chunk, 0, n)
+	for range n {
+		if len(p) < 2 || p[0] != 0 || p[1] != 0x41 { // active, memory 0, i32.const
+			return nil, errImage
+		}
+		off, w := sleb(p[2:])
+		if w <= 0 || len(p) < 2+w+1 || p[2+w] != 0x0b {
+			return nil, errImage
+		}
+		p = p[2+w+1:]
+		l, w2 := binary.Uvarint(p)
+		if w2 <= 0 || w2+int(l) > len(p) {
+			return nil, errImage
+		}
+		segs = append(segs, chunk{off: uint32(int32(off)), data: p[w2 : w2+int(l)]})
+		p = p[w2+int(l):]
+	}
+	return segs, nil
+}
+
+// sleb reads a signed LEB128 value.
+func sleb(p []byte) (int64, int) {
+	var v int64
+	var shift uint
+	for i, b := range p {
+		if i == 10 {
+			return 0, -1
+		}
+		v |= int64(b&0x7f) << shift
+		shift += 7
+		if b&0x80 == 0 {
+			if shift < 64 && b&0x40 != 0 {
+				v |= -1 << shift
+			}
+			return v, i + 1
+		}
+	}
+	return 0, -1
+}

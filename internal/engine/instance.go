@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"os"
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
@@ -36,6 +37,7 @@ type instance struct {
 	alloc, run, settle api.Function
 	sp                 api.MutableGlobal
 	hardMem            uint32
+	cow                bool // its memory maps the snapshot image copy-on-write
 }
 
 // idleMax is how many reset instances are kept. Each holds its memory
@@ -49,6 +51,7 @@ var reuseInstances = true
 // acquire returns a reset instance for a run with this hard memory cap, or
 // restores a new one.
 func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error) {
+	e.live.Add(1)
 	if e.reusable && reuseInstances {
 		e.idleMu.Lock()
 		for i := len(e.idle) - 1; i >= 0; i-- {
@@ -60,8 +63,16 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 		}
 		e.idleMu.Unlock()
 	}
-	mod, err := e.restore(experimental.WithMemoryAllocator(ctx, newMemoryAllocator(uint64(hardMem))))
+	var mod api.Module
+	var err error
+	mapped := false
+	if e.cow != nil && e.shareSnapshot() {
+		mod, err = e.restoreMapped(experimental.WithMemoryAllocator(ctx, newCowAllocator(uint64(hardMem), e.cow, &mapped)), &mapped)
+	} else {
+		mod, err = e.restore(experimental.WithMemoryAllocator(ctx, newMemoryAllocator(uint64(hardMem))))
+	}
 	if err != nil {
+		e.live.Add(-1)
 		return nil, err
 	}
 	in := &instance{
@@ -70,6 +81,7 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 		run:     mod.ExportedFunction("mb_run"),
 		settle:  mod.ExportedFunction("mb_settle"),
 		hardMem: hardMem,
+		cow:     mapped,
 	}
 	in.sp, _ = mod.ExportedGlobal(spExport).(api.MutableGlobal)
 	return in, nil
@@ -78,6 +90,7 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 // release resets the instance and keeps it for another run when clean and
 // reusable, and closes it otherwise.
 func (e *Engine) release(in *instance, clean bool) {
+	defer e.live.Add(-1)
 	if clean && e.reusable && reuseInstances && e.reset(in) == nil {
 		e.idleMu.Lock()
 		if len(e.idle) < idleMax {
@@ -103,6 +116,13 @@ func (e *Engine) reset(in *instance) error {
 	if !ok {
 		return errNotResettable
 	}
+	if in.cow {
+		if err := e.cow.mapOver(buf); err != nil {
+			return err
+		}
+		in.sp.Set(e.snap.sp)
+		return nil
+	}
 	at := uint32(0)
 	for _, c := range e.snap.image {
 		clear(buf[at:c.off])
@@ -111,4 +131,35 @@ func (e *Engine) reset(in *instance) error {
 	clear(buf[at:])
 	in.sp.Set(e.snap.sp)
 	return nil
+}
+
+// shareMode says which new instances map the snapshot copy-on-write
+// instead of copying it: shareNever, shareAlways, or shareAbove (once more
+// than shareThreshold runs hold an instance).
+var shareMode = func() int {
+	switch os.Getenv("MODEBOX_SHARE_SNAPSHOT") {
+	case "never":
+		return shareNever
+	case "always":
+		return shareAlways
+	}
+	return shareAbove
+}()
+
+const (
+	shareNever = iota
+	shareAlways
+	shareAbove
+)
+
+var shareThreshold int32 = 8
+
+func (e *Engine) shareSnapshot() bool {
+	switch shareMode {
+	case shareAlways:
+		return true
+	case shareAbove:
+		return e.live.Load() > shareThreshold
+	}
+	return false
 }

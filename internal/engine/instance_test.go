@@ -32,6 +32,20 @@ func runReuse(t *testing.T, e *Engine, src string) *Result {
 // post-init value. The next run gets that same instance and finds nothing
 // of the first. A run that grew its memory is not reused.
 func TestReusedInstanceIsFresh(t *testing.T) {
+	for _, mode := range []struct {
+		name  string
+		share int
+	}{{"copied", shareNever}, {"copy-on-write", shareAlways}} {
+		t.Run(mode.name, func(t *testing.T) {
+			old := shareMode
+			shareMode = mode.share
+			defer func() { shareMode = old }()
+			testReusedInstanceIsFresh(t, mode.share == shareAlways)
+		})
+	}
+}
+
+func testReusedInstanceIsFresh(t *testing.T, cow bool) {
 	e, err := Shared()
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +76,12 @@ return s;`)
 		t.Fatalf("%d instances kept after one clean run, want 1", len(idle))
 	}
 	in := idle[0]
+	if cow && e.cow != nil && !in.cow {
+		t.Fatal("the instance does not map the snapshot copy-on-write")
+	}
+	if !cow && in.cow {
+		t.Fatal("the instance maps the snapshot copy-on-write")
+	}
 
 	ctx := context.Background()
 	fresh, err := e.restore(ctx)
