@@ -5,9 +5,11 @@
 // The module is compiled once per process (with an on-disk compilation
 // cache). After compiling, one instance is initialised (QuickJS runtime,
 // context, prelude) and the memory that init changed is kept as a snapshot.
-// Every run instantiates a fresh module, restores the snapshot into it, runs,
-// and closes it: always after a trap, since wazero leaves a trapped instance
-// callable.
+// A run takes an idle instance reset to the snapshot, or instantiates a
+// fresh module and restores the snapshot into it (by copying, or, once
+// more than a few runs are live, by mapping it copy-on-write). After the
+// run the instance is reset and kept, or closed: always after a trap,
+// since wazero leaves a trapped instance callable (see instance.go).
 package engine
 
 import (

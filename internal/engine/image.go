@@ -89,7 +89,12 @@ func hasGlobalImport(p []byte) bool {
 		return true
 	}
 	for range n {
-		if !name() || !name() || len(p) == 0 {
+		for range 2 { // module name, then field name
+			if !name() {
+				return true
+			}
+		}
+		if len(p) == 0 {
 			return true
 		}
 		kind := p[0]
