@@ -19,7 +19,7 @@
 #            directory and driven by bench/peer-run/driver.mjs.
 #
 # A second table compares pause → token → resume (continuations) between
-# modebox (go test -bench PauseResume in the root package) and run
+# modebox (go test -bench PauseResume in ./integration/) and run
 # (bench/peer-run/pause.mjs) on bench/programs/{pause2,pause10}.js; native
 # QuickJS has no such mechanism.
 #
@@ -182,10 +182,10 @@ for b in RunStart HostCalls100 Fib27 JSON1MB; do
 	MB[$b]=$(go_median "$work/go-bench.txt" "$b" ns/op 1e6) || die "no Benchmark$b results in go test output"
 done
 
-step "modebox: go test -bench PauseResume . (count $COUNT)"
-(cd "$ROOT" && go test -run XXX -bench 'PauseResume' -count "$COUNT" .) >"$work/go-pause.txt" 2>&1 || {
+step "modebox: go test -bench PauseResume ./integration/ (count $COUNT)"
+(cd "$ROOT" && go test -run XXX -bench 'PauseResume' -count "$COUNT" ./integration/) >"$work/go-pause.txt" 2>&1 || {
 	cat "$work/go-pause.txt" >&2
-	die "go test -bench PauseResume ."
+	die "go test -bench PauseResume ./integration/"
 }
 declare -A MBP
 for b in PauseResume2 PauseResume10; do
@@ -345,7 +345,7 @@ echo
 echo "pause2.js: two tools.fetchData calls with ~1 KB arguments each, then tools.approveMe pauses the run;"
 echo "pause10.js: ten tools.fetchData calls, then tools.approveMe (the program of BenchmarkPauseResume10)."
 echo "The resume approves the call and the run finishes (pause2.js returns true, pause10.js [45,true])."
-echo "modebox: BenchmarkPauseResume2 / BenchmarkPauseResume10 in the root package, go test -count $COUNT,"
+echo "modebox: BenchmarkPauseResume2 / BenchmarkPauseResume10 in ./integration/, go test -count $COUNT,"
 echo "median ns/op of one Run to the pause plus one Resume of its token; token = its reported token-bytes."
 echo "run: bench/peer-run/pause.mjs, createRunner({continuationSecret}) with the package's default signed codec;"
 echo "approveMe calls getHostFunctionContext().interrupt(), the resume is runner.run({continuation, resolutions})."
@@ -373,7 +373,7 @@ echo "| fib(27) within 3× of native | ${FIB_X}× | $(verdict "$FIB_X" "<=" 3) |
 echo "| 1 MB JSON within 3× of native | ${JSON_X}× | $(verdict "$JSON_X" "<=" 3) |"
 echo
 
-echo "### go test -bench ./internal/engine and -bench PauseResume . (count $COUNT)"
+echo "### go test -bench ./internal/engine and -bench PauseResume ./integration/ (count $COUNT)"
 echo
 echo '```'
 # benchstat labels the column with the file name, so give it a short one.

@@ -44,7 +44,19 @@ var rows = []row{
 func main() {
 	rounds := flag.Int("rounds", 16, "interleaved rounds")
 	dir := flag.String("programs", "", "bench/programs directory (default: ../programs next to this module)")
+	live := flag.Int("live", 0, "only modebox's memory-per-live-run row, this many times (KiB per live run, one a line)")
 	flag.Parse()
+	if *live > 0 {
+		for range *live {
+			kib, err := liveKiB("modebox")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "peers-go: FAILED:", err)
+				os.Exit(1)
+			}
+			fmt.Printf("%.1f\n", kib)
+		}
+		return
+	}
 	if *dir == "" {
 		*dir = filepath.Join("..", "programs")
 	}

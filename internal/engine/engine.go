@@ -5,9 +5,11 @@
 // The module is compiled once per process (with an on-disk compilation
 // cache). After compiling, one instance is initialised (QuickJS runtime,
 // context, prelude) and the memory that init changed is kept as a snapshot.
-// Every run instantiates a fresh module, restores the snapshot into it, runs,
-// and closes it: always after a trap, since wazero leaves a trapped instance
-// callable.
+// A run takes an idle instance reset to the snapshot, or instantiates a
+// fresh module and restores the snapshot into it (by copying, or, once
+// more than a few runs are live, by mapping it copy-on-write). After the
+// run the instance is reset and kept, or closed: always after a trap,
+// since wazero leaves a trapped instance callable (see instance.go).
 package engine
 
 import (
@@ -18,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -38,6 +41,18 @@ type Engine struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	snap     snapshot
+
+	// reusable is set when the image exports its stack pointer (see
+	// withStackPointerExport), so that a run's instance can be reset and
+	// kept for the next run (see instance.go).
+	reusable bool
+	idleMu   sync.Mutex
+	idle     []*instance
+	// cow is the snapshot in a sealed memfd, mapped copy-on-write into the
+	// memory of runs that share it (see instance.go); nil where there is
+	// none (not Linux, or the image kept its data segments).
+	cow  *cowImage
+	live atomic.Int32 // runs holding an instance
 }
 
 var (
@@ -90,13 +105,15 @@ func load(ctx context.Context, dir string) (*Engine, error) {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("engine: define host functions: %w", err)
 	}
-	compiled, err := rt.CompileModule(ctx, guest.Wasm)
+	img, segs, stripped := withoutData(guest.Wasm)
+	img, reusable := withStackPointerExport(img)
+	compiled, err := rt.CompileModule(ctx, img)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("engine: compile image: %w", err)
 	}
-	e := &Engine{rt: rt, compiled: compiled}
-	if err := e.takeSnapshot(ctx); err != nil {
+	e := &Engine{rt: rt, compiled: compiled, reusable: reusable}
+	if err := e.takeSnapshot(ctx, segs, stripped); err != nil {
 		rt.Close(ctx)
 		return nil, err
 	}
@@ -130,6 +147,12 @@ func (e *Engine) SnapshotBytes() int {
 type snapshot struct {
 	pages  uint32
 	chunks []chunk
+	// image is the whole post-init memory (pages long) as chunks of
+	// non-zero bytes; what lies between them is zero. Resetting a used
+	// instance writes the chunks and clears the gaps.
+	image []chunk
+	// sp is the stack pointer's value after init.
+	sp uint64
 }
 
 type chunk struct {
@@ -153,7 +176,10 @@ func (e *Engine) instantiate(ctx context.Context) (api.Module, error) {
 	return e.rt.InstantiateModule(ctx, e.compiled, moduleConfig)
 }
 
-func (e *Engine) takeSnapshot(ctx context.Context) error {
+// takeSnapshot initialises one instance and keeps its memory. segs are the
+// image's data segments when withoutData took them out (stripped): they are
+// written here, into this instance only.
+func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) error {
 	r := &run{initOnly: true, now: time.Now}
 	ctx = withRun(ctx, r)
 	mod, err := e.instantiate(ctx)
@@ -164,6 +190,11 @@ func (e *Engine) takeSnapshot(ctx context.Context) error {
 	mem := mod.Memory()
 	pristine, _ := mem.Read(0, mem.Size())
 	pristine = bytes.Clone(pristine)
+	for _, sg := range segs {
+		if !mem.Write(sg.off, sg.data) {
+			return errors.New("engine: a data segment does not fit the memory")
+		}
+	}
 
 	if _, err := mod.ExportedFunction("_initialize").Call(ctx); err != nil {
 		return fmt.Errorf("engine: _initialize: %w", err)
@@ -184,6 +215,25 @@ func (e *Engine) takeSnapshot(ctx context.Context) error {
 	}
 	final, _ := mem.Read(0, mem.Size())
 	e.snap.pages = mem.Size() / pageSize
+	if g, ok := mod.ExportedGlobal(spExport).(api.MutableGlobal); ok {
+		e.snap.sp = g.Get()
+	} else {
+		e.reusable = false
+	}
+	for off := 0; off < len(final); off += chunkSize {
+		cur := final[off:min(off+chunkSize, len(final))]
+		if allZero(cur) {
+			continue
+		}
+		if n := len(e.snap.image); n > 0 && e.snap.image[n-1].off+uint32(len(e.snap.image[n-1].data)) == uint32(off) {
+			e.snap.image[n-1].data = append(e.snap.image[n-1].data, cur...)
+			continue
+		}
+		e.snap.image = append(e.snap.image, chunk{off: uint32(off), data: bytes.Clone(cur)})
+	}
+	if stripped {
+		e.cow, _ = newCowImage(final) // none: every run copies
+	}
 	for off := 0; off < len(final); off += chunkSize {
 		end := min(off+chunkSize, len(final))
 		var old []byte
@@ -213,7 +263,11 @@ func allZero(b []byte) bool {
 }
 
 // restore makes a fresh instance whose memory is the post-init snapshot.
-func (e *Engine) restore(ctx context.Context) (api.Module, error) {
+func (e *Engine) restore(ctx context.Context) (api.Module, error) { return e.restoreMapped(ctx, nil) }
+
+// restoreMapped is restore, skipping the copy when *mapped says the
+// instance's allocator mapped the snapshot image already.
+func (e *Engine) restoreMapped(ctx context.Context, mapped *bool) (api.Module, error) {
 	mod, err := e.instantiate(ctx)
 	if err != nil {
 		return nil, err
@@ -224,6 +278,9 @@ func (e *Engine) restore(ctx context.Context) (api.Module, error) {
 			mod.Close(ctx)
 			return nil, errors.New("engine: cannot grow memory to the snapshot size")
 		}
+	}
+	if mapped != nil && *mapped {
+		return mod, nil
 	}
 	for _, c := range e.snap.chunks {
 		if !mem.Write(c.off, c.data) {

@@ -9,3 +9,7 @@ func newMemoryAllocator(limit uint64) experimental.MemoryAllocator {
 		return &sliceMemory{limit: min(limit, max)}
 	})
 }
+
+func newCowAllocator(limit uint64, _ *cowImage, _ *bool) experimental.MemoryAllocator {
+	return newMemoryAllocator(limit)
+}

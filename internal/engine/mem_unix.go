@@ -20,6 +20,7 @@ import (
 // without the page faults of mapping it again.
 type mmapMemory struct {
 	buf  []byte
+	cow  bool   // the snapshot image is mapped over its start: never pooled
 	used uint64 // the largest size handed out: the guest reached no further
 }
 
@@ -61,6 +62,25 @@ func newMemoryAllocator(limit uint64) experimental.MemoryAllocator {
 	})
 }
 
+// newCowAllocator is newMemoryAllocator for a memory whose first bytes map
+// img copy-on-write; *mapped tells whether that worked (if not, the memory
+// is a plain one, to be restored by copying).
+func newCowAllocator(limit uint64, img *cowImage, mapped *bool) experimental.MemoryAllocator {
+	return experimental.MemoryAllocatorFunc(func(_, max uint64) experimental.LinearMemory {
+		size := min(limit, max)
+		buf, err := syscall.Mmap(-1, 0, int(size), syscall.PROT_READ|syscall.PROT_WRITE,
+			syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+		if err != nil {
+			return &sliceMemory{limit: size}
+		}
+		m := &mmapMemory{buf: buf}
+		if img.mapOver(buf) == nil {
+			m.cow, *mapped = true, true
+		}
+		return m
+	})
+}
+
 func (m *mmapMemory) Reallocate(size uint64) []byte {
 	if size > uint64(len(m.buf)) {
 		return nil
@@ -73,7 +93,7 @@ func (m *mmapMemory) Free() {
 	if m.buf == nil {
 		return
 	}
-	if poolMemory && m.used <= poolMaxUsed {
+	if poolMemory && !m.cow && m.used <= poolMaxUsed {
 		clear(m.buf[:m.used])
 		m.used = 0
 		select {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/experimental"
 
 	"github.com/modebox/modebox/internal/codes"
 )
@@ -230,19 +229,22 @@ func stopMessage(code codes.Code, lim Limits) string {
 // drive runs the guest until it finishes or is stopped.
 func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	ctx := withRun(context.Background(), r)
-	mod, err := e.restore(experimental.WithMemoryAllocator(ctx, newMemoryAllocator(uint64(r.hardMem))))
+	inst, err := e.acquire(ctx, r.hardMem)
 	if err != nil {
 		r.setErr(&Error{Code: codes.GuestCrash, Message: "cannot start the engine: " + err.Error()})
 		return
 	}
+	mod, alloc := inst.mod, inst.alloc
+	// clean is set where the guest's last call returned normally: only
+	// then may the instance be reset and kept for another run.
+	clean := false
 	defer func() {
 		peak.Store(uint64(mod.Memory().Size()))
-		mod.Close(context.Background())
+		e.release(inst, clean)
 		if req.Exited != nil {
 			req.Exited(max(0, time.Since(r.effectiveDeadline())))
 		}
 	}()
-	alloc := mod.ExportedFunction("mb_alloc")
 	codePtr, err := writeWith(ctx, mod, alloc, []byte(req.Code), true)
 	if err != nil {
 		r.trap(err)
@@ -254,19 +256,21 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		return
 	}
 	memLimit := min(uint64(r.limits.Memory), 1<<31-1)
-	_, err = mod.ExportedFunction("mb_run").Call(ctx, uint64(codePtr), uint64(len(req.Code)),
+	_, err = inst.run.Call(ctx, uint64(codePtr), uint64(len(req.Code)),
 		uint64(setupPtr), uint64(len(req.Setup)), seed&0xffffffff, seed>>32, memLimit)
-	settle := mod.ExportedFunction("mb_settle")
+	settle := inst.settle
 	for {
 		if err != nil {
 			r.trap(err)
 			return
 		}
 		if r.isFinished() {
+			clean = true
 			return
 		}
 		c, ok := r.next()
 		if !ok {
+			clean = true
 			return
 		}
 		r.journal.Calls = append(r.journal.Calls, JournalCall{

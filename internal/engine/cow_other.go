@@ -1,0 +1,10 @@
+//go:build !linux
+
+package engine
+
+// cowImage is a copy-on-write snapshot image; only Linux has one (memfd).
+type cowImage struct{}
+
+func newCowImage([]byte) (*cowImage, error) { return nil, errNotResettable }
+
+func (*cowImage) mapOver([]byte) error { return errNotResettable }

@@ -1,0 +1,165 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+)
+
+// instance is one module instance with the exports a run calls, looked up
+// once: in wazero every lookup makes a new call engine, whose call stack
+// starts at 10 KiB and grows by allocating and copying. A call engine kept
+// with its instance keeps the stack it grew, so a reused instance's runs
+// do not pay that growth again.
+//
+// An instance is reused only when it is exactly as a fresh restore would
+// make it:
+//   - its last run's guest calls all returned (no trap, which can leave the
+//     guest anywhere), and its memory never grew past the snapshot's pages
+//     (memory cannot shrink), with the same hard memory cap;
+//   - its memory is rewritten with the whole post-init image, every byte of
+//     it (release, before it is kept: nothing of the run stays in an idle
+//     instance);
+//   - the image's only mutable global, the stack pointer, is set back to
+//     its post-init value (the engine exports it for this);
+//   - the function table is immutable: the image has no table.set, grow,
+//     fill, copy or init (C code cannot write it), and its one active
+//     element segment is the table's whole content;
+//   - the call stack wazero keeps is not guest-visible state: wasm reads
+//     only locals (zeroed at every call) and operands it pushed itself.
+//
+// TestReusedInstanceIsFresh checks the memory and the global.
+type instance struct {
+	mod                api.Module
+	alloc, run, settle api.Function
+	sp                 api.MutableGlobal
+	hardMem            uint32
+	cow                bool // its memory maps the snapshot image copy-on-write
+}
+
+// idleMax is how many reset instances are kept. Each holds its memory
+// mapping (the snapshot's pages resident) and a grown call stack.
+const idleMax = 8
+
+// reuseInstances turns reuse on; tests and benchmarks turn it off to
+// measure a fresh instance per run.
+var reuseInstances = true
+
+// acquire returns a reset instance for a run with this hard memory cap, or
+// restores a new one.
+func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error) {
+	e.live.Add(1)
+	if e.reusable && reuseInstances {
+		e.idleMu.Lock()
+		for i := len(e.idle) - 1; i >= 0; i-- {
+			if in := e.idle[i]; in.hardMem == hardMem {
+				e.idle = append(e.idle[:i], e.idle[i+1:]...)
+				e.idleMu.Unlock()
+				return in, nil
+			}
+		}
+		e.idleMu.Unlock()
+	}
+	var mod api.Module
+	var err error
+	mapped := false
+	if e.cow != nil && e.shareSnapshot() {
+		mod, err = e.restoreMapped(experimental.WithMemoryAllocator(ctx, newCowAllocator(uint64(hardMem), e.cow, &mapped)), &mapped)
+	} else {
+		mod, err = e.restore(experimental.WithMemoryAllocator(ctx, newMemoryAllocator(uint64(hardMem))))
+	}
+	if err != nil {
+		e.live.Add(-1)
+		return nil, err
+	}
+	in := &instance{
+		mod:     mod,
+		alloc:   mod.ExportedFunction("mb_alloc"),
+		run:     mod.ExportedFunction("mb_run"),
+		settle:  mod.ExportedFunction("mb_settle"),
+		hardMem: hardMem,
+		cow:     mapped,
+	}
+	in.sp, _ = mod.ExportedGlobal(spExport).(api.MutableGlobal)
+	return in, nil
+}
+
+// release resets the instance and keeps it for another run when clean and
+// reusable, and closes it otherwise.
+func (e *Engine) release(in *instance, clean bool) {
+	defer e.live.Add(-1)
+	if clean && e.reusable && reuseInstances && e.reset(in) == nil {
+		e.idleMu.Lock()
+		if len(e.idle) < idleMax {
+			e.idle = append(e.idle, in)
+			e.idleMu.Unlock()
+			return
+		}
+		e.idleMu.Unlock()
+	}
+	in.mod.Close(context.Background())
+}
+
+var errNotResettable = errors.New("engine: instance cannot be reset")
+
+// reset makes the instance's state the post-init snapshot again.
+func (e *Engine) reset(in *instance) error {
+	mem := in.mod.Memory()
+	size := uint32(e.snap.pages) * pageSize
+	if in.sp == nil || mem.Size() != size {
+		return errNotResettable
+	}
+	buf, ok := mem.Read(0, size) // a view of the memory, not a copy
+	if !ok {
+		return errNotResettable
+	}
+	if in.cow {
+		if err := e.cow.mapOver(buf); err != nil {
+			return err
+		}
+		in.sp.Set(e.snap.sp)
+		return nil
+	}
+	at := uint32(0)
+	for _, c := range e.snap.image {
+		clear(buf[at:c.off])
+		at = c.off + uint32(copy(buf[c.off:], c.data))
+	}
+	clear(buf[at:])
+	in.sp.Set(e.snap.sp)
+	return nil
+}
+
+// shareMode says which new instances map the snapshot copy-on-write
+// instead of copying it: shareNever, shareAlways, or shareAbove (once more
+// than shareThreshold runs hold an instance).
+var shareMode = func() int {
+	switch os.Getenv("MODEBOX_SHARE_SNAPSHOT") {
+	case "never":
+		return shareNever
+	case "always":
+		return shareAlways
+	}
+	return shareAbove
+}()
+
+const (
+	shareNever = iota
+	shareAlways
+	shareAbove
+)
+
+var shareThreshold int32 = 8
+
+func (e *Engine) shareSnapshot() bool {
+	switch shareMode {
+	case shareAlways:
+		return true
+	case shareAbove:
+		return e.live.Load() > shareThreshold
+	}
+	return false
+}
