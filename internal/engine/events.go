@@ -34,11 +34,11 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		t := atomic.AddUint64(&r.ticks, 1)
 		if r.limits.Fuel > 0 && t > r.limits.Fuel {
 			r.setErr(&Error{Code: codes.FuelExhausted, Message: fmt.Sprintf("the run used up its fuel (%d)", r.limits.Fuel)})
-			return answerStop
+			return r.polled(answerStop)
 		}
-		return r.checkStop(mod)
+		return r.polled(r.checkStop(mod))
 	case evPoll:
-		return r.checkStop(mod)
+		return r.polled(r.checkStop(mod))
 	case evCall:
 		return r.onCall(id, payload)
 	case evLog:
@@ -64,6 +64,30 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		return answerGo
 	}
 	r.crash(fmt.Sprintf("unknown event %d", kind))
+	return answerStop
+}
+
+// stopPollSlack is how many polls a guest that was told to stop may still
+// make while it unwinds (its allocations go on polling) before the host
+// traps it.
+const stopPollSlack = 16
+
+// errStopIgnored is the trap of a guest that went on running after it was
+// told to stop. The run's error is the one that stopped it.
+var errStopIgnored = errors.New("engine: the guest kept running after it was told to stop")
+
+// polled passes on a poll's answer, and keeps answering stop once the
+// guest was told to stop. A guest still polling stopPollSlack polls later
+// is in a native loop that ignores failed allocations (libbf's Ziv
+// rounding loop does, and never ends once its precision overflows): the
+// poll traps it, so no run goes on after its deadline.
+func (r *run) polled(answer int32) int32 {
+	if answer != answerStop && r.stopPolls == 0 {
+		return answer
+	}
+	if r.stopPolls++; r.stopPolls > stopPollSlack {
+		panic(errStopIgnored) // wazero turns it into a trap of this call
+	}
 	return answerStop
 }
 

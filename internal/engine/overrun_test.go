@@ -31,10 +31,6 @@ func TestOverrunAfterDeadline(t *testing.T) {
 		t.Fatal(err)
 	}
 	var worst time.Duration
-	giveUp := make(<-chan time.Time) // never, without a test deadline
-	if d, ok := t.Deadline(); ok {
-		giveUp = time.After(time.Until(d) - 30*time.Second)
-	}
 	for name, src := range overrunCases {
 		p, err := tsx.Transform(src, tsx.JS)
 		if err != nil {
@@ -55,7 +51,7 @@ func TestOverrunAfterDeadline(t *testing.T) {
 			select {
 			case d := <-exited:
 				overruns = append(overruns, d)
-			case <-giveUp:
+			case <-giveUp(t):
 				t.Fatalf("%s: the guest never stopped", name)
 			}
 		}
@@ -64,4 +60,49 @@ func TestOverrunAfterDeadline(t *testing.T) {
 		t.Logf("%-16s overrun median %v max %v", name, overruns[1].Round(time.Microsecond), overruns[2].Round(time.Microsecond))
 	}
 	t.Logf("worst overrun %v", worst.Round(time.Microsecond))
+}
+
+// giveUp is when a test stops waiting for a guest to stop: a minute after
+// the call (what runs on for a minute after its deadline, even on a loaded
+// machine, runs on for ever), or shortly before the test binary's deadline.
+func giveUp(t *testing.T) <-chan time.Time {
+	wait := time.Minute
+	if d, ok := t.Deadline(); ok {
+		wait = min(wait, time.Until(d)-30*time.Second)
+	}
+	return time.After(wait)
+}
+
+// TestRunEndsAfterStopIgnored stops runs inside BigInt arithmetic (every
+// ** computes logarithms to check for overflow) at many points. There libbf's Ziv rounding loop (bf_log, bf_pow, ...) ignores the
+// allocations that fail once the guest is told to stop; when it fails
+// often enough its precision overflows and it never ends, so the guest
+// polls on for ever. Every run must still end (the host traps a guest that
+// polls on after it was told to stop) with the code that stopped it.
+func TestRunEndsAfterStopIgnored(t *testing.T) {
+	e, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := tsx.Transform(`for (;;) { (3n ** 3000n).toString() }`, tsx.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The timeouts spread the stop over the program; which ones land in
+	// the loop depends on the machine's speed, so there are many.
+	for i := range 200 {
+		timeout := time.Millisecond + time.Duration(i%40)*time.Millisecond/4
+		exited := make(chan struct{})
+		res := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup,
+			Limits: Limits{Timeout: timeout},
+			Exited: func(time.Duration) { close(exited) }})
+		if res.Err == nil || res.Err.Code != codes.Timeout {
+			t.Fatalf("timeout %v: %+v", timeout, res.Err)
+		}
+		select {
+		case <-exited:
+		case <-giveUp(t):
+			t.Fatalf("timeout %v: the guest never stopped", timeout)
+		}
+	}
 }

@@ -69,6 +69,7 @@ type run struct {
 	abandoned   bool
 
 	// driver
+	stopPolls  int // polls since the guest was first told to stop, see polled
 	ticks      uint64
 	calls      int
 	lastID     int

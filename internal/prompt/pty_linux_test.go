@@ -39,6 +39,22 @@ func openPTY() (master, slave *os.File, err error) {
 	return os.NewFile(uintptr(fd), "/dev/ptmx"), os.NewFile(uintptr(sfd), name), nil
 }
 
+// waitTypeahead waits until the terminal f holds n bytes of complete
+// lines that nobody has read (TIOCINQ).
+func waitTypeahead(f *os.File, n int) {
+	for {
+		queued, err := unix.IoctlGetInt(int(f.Fd()), unix.TIOCINQ)
+		if err != nil {
+			fmt.Printf("HELPER TIOCINQ: %v\n", err)
+			os.Exit(3)
+		}
+		if queued >= n {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // ptyOutput collects what the master side of a pty reads.
 type ptyOutput struct {
 	mu   sync.Mutex
@@ -66,7 +82,7 @@ func runPTY(t *testing.T, typeahead, input string, want Answer) {
 	defer master.Close()
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestPtyHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	cmd.Env = append(os.Environ(), helperEnv+"=1", typeaheadEnv+"="+strconv.Itoa(len(typeahead)))
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {

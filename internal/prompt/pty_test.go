@@ -6,12 +6,17 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 )
 
 // helperEnv switches the test binary into TestPtyHelper's mode.
 const helperEnv = "MODEBOX_PROMPT_PTY_HELPER"
+
+// typeaheadEnv tells the helper how many bytes of typeahead the test
+// types: the helper asks only once the terminal holds them.
+const typeaheadEnv = "MODEBOX_PROMPT_PTY_TYPEAHEAD"
 
 // ptyRequest is what the helper asks about: every field is hostile.
 var ptyRequest = Request{
@@ -53,6 +58,14 @@ func TestPtyHelper(t *testing.T) {
 		os.Exit(3)
 	}
 	fmt.Println("HELPER terminal")
+	if n, _ := strconv.Atoi(os.Getenv(typeaheadEnv)); n > 0 {
+		// A write to the pty's master reaches the terminal's input queue
+		// later, from a kernel worker: wait until the typeahead is there,
+		// so that it is typed before the prompt however loaded the machine
+		// is (else it could arrive after Ask discarded the queue, and be
+		// a true answer).
+		waitTypeahead(os.Stdin, n)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	p := &Prompter{In: os.Stdin, Out: os.Stderr}
