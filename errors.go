@@ -69,6 +69,9 @@ const (
 	// try again. It was running EngineConfig.MaxRuns programs and its queue
 	// was full, or the run waited QueueTimeout for a slot.
 	CodeEngineBusy = codes.EngineBusy
+	// CodeImageClosed: the engine's image was closed (Image.Close); nothing
+	// ran. An engine made on a closed image runs nothing again.
+	CodeImageClosed = codes.ImageClosed
 
 	// tool: a tool call was refused or failed (the program sees it as e.code on the rejected call, and as the run's code if uncaught).
 

@@ -10,7 +10,8 @@ import (
 // Image is the engine image loaded for running: the wasm module compiled
 // to native code, and the snapshot of its initialised memory every run
 // starts from. Compiling takes a while and the compiled code is large, so
-// engines share one Image; it is safe for concurrent use.
+// engines share one Image; it is safe for concurrent use. An Image from
+// LoadImage holds its resources until Close.
 type Image struct {
 	eng *engine.Engine
 }
@@ -25,6 +26,21 @@ func LoadImage(cacheDir string) (*Image, error) {
 		return nil, fmt.Errorf("%w: %w", ErrEngine, err)
 	}
 	return &Image{eng: eng}, nil
+}
+
+// Close releases the image: its compiled code, its wazero runtime, its
+// snapshot of initialised memory (on Linux, a memory file descriptor) and
+// the reset instances it keeps for the next runs. A run in flight on it
+// finishes first; its instance is then closed, not kept. Runs that start
+// after Close, on any engine made with the image, fail with
+// CodeImageClosed and run nothing. Close is idempotent and safe for
+// concurrent use. It never closes the process-wide image: on the Image
+// DefaultImage returns, and on a nil Image, it does nothing.
+func (im *Image) Close() error {
+	if im == nil || im.eng == nil {
+		return nil
+	}
+	return im.eng.Close()
 }
 
 // DefaultImage returns the process-wide image, compiled on first use with

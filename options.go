@@ -57,7 +57,8 @@ type EngineConfig struct {
 	Continuations *Continuations
 	// Image is the engine image runs use (see LoadImage). nil: the
 	// process-wide image, compiled once on first use with its
-	// compilation cache in DefaultCacheDir.
+	// compilation cache in DefaultCacheDir. Engine.Close does not close
+	// it; once Image.Close has, runs end with CodeImageClosed.
 	Image *Image
 }
 

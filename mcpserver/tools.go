@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/jsonenc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -159,7 +159,7 @@ func (s *Server) failure(code modebox.Code, msg string) *mcp.CallToolResult {
 // toolResult is a result with v as structuredContent and its JSON as the
 // text mirror, cut at MaxResultText characters.
 func (s *Server) toolResult(v any, isError bool) *mcp.CallToolResult {
-	b, err := marshal(v)
+	b, err := jsonenc.Marshal(v) // not json.Marshal: "Promise<number>" stays as written for the model
 	if err != nil {
 		// Only a value that is not JSON gets here; report it rather than panic.
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "modebox: cannot encode the result: " + err.Error()}}}
@@ -169,18 +169,6 @@ func (s *Server) toolResult(v any, isError bool) *mcp.CallToolResult {
 		StructuredContent: json.RawMessage(b),
 		IsError:           isError,
 	}
-}
-
-// marshal is json.Marshal without HTML escaping: the text is read by a
-// model, and "Promise<number>" should stay as written.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // mirror cuts text at MaxResultText characters (runes) and says how to
@@ -266,7 +254,7 @@ func (s *Server) declarations(ns string) *mcp.CallToolResult {
 
 // plainResult is a successful result of a discovery tool.
 func (s *Server) plainResult(v any, howToGetLess string) *mcp.CallToolResult {
-	b, err := marshal(v)
+	b, err := jsonenc.Marshal(v) // not json.Marshal: "Promise<number>" stays as written for the model
 	if err != nil {
 		return s.failure(modebox.CodeInternal, err.Error())
 	}

@@ -195,6 +195,9 @@ const (
 	// again. It was running EngineConfig.MaxRuns programs and its queue was
 	// full, or the run waited QueueTimeout for a slot.
 	EngineBusy Code = "ENGINE_BUSY"
+	// ImageClosed: the engine's image was closed (Image.Close); nothing ran.
+	// An engine made on a closed image runs nothing again.
+	ImageClosed Code = "IMAGE_CLOSED"
 )
 
 // Tool calls: the program sees these as e.code on the rejected call, and

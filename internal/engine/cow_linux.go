@@ -48,3 +48,11 @@ func (c *cowImage) mapOver(buf []byte) error {
 		unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_FIXED)
 	return err
 }
+
+// close closes the memfd; mappings made from it stay valid.
+func (c *cowImage) close() {
+	if c != nil && c.fd >= 0 {
+		unix.Close(c.fd)
+		c.fd = -1
+	}
+}

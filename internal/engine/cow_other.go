@@ -8,3 +8,5 @@ type cowImage struct{}
 func newCowImage([]byte) (*cowImage, error) { return nil, errNotResettable }
 
 func (*cowImage) mapOver([]byte) error { return errNotResettable }
+
+func (*cowImage) close() {}

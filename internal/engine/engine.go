@@ -53,7 +53,18 @@ type Engine struct {
 	// none (not Linux, or the image kept its data segments).
 	cow  *cowImage
 	live atomic.Int32 // runs holding an instance
+
+	// Guarded by idleMu: closed is set by Close; inflight counts the runs
+	// holding an instance, so that the runtime and the snapshot image are
+	// freed only once the last of them has ended (see Close).
+	closed   bool
+	inflight int
+	// shared is the engine Shared returns, which Close leaves open.
+	shared bool
 }
+
+// ErrClosed is returned (wrapped) where an engine is used after Close.
+var ErrClosed = errors.New("engine: the engine image is closed")
 
 var (
 	sharedOnce sync.Once
@@ -67,12 +78,16 @@ var (
 func Shared() (*Engine, error) {
 	sharedOnce.Do(func() {
 		shared, sharedErr = load(context.Background(), DefaultCacheDir())
+		if shared != nil {
+			shared.shared = true
+		}
 	})
 	return shared, sharedErr
 }
 
 // Load compiles the engine image, keeping compiled code in the on-disk
-// cache dir ("": no cache; an unusable dir: no cache either).
+// cache dir ("": no cache; an unusable dir: no cache either). The engine
+// holds its compiled code, its snapshot and idle instances until Close.
 func Load(ctx context.Context, dir string) (*Engine, error) { return load(ctx, dir) }
 
 // DefaultCacheDir is where the process-wide engine caches compiled code:

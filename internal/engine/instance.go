@@ -51,9 +51,14 @@ var reuseInstances = true
 // acquire returns a reset instance for a run with this hard memory cap, or
 // restores a new one.
 func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error) {
+	e.idleMu.Lock()
+	if e.closed {
+		e.idleMu.Unlock()
+		return nil, ErrClosed
+	}
+	e.inflight++
 	e.live.Add(1)
 	if e.reusable && reuseInstances {
-		e.idleMu.Lock()
 		for i := len(e.idle) - 1; i >= 0; i-- {
 			if in := e.idle[i]; in.hardMem == hardMem {
 				e.idle = append(e.idle[:i], e.idle[i+1:]...)
@@ -61,8 +66,8 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 				return in, nil
 			}
 		}
-		e.idleMu.Unlock()
 	}
+	e.idleMu.Unlock()
 	var mod api.Module
 	var err error
 	mapped := false
@@ -72,7 +77,7 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 		mod, err = e.restore(experimental.WithMemoryAllocator(ctx, newMemoryAllocator(uint64(hardMem))))
 	}
 	if err != nil {
-		e.live.Add(-1)
+		e.done()
 		return nil, err
 	}
 	in := &instance{
@@ -88,12 +93,14 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 }
 
 // release resets the instance and keeps it for another run when clean and
-// reusable, and closes it otherwise.
+// reusable and the engine is open, and closes it otherwise. The reset may
+// use the snapshot image without a lock: Close frees it only after the
+// last run holding an instance has released it.
 func (e *Engine) release(in *instance, clean bool) {
-	defer e.live.Add(-1)
+	defer e.done()
 	if clean && e.reusable && reuseInstances && e.reset(in) == nil {
 		e.idleMu.Lock()
-		if len(e.idle) < idleMax {
+		if !e.closed && len(e.idle) < idleMax {
 			e.idle = append(e.idle, in)
 			e.idleMu.Unlock()
 			return
@@ -101,6 +108,58 @@ func (e *Engine) release(in *instance, clean bool) {
 		e.idleMu.Unlock()
 	}
 	in.mod.Close(context.Background())
+}
+
+// done ends a run's hold on the engine; the last one after Close frees it.
+func (e *Engine) done() {
+	e.live.Add(-1)
+	e.idleMu.Lock()
+	e.inflight--
+	last := e.closed && e.inflight == 0
+	e.idleMu.Unlock()
+	if last {
+		e.free()
+	}
+}
+
+// Close releases what the engine holds: its idle instances at once, and
+// its compiled code, runtime and snapshot image (on Linux, a memfd) once
+// no run holds an instance. A run in flight finishes; its instance is then
+// closed, not kept. Runs after Close fail with ErrClosed (the run's error
+// is codes.ImageClosed). Close is idempotent and safe for concurrent use;
+// on the engine Shared returns it does nothing, since that one serves the
+// whole process.
+func (e *Engine) Close() error {
+	if e.shared {
+		return nil
+	}
+	e.idleMu.Lock()
+	if e.closed {
+		e.idleMu.Unlock()
+		return nil
+	}
+	e.closed = true
+	idle := e.idle
+	e.idle = nil
+	last := e.inflight == 0
+	e.idleMu.Unlock()
+	for _, in := range idle {
+		in.mod.Close(context.Background())
+	}
+	if last {
+		e.free()
+	}
+	return nil
+}
+
+// free closes the runtime (and with it the compiled module) and the
+// snapshot image. It runs once: after Close, when no run holds an
+// instance.
+func (e *Engine) free() {
+	ctx := context.Background()
+	e.compiled.Close(ctx)
+	e.rt.Close(ctx)
+	e.cow.close()
 }
 
 var errNotResettable = errors.New("engine: instance cannot be reset")

@@ -231,6 +231,10 @@ func stopMessage(code codes.Code, lim Limits) string {
 func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	ctx := withRun(context.Background(), r)
 	inst, err := e.acquire(ctx, r.hardMem)
+	if errors.Is(err, ErrClosed) {
+		r.setErr(&Error{Code: codes.ImageClosed, Message: "the engine image is closed; nothing ran"})
+		return
+	}
 	if err != nil {
 		r.setErr(&Error{Code: codes.GuestCrash, Message: "cannot start the engine: " + err.Error()})
 		return

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/engine"
 	"github.com/modebox/modebox/internal/errs"
+	"github.com/modebox/modebox/internal/jsonenc"
 	"github.com/modebox/modebox/internal/limits"
 	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/seal"
@@ -89,7 +89,11 @@ type body struct {
 
 // seal seals b bound to binding.
 func (s *Sealer) seal(b body, binding seal.Binding) (string, error) {
-	raw, err := marshalExact(b)
+	// Not json.Marshal: it would rewrite <, >, & and U+2028/U+2029 inside
+	// raw messages as \u escapes, and a pending call's arguments are
+	// compared byte for byte (by digest) with the replay's on resume:
+	// "a && b" would never resume.
+	raw, err := jsonenc.Marshal(b)
 	if err != nil {
 		return "", err
 	}
@@ -109,19 +113,4 @@ func (s *Sealer) open(token string, binding seal.Binding) (*body, error) {
 		return nil, &seal.Error{Code: codes.TokenMalformed, Message: "the token's contents are not a paused run"}
 	}
 	return &b, nil
-}
-
-// marshalExact encodes v as JSON keeping every json.RawMessage byte for
-// byte. json.Marshal would rewrite <, >, & and U+2028/U+2029 inside raw
-// messages as \u escapes, and a pending call's arguments are compared byte
-// for byte (by digest) with the replay's on resume: "a && b" would never
-// resume.
-func marshalExact(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }

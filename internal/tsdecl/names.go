@@ -7,27 +7,6 @@ import (
 	"unicode/utf8"
 )
 
-// Identifier maps a tool or server name to a JS identifier: every
-// character other than an ASCII letter, digit, '_' or '$' becomes '_', and
-// a leading digit gets a '_' prefix. The empty name becomes "_". For
-// example "get-sum" becomes "get_sum" and "2fa.check" becomes "_2fa_check".
-func Identifier(name string) string {
-	var b strings.Builder
-	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '$':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	s := b.String()
-	if s == "" || (s[0] >= '0' && s[0] <= '9') {
-		s = "_" + s
-	}
-	return s
-}
-
 // isIdent reports whether s is a JS identifier name (reserved words
 // included: they are fine as property names).
 func isIdent(s string) bool {

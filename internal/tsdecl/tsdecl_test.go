@@ -132,16 +132,6 @@ func TestSignature(t *testing.T) {
 	}
 }
 
-func TestIdentifier(t *testing.T) {
-	for in, want := range map[string]string{
-		"get-sum": "get_sum", "2fa.check": "_2fa_check", "": "_", "$ok_1": "$ok_1", "naïve": "na_ve",
-	} {
-		if got := Identifier(in); got != want {
-			t.Errorf("Identifier(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestBounded checks that schemas built to explode stay small and fast.
 func TestBounded(t *testing.T) {
 	// Seven levels of five-way branching, inline: 5^7 leaves.
