@@ -1,6 +1,8 @@
 package modebox
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"runtime"
 	"testing"
@@ -82,5 +84,46 @@ func TestImageCloseReleases(t *testing.T) {
 			t.Fatalf("the default image after Close: %v %+v", err, r)
 		}
 		e.Close()
+	}
+}
+
+// TestResumeOnClosedImageKeepsToken: resuming on an engine whose image was
+// closed refuses with CodeImageClosed before the token is claimed, so the
+// same token still resumes on an engine with a working image (a user's
+// approval is not lost to an embedder's shutdown).
+func TestResumeOnClosedImageKeepsToken(t *testing.T) {
+	key := make([]byte, 32)
+	for i := range key {
+		key[i] = byte(i + 1)
+	}
+	store := DirTokenStore(t.TempDir())
+	guarded := Tool{Namespace: "t", Name: "guarded", Policy: PolicyAsk, Handler: func(context.Context, json.RawMessage) (any, error) { return "ran", nil }}
+	engineWith := func(im *Image) *Engine {
+		e, err := New(EngineConfig{Image: im, Tools: []Tool{guarded}, Continuations: &Continuations{Keys: [][]byte{key}, Store: store}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		return e
+	}
+	im, err := LoadImage(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	closing := engineWith(im)
+	r, err := closing.Run(t.Context(), `return await t.guarded({})`, RunOptions{})
+	if err != nil || r.Status != StatusPaused || r.Token == "" {
+		t.Fatalf("want a pause: %v %+v", err, r)
+	}
+	if err := im.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := closing.Resume(t.Context(), r.Token, Decisions{Default: Approve})
+	if err != nil || res.Error == nil || res.Error.Code != CodeImageClosed {
+		t.Fatalf("resume on a closed image: %v %+v", err, res)
+	}
+	res, err = engineWith(nil).Resume(t.Context(), r.Token, Decisions{Default: Approve})
+	if err != nil || res.Status != StatusOK || string(res.Value) != `"ran"` {
+		t.Fatalf("the token must still resume on a working engine: %v %+v", err, res)
 	}
 }

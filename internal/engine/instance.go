@@ -122,6 +122,15 @@ func (e *Engine) done() {
 	}
 }
 
+// Closed reports whether Close has been called. A caller about to spend
+// something a run cannot give back (a single-use continuation token)
+// checks it first.
+func (e *Engine) Closed() bool {
+	e.idleMu.Lock()
+	defer e.idleMu.Unlock()
+	return e.closed
+}
+
 // Close releases what the engine holds: its idle instances at once, and
 // its compiled code, runtime and snapshot image (on Linux, a memfd) once
 // no run holds an instance. A run in flight finishes; its instance is then

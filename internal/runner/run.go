@@ -203,6 +203,11 @@ func (r *Runner) Resume(ctx context.Context, token string, d Decisions, observe 
 		return &Outcome{Refused: busy}, nil
 	}
 	defer release()
+	// a closed image cannot run the resumed program: refuse before the
+	// token is claimed, so it still resumes on an engine that can
+	if r.Engine != nil && r.Engine.Closed() {
+		return &Outcome{Refused: &errs.Tool{Code: codes.ImageClosed, Message: "the engine image is closed; nothing ran, and the token is still usable"}}, nil
+	}
 	b, err := r.Sealer.open(token, r.Binding)
 	if err != nil {
 		return nil, err
