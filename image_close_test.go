@@ -14,6 +14,9 @@ import (
 // CodeImageClosed. Closing the default image (or a nil one) does nothing.
 func TestImageCloseReleases(t *testing.T) {
 	if runtime.GOOS != "linux" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("this test counts fds in /proc/self/fd: CI must run on Linux")
+		}
 		t.Skip("counts fds in /proc/self/fd")
 	}
 	fds := func() int {

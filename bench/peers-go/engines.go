@@ -102,6 +102,22 @@ func toF(v any) float64 {
 
 // --- modernc.org/quickjs: a new VM per run ---
 
+// registerAdd gives vm the synchronous Go function __add the tools wrapper
+// calls.
+func registerAdd(vm *quickjs.VM) error {
+	return vm.RegisterHostFunc("__add", func(args []any) (any, error) {
+		o, ok := args[0].(*quickjs.Object)
+		if !ok {
+			return nil, errors.New("add: want an object")
+		}
+		var in addIn
+		if err := o.Into(&in); err != nil {
+			return nil, err
+		}
+		return in.A + in.B, nil
+	})
+}
+
 type moderncEngine struct{}
 
 func (moderncEngine) name() string { return "modernc" }
@@ -112,17 +128,7 @@ func (moderncEngine) run(src string) (string, error) {
 		return "", err
 	}
 	defer vm.Close()
-	if err := vm.RegisterHostFunc("__add", func(args []any) (any, error) {
-		o, ok := args[0].(*quickjs.Object)
-		if !ok {
-			return nil, errors.New("add: want an object")
-		}
-		var in addIn
-		if err := o.Into(&in); err != nil {
-			return nil, err
-		}
-		return in.A + in.B, nil
-	}); err != nil {
+	if err := registerAdd(vm); err != nil {
 		return "", err
 	}
 	if _, err := vm.Eval(wrap(src), quickjs.EvalGlobal); err != nil {

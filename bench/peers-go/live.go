@@ -239,17 +239,7 @@ func newModerncVM() (*moderncVM, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := vm.RegisterHostFunc("__add", func(args []any) (any, error) {
-		o, ok := args[0].(*quickjs.Object)
-		if !ok {
-			return nil, errors.New("add: want an object")
-		}
-		var in addIn
-		if err := o.Into(&in); err != nil {
-			return nil, err
-		}
-		return in.A + in.B, nil
-	}); err != nil {
+	if err := registerAdd(vm); err != nil {
 		vm.Close()
 		return nil, err
 	}

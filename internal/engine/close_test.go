@@ -53,6 +53,9 @@ func loadUsed(t *testing.T, dir string) *Engine {
 // on it fails with IMAGE_CLOSED, as often as it is tried.
 func TestCloseReleases(t *testing.T) {
 	if runtime.GOOS != "linux" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("this test counts fds in /proc/self/fd and the Linux snapshot memfd: CI must run on Linux")
+		}
 		t.Skip("counts fds in /proc/self/fd and the Linux snapshot memfd")
 	}
 	dir := t.TempDir() // one compilation cache: only the first load compiles
