@@ -39,8 +39,17 @@ func dirtiedPages(t *testing.T, e *Engine, src string) int {
 	go func() {
 		done <- e.Run(context.Background(), Request{Code: prog.Code, Setup: addSetup, Host: h})
 	}()
-	in := <-got
-	<-h.entered // the guest is back in the host, waiting for the call
+	var in *instance
+	select {
+	case in = <-got:
+	case r := <-done:
+		t.Fatalf("the run ended before its call: %s %+v", r.Value, r.Err)
+	}
+	select {
+	case <-h.entered: // the guest is back in the host, waiting for the call
+	case r := <-done:
+		t.Fatalf("the run ended before its call: %s %+v", r.Value, r.Err)
+	}
 	buf, _ := in.mod.Memory().Read(0, in.mod.Memory().Size())
 	snap := make([]byte, e.snap.pages*pageSize)
 	for _, c := range e.snap.image {
