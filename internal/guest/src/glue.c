@@ -528,8 +528,9 @@ static JSValue js_sync(JSContext *c, JSValueConst this_val, int argc,
     return r;
 }
 
-/* In quickjs.c (patch zm1): freeze the atoms there are. */
-void JS_ModeboxFreezeAtoms(JSRuntime *rt);
+/* In quickjs.c (patch zm1): freeze the atoms, objects and function
+   bytecode there are. */
+void JS_ModeboxFreeze(JSRuntime *rt);
 
 /* In quickjs.c (src/json_fast.c): JSON.stringify of plain data. */
 int JS_ModeboxStringifyPlain(JSContext *ctx, JSValueConst v, JSValue *out);
@@ -678,7 +679,7 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
         return 4;
     drain();
     JS_RunGC(rt);
-    JS_ModeboxFreezeAtoms(rt);
+    JS_ModeboxFreeze(rt);
     plug_holes();
     return stopped ? 5 : 0;
 }
