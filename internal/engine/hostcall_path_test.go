@@ -160,4 +160,3 @@ return "done";`, Limits{Memory: 16 << 20}, rawHost{})
 		t.Fatal(got)
 	}
 }
-
