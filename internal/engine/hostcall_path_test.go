@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,6 +52,19 @@ func mustRun(t *testing.T, src string, lim Limits, host Host) string {
 func TestHostCallNumberResults(t *testing.T) {
 	texts := []string{"0", "-0", "7", "-7", "10", "999999999", "-999999999", "1000000000", "-1000000000",
 		"2147483647", "-2147483648", "4294967296", "1.5", "-0.0", "1e3", "0.1", "9007199254740993", "1E-7", "-0e0"}
+	// and generated integers of 1 to 12 digits, either sign
+	rng := rand.New(rand.NewPCG(19, 4))
+	for range 300 {
+		d := 1 + rng.IntN(12)
+		s := strconv.Itoa(1 + rng.IntN(9))
+		for range d - 1 {
+			s += strconv.Itoa(rng.IntN(10))
+		}
+		if rng.IntN(2) == 0 {
+			s = "-" + s
+		}
+		texts = append(texts, s)
+	}
 	var b strings.Builder
 	b.WriteString("const out = [];\n")
 	for _, s := range texts {
