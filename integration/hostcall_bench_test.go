@@ -36,4 +36,3 @@ func benchRun(b *testing.B, code, want string) {
 		b.ReportMetric(float64(c-c0)/float64(b.N), "cpu-ns/op")
 	}
 }
-
