@@ -23,6 +23,9 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 	if kind == evSync || kind == evSyncRead {
 		return r.syncEvent(kind, id, payload) // Intl works at init too (it warms up there)
 	}
+	if r.deferred != nil && kind != evCall {
+		r.flushDeferred() // the guest is still running: the call must not wait for it
+	}
 	if r.initOnly {
 		if kind == evPanic {
 			r.panicMsg = string(payload)
@@ -250,9 +253,69 @@ func (r *run) startSleep(pc *pendingCall) {
 	}()
 }
 
+// startCall starts pc. The call is held back as r.deferred while the
+// guest goes on with its turn: if the guest then waits with nothing else
+// in flight, the driver runs it itself (next, callInline), which saves two
+// goroutine hand-offs; any other event of the guest, another call, or a
+// wait with more in flight sends it to a worker.
 func (r *run) startCall(pc *pendingCall) {
 	r.running++
-	dispatch(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
+	r.flushDeferred()
+	r.deferred = pc
+}
+
+// flushDeferred sends the held-back call, if any, to a worker.
+func (r *run) flushDeferred() {
+	if pc := r.deferred; pc != nil {
+		r.deferred = nil
+		dispatch(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
+	}
+}
+
+// States of run.inTool: who owns the run while the driver runs a call
+// itself.
+const (
+	driverOwns   = iota // the driver, as always
+	driverInTool        // the driver is in a tool, the guest idle: a stop may take over
+	takenOver           // Run took over at a stop: the driver must touch nothing
+)
+
+// callInline runs the held-back call on the driver, when nothing else can
+// settle. The guest is idle and its instance unused until the tool
+// returns, so a stop (deadline, cancellation) that comes while the tool
+// runs does not wait for it: Run takes the run over (takeOver) and ends it
+// as the driver would, and the driver, once the tool returns (if ever),
+// finds it taken and leaves without touching the run. ok is false when
+// the run ended.
+func (r *run) callInline() (c completion, ok bool) {
+	pc := r.deferred
+	r.deferred = nil
+	r.inTool.Store(driverInTool)
+	if r.stopCode.Load() != nil { // Run may not have seen driverInTool: stop here
+		if r.inTool.CompareAndSwap(driverInTool, driverOwns) {
+			r.failStopped()
+		}
+		return completion{}, false
+	}
+	c = callHost(r.callCtx, r, r.host, pc, r.limits.MaxValue)
+	if !r.inTool.CompareAndSwap(driverInTool, driverOwns) {
+		return completion{}, false // taken over
+	}
+	return r.received(c), true
+}
+
+// takeOver ends a stopped run whose driver is in a tool (callInline):
+// the run's error, its instance released, the calls' context cancelled
+// and done closed, as the driver does when it returns. It does nothing
+// (false) when the driver is not in a tool: the driver then sees the stop
+// itself.
+func (r *run) takeOver() bool {
+	if !r.inTool.CompareAndSwap(driverInTool, takenOver) {
+		return false
+	}
+	r.failStopped()
+	r.endDrive()
+	return true
 }
 
 func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue int) (c completion) {
