@@ -26,17 +26,17 @@ type (
 		T    bool    `json:"t"`
 		F32  float32 `json:"f32"`
 		F64  float64
-		I    int     `json:"i"`
-		I8   int8    `json:"i8"`
-		I16  int16   `json:"i16"`
-		I32  int32   `json:"i32"`
-		I64  int64   `json:"i64,omitzero"`
-		U    uint    `json:"u"`
-		U8   uint8   `json:"u8"`
-		U16  uint16  `json:"u16"`
-		U32  uint32  `json:"u32"`
-		U64  uint64  `json:"u64"`
-		Skip string  `json:"-"`
+		I    int    `json:"i"`
+		I8   int8   `json:"i8"`
+		I16  int16  `json:"i16"`
+		I32  int32  `json:"i32"`
+		I64  int64  `json:"i64,omitzero"`
+		U    uint   `json:"u"`
+		U8   uint8  `json:"u8"`
+		U16  uint16 `json:"u16"`
+		U32  uint32 `json:"u32"`
+		U64  uint64 `json:"u64"`
+		Skip string `json:"-"`
 		low  int
 	}
 )
