@@ -24,7 +24,12 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		return r.syncEvent(kind, id, payload) // Intl works at init too (it warms up there)
 	}
 	if r.deferred != nil && kind != evCall {
-		r.flushDeferred() // the guest is still running: the call must not wait for it
+		// the guest is still running: the call must not wait for it. An
+		// allocator poll comes every 128 allocations, often between a
+		// call and the await that follows it: only the fourth sends it.
+		if r.deferPolls++; kind != evPoll || r.deferPolls >= deferPollsMax {
+			r.flushDeferred()
+		}
 	}
 	if r.initOnly {
 		if kind == evPanic {
@@ -130,7 +135,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		return answerStop
 	}
 	r.lastID = int(id)
-	pc := &pendingCall{id: int(id)}
+	pc := r.newPendingCall(int(id))
 	if len(payload) > r.limits.MaxValue+1024 {
 		pc.tool = "?"
 		pc.digest = argsDigest(payload)
@@ -144,7 +149,12 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.crash("malformed call")
 		return answerStop
 	}
-	pc.tool = string(tool)
+	if string(tool) == r.lastTool { // a loop calls one tool: one string for all
+		pc.tool = r.lastTool
+	} else {
+		pc.tool = string(tool)
+		r.lastTool = pc.tool
+	}
 	pc.args = append(json.RawMessage(nil), args...)
 	pc.digest = argsDigest(pc.args)
 	pc.sleep = pc.tool == "$sleep"
@@ -193,6 +203,18 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.schedule(pc)
 	}
 	return answerGo
+}
+
+// newPendingCall gives a call its record, from a block of them: one
+// allocation for many calls.
+func (r *run) newPendingCall(id int) *pendingCall {
+	if len(r.callBlock) == 0 {
+		r.callBlock = make([]pendingCall, min(64, max(4, r.calls)))
+	}
+	pc := &r.callBlock[0]
+	r.callBlock = r.callBlock[1:]
+	pc.id = id
+	return pc
 }
 
 // reject settles pc with an error at the guest's next idle point.
@@ -264,10 +286,13 @@ func (r *run) startCall(pc *pendingCall) {
 	r.deferred = pc
 }
 
+// deferPollsMax is how many allocator polls a held-back call waits for.
+const deferPollsMax = 4
+
 // flushDeferred sends the held-back call, if any, to a worker.
 func (r *run) flushDeferred() {
 	if pc := r.deferred; pc != nil {
-		r.deferred = nil
+		r.deferred, r.deferPolls = nil, 0
 		dispatch(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
 	}
 }
@@ -289,7 +314,7 @@ const (
 // the run ended.
 func (r *run) callInline() (c completion, ok bool) {
 	pc := r.deferred
-	r.deferred = nil
+	r.deferred, r.deferPolls = nil, 0
 	r.inTool.Store(driverInTool)
 	if r.stopCode.Load() != nil { // Run may not have seen driverInTool: stop here
 		if r.inTool.CompareAndSwap(driverInTool, driverOwns) {

@@ -87,7 +87,10 @@ type run struct {
 	replayIdx  int
 	clockIdx   int
 	replayByID map[int]*JournalCall
-	deferred   *pendingCall // a started call not yet sent to a worker (startCall)
+	deferred   *pendingCall  // a started call not yet sent to a worker (startCall)
+	deferPolls int           // allocator polls since it was held back
+	callBlock  []pendingCall // newPendingCall's
+	lastTool   string        // the last call's tool name
 
 	// inTool says who owns the run while the driver runs a call itself
 	// (callInline); endDrive ends the run as the driver does when it
