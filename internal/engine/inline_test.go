@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -138,5 +139,23 @@ func TestInlineCallPanicIsTheToolsError(t *testing.T) {
 	res := runContract(t, `try { await tools.a({}); return "no" } catch (e) { return e.code + " " + e.message }`, Limits{}, h, nil)
 	if res.Err != nil || string(res.Value) != `"TOOL_ERROR the tool panicked: boom"` {
 		t.Fatalf("%+v %s", res.Err, res.Value)
+	}
+}
+
+// TestInlineCallsKeepMaxConcurrencyOne: with MaxConcurrency 1 the calls
+// of a Promise.all run one at a time (each on the driver once the one
+// before settled) and all settle, in order.
+func TestInlineCallsKeepMaxConcurrencyOne(t *testing.T) {
+	h := &contractHost{call: func(_ context.Context, c Call) (json.RawMessage, error) {
+		return json.RawMessage(fmt.Sprint(c.ID * 10)), nil
+	}}
+	res := runContract(t, `return await Promise.all([1, 2, 3, 4].map(n => tools.a({n})))`, Limits{MaxConcurrency: 1}, h, nil)
+	if res.Err != nil || string(res.Value) != `[10,20,30,40]` {
+		t.Fatalf("%+v %s", res.Err, res.Value)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.maxCall != 1 || len(h.called) != 4 {
+		t.Fatalf("%d calls, %d at once, want 4 one at a time", len(h.called), h.maxCall)
 	}
 }

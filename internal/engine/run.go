@@ -342,8 +342,10 @@ func (r *run) next() (completion, bool) {
 		return c, true
 	}
 	if r.deferred != nil {
-		if r.running == 1 && len(r.waiting) == 0 && r.sleeping == 0 {
-			return r.callInline() // nothing else can settle: no hand-off
+		if r.running == 1 && r.sleeping == 0 {
+			// nothing else can settle (a waiting call starts only after
+			// this one): no hand-off
+			return r.callInline()
 		}
 		r.flushDeferred()
 	}
