@@ -226,6 +226,11 @@ func TestDecodeAddShapes(t *testing.T) {
 	if !check[scalar](t, d, []byte(s)) {
 		t.Errorf("%s was declined", s)
 	}
+	// an unexported field is not a key, as for encoding/json
+	var sc scalar
+	if d.Decode([]byte(`{"low":1}`), &sc) || sc.low != 0 {
+		t.Errorf("the unexported field was decoded: %+v", sc)
+	}
 }
 
 // TestForRefuses: types the Decoder cannot decode exactly get none.
