@@ -159,3 +159,20 @@ func TestInlineCallsKeepMaxConcurrencyOne(t *testing.T) {
 		t.Fatalf("%d calls, %d at once, want 4 one at a time", len(h.called), h.maxCall)
 	}
 }
+
+// TestSettledCallDropsItsArguments: call records come in blocks, so a
+// settled call must not keep its arguments (a block lives as long as any
+// of its calls).
+func TestSettledCallDropsItsArguments(t *testing.T) {
+	r := &run{pending: map[int]*pendingCall{}}
+	pc := r.newPendingCall(1)
+	pc.args = json.RawMessage(`{"big":"…"}`)
+	r.reject(pc, codes.ValueTooLarge, "x")
+	c, ok := r.next()
+	if !ok || c.call != pc {
+		t.Fatalf("next: %v %v", c, ok)
+	}
+	if pc.args != nil {
+		t.Fatal("the settled call keeps its arguments")
+	}
+}

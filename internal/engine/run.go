@@ -324,7 +324,12 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 }
 
 // next waits for the next call to settle, serving the journal first.
-func (r *run) next() (completion, bool) {
+func (r *run) next() (c completion, ok bool) {
+	defer func() {
+		if ok { // settled now: its block of records (newPendingCall) must not keep the arguments
+			c.call.args = nil
+		}
+	}()
 	if r.replay != nil && r.replayIdx < len(r.replay.Calls) {
 		rec := r.replay.Calls[r.replayIdx]
 		pc := r.pending[rec.ID]
