@@ -298,7 +298,7 @@ static void plug_holes(void)
             continue;
         }
         free(p);
-        size = size > 512 ? size / 2 : size - 4;
+        size = size > 512 ? size / 2 : size > 4 ? size - 4 : 0;
     }
     heap_mark = top;
 }
