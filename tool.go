@@ -3,7 +3,9 @@ package modebox
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 
+	"github.com/modebox/modebox/internal/jsonstruct"
 	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/schema"
 	"github.com/modebox/modebox/internal/toolbox"
@@ -49,6 +51,7 @@ func NewTool[In, Out any](name, description string, fn func(ctx context.Context,
 	if err != nil {
 		return Tool{}, &ConfigError{Field: "tool " + name, Reason: "cannot infer the output schema", Err: err}
 	}
+	dec := jsonstruct.For(reflect.TypeFor[In]()) // nil: In is not a flat struct
 	return Tool{
 		Name:         name,
 		Description:  description,
@@ -56,7 +59,8 @@ func NewTool[In, Out any](name, description string, fn func(ctx context.Context,
 		OutputSchema: out,
 		Handler: func(ctx context.Context, args json.RawMessage) (any, error) {
 			var v In
-			if len(args) > 0 && string(args) != "null" {
+			if len(args) > 0 && string(args) != "null" && (dec == nil || !dec.Decode(args, &v)) {
+				v = *new(In) // the decoder declined, maybe halfway
 				if err := json.Unmarshal(args, &v); err != nil {
 					return nil, &ToolError{Code: CodeInvalidArgument, Message: "invalid argument: " + err.Error(), Err: err}
 				}

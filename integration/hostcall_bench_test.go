@@ -21,6 +21,8 @@ func benchRun(b *testing.B, code, want string) {
 	e := newEngine(b, addTool)
 	opts := modebox.RunOptions{Lang: "js"}
 	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := processCPU()
 	for b.Loop() {
 		r, err := e.Run(context.Background(), code, opts)
 		if err != nil {
@@ -29,5 +31,8 @@ func benchRun(b *testing.B, code, want string) {
 		if r.Error != nil || string(r.Value) != want {
 			b.Fatalf("%s %+v", r.Value, r.Error)
 		}
+	}
+	if c := processCPU(); c > c0 && b.N > 0 {
+		b.ReportMetric(float64(c-c0)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -23,6 +23,14 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 	if kind == evSync || kind == evSyncRead {
 		return r.syncEvent(kind, id, payload) // Intl works at init too (it warms up there)
 	}
+	if r.deferred != nil && kind != evCall {
+		// the guest is still running: the call must not wait for it. An
+		// allocator poll comes every 128 allocations, often between a
+		// call and the await that follows it: only the fourth sends it.
+		if r.deferPolls++; kind != evPoll || r.deferPolls >= deferPollsMax {
+			r.flushDeferred()
+		}
+	}
 	if r.initOnly {
 		if kind == evPanic {
 			r.panicMsg = string(payload)
@@ -127,7 +135,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		return answerStop
 	}
 	r.lastID = int(id)
-	pc := &pendingCall{id: int(id)}
+	pc := r.newPendingCall(int(id))
 	if len(payload) > r.limits.MaxValue+1024 {
 		pc.tool = "?"
 		pc.digest = argsDigest(payload)
@@ -141,7 +149,12 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.crash("malformed call")
 		return answerStop
 	}
-	pc.tool = string(tool)
+	if string(tool) == r.lastTool { // a loop calls one tool: one string for all
+		pc.tool = r.lastTool
+	} else {
+		pc.tool = string(tool)
+		r.lastTool = pc.tool
+	}
 	pc.args = append(json.RawMessage(nil), args...)
 	pc.digest = argsDigest(pc.args)
 	pc.sleep = pc.tool == "$sleep"
@@ -190,6 +203,18 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.schedule(pc)
 	}
 	return answerGo
+}
+
+// newPendingCall gives a call its record, from a block of them: one
+// allocation for many calls.
+func (r *run) newPendingCall(id int) *pendingCall {
+	if len(r.callBlock) == 0 {
+		r.callBlock = make([]pendingCall, min(64, max(4, r.calls)))
+	}
+	pc := &r.callBlock[0]
+	r.callBlock = r.callBlock[1:]
+	pc.id = id
+	return pc
 }
 
 // reject settles pc with an error at the guest's next idle point.
@@ -250,9 +275,72 @@ func (r *run) startSleep(pc *pendingCall) {
 	}()
 }
 
+// startCall starts pc. The call is held back as r.deferred while the
+// guest goes on with its turn: if the guest then waits with nothing else
+// in flight, the driver runs it itself (next, callInline), which saves two
+// goroutine hand-offs; any other event of the guest, another call, or a
+// wait with more in flight sends it to a worker.
 func (r *run) startCall(pc *pendingCall) {
 	r.running++
-	dispatch(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
+	r.flushDeferred()
+	r.deferred = pc
+}
+
+// deferPollsMax is how many allocator polls a held-back call waits for.
+const deferPollsMax = 4
+
+// flushDeferred sends the held-back call, if any, to a worker.
+func (r *run) flushDeferred() {
+	if pc := r.deferred; pc != nil {
+		r.deferred, r.deferPolls = nil, 0
+		dispatch(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
+	}
+}
+
+// States of run.inTool: who owns the run while the driver runs a call
+// itself.
+const (
+	driverOwns   = iota // the driver, as always
+	driverInTool        // the driver is in a tool, the guest idle: a stop may take over
+	takenOver           // Run took over at a stop: the driver must touch nothing
+)
+
+// callInline runs the held-back call on the driver, when nothing else can
+// settle. The guest is idle and its instance unused until the tool
+// returns, so a stop (deadline, cancellation) that comes while the tool
+// runs does not wait for it: Run takes the run over (takeOver) and ends it
+// as the driver would, and the driver, once the tool returns (if ever),
+// finds it taken and leaves without touching the run. ok is false when
+// the run ended.
+func (r *run) callInline() (c completion, ok bool) {
+	pc := r.deferred
+	r.deferred, r.deferPolls = nil, 0
+	r.inTool.Store(driverInTool)
+	if r.stopCode.Load() != nil { // Run may not have seen driverInTool: stop here
+		if r.inTool.CompareAndSwap(driverInTool, driverOwns) {
+			r.failStopped()
+		}
+		return completion{}, false
+	}
+	c = callHost(r.callCtx, r, r.host, pc, r.limits.MaxValue)
+	if !r.inTool.CompareAndSwap(driverInTool, driverOwns) {
+		return completion{}, false // taken over
+	}
+	return r.received(c), true
+}
+
+// takeOver ends a stopped run whose driver is in a tool (callInline):
+// the run's error, its instance released, the calls' context cancelled
+// and done closed, as the driver does when it returns. It does nothing
+// (false) when the driver is not in a tool: the driver then sees the stop
+// itself.
+func (r *run) takeOver() bool {
+	if !r.inTool.CompareAndSwap(driverInTool, takenOver) {
+		return false
+	}
+	r.failStopped()
+	r.endDrive()
+	return true
 }
 
 func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue int) (c completion) {

@@ -41,8 +41,19 @@ func (j *Journal) Clone() *Journal {
 	c := &Journal{Seed: j.Seed}
 	c.Clock = append([]float64(nil), j.Clock...)
 	c.Calls = make([]JournalCall, len(j.Calls))
+	n := 0
+	for _, call := range j.Calls {
+		n += len(call.Value)
+	}
+	buf := make([]byte, 0, n) // every value in one allocation
 	for i, call := range j.Calls {
-		call.Value = append(json.RawMessage(nil), call.Value...)
+		if len(call.Value) > 0 {
+			start := len(buf)
+			buf = append(buf, call.Value...)
+			call.Value = buf[start:len(buf):len(buf)] // an append to one cannot reach the next
+		} else {
+			call.Value = nil
+		}
 		c.Calls[i] = call
 	}
 	return c

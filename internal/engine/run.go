@@ -87,6 +87,16 @@ type run struct {
 	replayIdx  int
 	clockIdx   int
 	replayByID map[int]*JournalCall
+	deferred   *pendingCall  // a started call not yet sent to a worker (startCall)
+	deferPolls int           // allocator polls since it was held back
+	callBlock  []pendingCall // newPendingCall's
+	lastTool   string        // the last call's tool name
+
+	// inTool says who owns the run while the driver runs a call itself
+	// (callInline); endDrive ends the run as the driver does when it
+	// returns, for takeOver.
+	inTool   atomic.Int32
+	endDrive func()
 }
 
 // Run runs one program. It never returns an error: failures of the
@@ -129,9 +139,14 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 	r.callCtx = callCtx
 
 	peak := new(atomic.Uint64)
+	endRun := func() { cancelCalls(); close(r.done) }
+	r.endDrive = endRun
 	go func() {
-		defer close(r.done)
-		defer cancelCalls()
+		defer func() {
+			if r.inTool.Load() != takenOver { // else Run ended it (takeOver)
+				endRun()
+			}
+		}()
 		r.drive(e, req, seed, peak)
 	}()
 
@@ -157,6 +172,9 @@ wait:
 			}
 			break wait
 		}
+	}
+	if !r.isFinished() {
+		r.takeOver() // the driver may be in a tool that ignores the stop
 	}
 	select {
 	case <-r.done:
@@ -243,11 +261,21 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	// clean is set where the guest's last call returned normally: only
 	// then may the instance be reset and kept for another run.
 	clean := false
-	defer func() {
+	exit := func(clean bool) {
 		peak.Store(uint64(mod.Memory().Size()))
 		e.release(inst, clean)
 		if req.Exited != nil {
 			req.Exited(max(0, time.Since(r.effectiveDeadline())))
+		}
+	}
+	endRun := r.endDrive
+	r.endDrive = func() { // for takeOver: the guest is idle between calls
+		exit(true)
+		endRun()
+	}
+	defer func() {
+		if r.inTool.Load() != takenOver {
+			exit(clean)
 		}
 	}()
 	codePtr, err := writeWith(ctx, mod, alloc, []byte(req.Code), true)
@@ -296,7 +324,12 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 }
 
 // next waits for the next call to settle, serving the journal first.
-func (r *run) next() (completion, bool) {
+func (r *run) next() (c completion, ok bool) {
+	defer func() {
+		if ok { // settled now: its block of records (newPendingCall) must not keep the arguments
+			c.call.args = nil
+		}
+	}()
 	if r.replay != nil && r.replayIdx < len(r.replay.Calls) {
 		rec := r.replay.Calls[r.replayIdx]
 		pc := r.pending[rec.ID]
@@ -312,6 +345,14 @@ func (r *run) next() (completion, bool) {
 		c := r.immediate[0]
 		r.immediate = r.immediate[1:]
 		return c, true
+	}
+	if r.deferred != nil {
+		if r.running == 1 && r.sleeping == 0 {
+			// nothing else can settle (a waiting call starts only after
+			// this one): no hand-off
+			return r.callInline()
+		}
+		r.flushDeferred()
 	}
 	if r.running == 0 && len(r.waiting) == 0 && r.sleeping == 0 {
 		if len(r.parked) > 0 {

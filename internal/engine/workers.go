@@ -8,7 +8,9 @@ import (
 // Tool calls run on a pool of goroutines that outlive single calls, so a
 // call does not pay for a new goroutine and its stack growth. A call that
 // finds no idle worker starts a new one, so the pool never limits
-// concurrency; idle workers exit after workerIdle.
+// concurrency; idle workers exit after workerIdle. (A call the guest
+// waits for with nothing else in flight runs on the driver instead: see
+// startCall and callInline.)
 
 const workerIdle = 2 * time.Second
 

@@ -12,6 +12,10 @@
   delete G.__modebox_encode;
   const nativeCall = G.__modebox_call; // host calls (glue.c)
   delete G.__modebox_call;
+  const plainCall = G.__modebox_call_plain; // host calls with plain data, else null (glue.c)
+  delete G.__modebox_call_plain;
+  const makeTool = G.__modebox_tool; // a tool's function (glue.c)
+  delete G.__modebox_tool;
 
   const O = Object;
   const defineProperty = O.defineProperty;
@@ -747,20 +751,26 @@
   hidden(G, 'console', console);
 
   // ---- host calls ----
-  // nativeCall (glue.c) sends the call and keeps the promise's resolving
-  // functions; the host's answer resolves it in C, or rejects it through
-  // settle below.
+  // plainCall and nativeCall (glue.c) send the call and keep its promise;
+  // the host's answer resolves it in C, or rejects it with the error that
+  // settle below makes.
   function call(tool, args) {
+    // plain data (and a missing argument, which is {}: the declarations
+    // make it optional) is encoded in C, as encode would
+    const p = plainCall(tool, args);
+    return p !== null ? p : encodedCall(tool, args);
+  }
+  // the call of a tool whose arguments are not plain data
+  function encodedCall(tool, args) {
     let a;
     try {
-      // a missing argument is {} (the declarations make it optional)
-      a = args === undefined ? '{}' : encode(args);
+      a = jsonStringify(args, boundary);
     } catch (e) {
       return PromiseCtor.reject(e);
     }
     return nativeCall(tool, a === undefined ? 'null' : a);
   }
-  function settle(reject, tool, text) {
+  function settle(tool, text) {
     // read only the host's own fields: getters a program put on
     // Object.prototype must not decide what the error says
     let info = null;
@@ -772,7 +782,7 @@
     const details = own('details');
     if (details !== undefined) field(err, 'details', details);
     apply(weakMapSet, hostErrorCodes, [err, code]);
-    reject(err);
+    return err;
   }
 
   // ---- timers, served by the host's clock ----
@@ -1015,7 +1025,8 @@
         node = node[path[i]];
       }
       const key = t.key;
-      const fn = function (args) { return call(key, args); };
+      // a function of one argument, as call(key, args) but in C
+      const fn = makeTool(key, encodedCall);
       defineProperty(fn, 'name', { value: path[path.length - 1] });
       prop(node, path[path.length - 1], fn);
       // the original name stays reachable: tools.ns["get-sum"]

@@ -138,13 +138,13 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 		}
 	}
 	akey := approvalKey(e, gi)
-	cover := []string{akey} // what approving this call for the rest of the run approves
+	plainKey := "" // with akey, what approving this call for the rest of the run approves (coverKeys)
 	if e.Sink && h.source != "" {
 		flow := fmt.Sprintf("data flow: %s is a sink, and %s (a source) was called earlier in this run", e.Label(), h.source)
 		// an approval given before the source was read does not cover a
 		// sink after it: that person did not know the data would be there
 		fkey := flowApprovalKey(akey, h.source)
-		cover = append(cover, fkey)
+		plainKey = akey
 		if h.toolApproved(akey) && !h.toolApproved(fkey) {
 			flow += "; " + e.Label() + " was approved for the rest of the run before " + h.source + " was read, which does not cover this call"
 		}
@@ -173,7 +173,7 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 		case Deny:
 			return engine.Verdict{RejectCode: codes.ApprovalDenied, RejectMessage: e.Label() + ": the call was denied"}
 		case ApproveTool:
-			h.approveTool(cover...)
+			h.approveTool(coverKeys(plainKey, akey)...)
 		}
 		h.approveCall(c.ID)
 		return engine.Verdict{}
@@ -185,7 +185,7 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 		h.approveCall(c.ID)
 		return engine.Verdict{}
 	}
-	h.setCover(c.ID, cover)
+	h.setCover(c.ID, coverKeys(plainKey, akey))
 	switch {
 	case h.approver != nil:
 		return engine.Verdict{Approval: reason}
@@ -193,6 +193,16 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 		return engine.Verdict{Park: true, Approval: reason}
 	}
 	return engine.Verdict{RejectCode: codes.ApprovalUnavailable, RejectMessage: e.Label() + " needs approval (" + reason + ") and nothing can approve it; the call was refused"}
+}
+
+// coverKeys lists the approval keys an approval for the rest of the run
+// gives: the call's key, after the plain key when there is one (a sink
+// after a source).
+func coverKeys(plain, key string) []string {
+	if plain == "" {
+		return []string{key}
+	}
+	return []string{plain, key}
 }
 
 // gateOf runs a built-in's gate hook on a call's arguments.

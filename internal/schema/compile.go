@@ -263,6 +263,9 @@ func (v *Validator) ValidateJSON(data []byte) error {
 // ValidateJSONContext is [Validator.ValidateJSON] bounded like
 // [Validator.ValidateContext].
 func (v *Validator) ValidateJSONContext(ctx context.Context, data []byte) error {
+	if v != nil && v.simple != nil && ctx.Err() == nil && simpleValidJSON(v.simple, data) {
+		return nil // what decodeJSON and ValidateContext would say, without decoding
+	}
 	inst, err := decodeJSON(data)
 	if err != nil {
 		return &ValidationError{Rule: "json", Message: "malformed JSON: " + err.Error()}

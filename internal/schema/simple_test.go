@@ -161,3 +161,71 @@ func TestCompileSimpleRefusesOtherKeywords(t *testing.T) {
 		t.Error("an inferred tool schema is not simple")
 	}
 }
+
+// mutateText breaks a text now and then: cut short, a byte changed,
+// something after it, an escape or a stray byte in a string.
+func mutateText(r *rand.Rand, s string) string {
+	const junk = "{}[]:,\"\\ 0-e\x00\x80"
+	b := []byte(s)
+	switch r.IntN(10) {
+	case 0:
+		if len(b) > 0 {
+			return s[:r.IntN(len(b))]
+		}
+	case 1:
+		if len(b) > 0 {
+			b[r.IntN(len(b))] = junk[r.IntN(len(junk))]
+			return string(b)
+		}
+	case 2:
+		return s + []string{" ", "1", "}", "\n"}[r.IntN(4)]
+	case 3:
+		return strings.Replace(s, `"a"`, `"\u0061"`, 1)
+	}
+	return s
+}
+
+// simpleValidJSON on a text answers true only where decoding it and
+// asking simpleValid does, and then the full validator accepts it too;
+// and it answers true for most of what simpleValid accepts (over
+// generated schemas and values, some broken).
+func TestSimpleValidJSONIsSimpleValid(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 19))
+	both, fast, checked := 0, 0, 0
+	for range 3000 {
+		raw := genSimpleSchema(r, 0)
+		v, err := Compile(json.RawMessage(raw))
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if v.simple == nil {
+			continue
+		}
+		for range 20 {
+			text := mutateText(r, genInstance(r, 0))
+			checked++
+			inst, derr := decodeJSON([]byte(text))
+			slow := derr == nil && simpleValid(v.simple, inst)
+			if slow {
+				both++
+			}
+			if !simpleValidJSON(v.simple, []byte(text)) {
+				continue
+			}
+			fast++
+			if !slow {
+				t.Fatalf("schema %s, text %q: simpleValidJSON accepts it, decoding and simpleValid do not (%v)", raw, text, derr)
+			}
+			if err := v.sch.Validate(inst); err != nil {
+				t.Fatalf("schema %s, text %q: accepted, the library says %v", raw, text, err)
+			}
+			if err := v.ValidateJSON([]byte(text)); err != nil {
+				t.Fatalf("schema %s, text %q: accepted, ValidateJSON says %v", raw, text, err)
+			}
+		}
+	}
+	if fast < both*9/10 || both < checked/10 {
+		t.Fatalf("simpleValidJSON accepted %d, simpleValid %d, of %d texts", fast, both, checked)
+	}
+	t.Logf("simpleValidJSON accepted %d, simpleValid %d, of %d texts", fast, both, checked)
+}

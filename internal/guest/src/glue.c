@@ -59,10 +59,10 @@ static JSRuntime *rt;
 static JSContext *ctx;
 static JSValue hook_start, hook_settle, hook_format;
 
-/* Host calls in flight: the promise's resolving functions, by call id. */
+/* Host calls in flight: the promise and the tool's name, by call id. */
 typedef struct {
     int32_t id;
-    JSValue resolve, reject, tool;
+    JSValue promise, tool;
 } pending_call;
 static pending_call *calls;
 static int calls_len, calls_cap;
@@ -313,67 +313,176 @@ static JSValue js_send(JSContext *c, JSValueConst this_val, int argc,
     return JS_NewInt32(c, answer);
 }
 
-/* __modebox_call(tool, argsJSON) -> promise: sends EV_CALL with the next
-   call id and keeps the promise's resolving functions until mb_settle.
-   Captured by the prelude, which encodes the arguments. */
-static JSValue js_call(JSContext *c, JSValueConst this_val, int argc,
-                       JSValueConst *argv)
+/* In quickjs.c (patch quickjs-y4-host-calls): a pending promise made
+   without resolving functions, and its settlement as they would do it. */
+JSValue JS_ModeboxNewPromise(JSContext *ctx);
+void JS_ModeboxSettlePromise(JSContext *ctx, JSValueConst promise,
+                             JSValueConst value, int is_reject);
+/* In quickjs.c (src/json_fast.c): JSON.stringify of plain data. */
+int JS_ModeboxStringifyPlain(JSContext *ctx, JSValueConst v, JSValue *out);
+
+/* In quickjs.c (patch quickjs-y4-host-calls): the bytes of an all-ASCII
+   string (its UTF-8) without a copy, else NULL. */
+const char *JS_ModeboxASCII(JSValueConst v, size_t *len);
+
+/* A string's UTF-8: its own bytes when it is ASCII (*copy = NULL), else
+   a copy to free with JS_FreeCString(*copy). NULL on failure. */
+static const char *utf8_of(JSContext *c, JSValueConst v, size_t *len,
+                           const char **copy)
 {
-    size_t tool_len, args_len;
-    const char *tool, *args;
-    char *payload;
-    JSValue funcs[2], promise;
+    const char *s = JS_ModeboxASCII(v, len);
+    *copy = NULL;
+    if (s)
+        return s;
+    *copy = JS_ToCStringLen(c, len, v);
+    return *copy;
+}
+
+/* payloads up to this size are built on the stack */
+#define PAYLOAD_STACK 512
+
+/* Send EV_CALL for tool (a string) with the JSON arguments args (a
+   string) and keep the promise it returns until mb_settle. */
+static JSValue start_call(JSContext *c, JSValueConst tool_val,
+                          JSValueConst args_val)
+{
+    size_t tool_len, args_len, n;
+    const char *tool, *args, *tool_copy, *args_copy;
+    char stack_buf[PAYLOAD_STACK], *payload;
+    JSValue promise;
     pending_call *pc;
     int32_t id, answer;
-    (void)this_val;
-    if (argc < 2 || !JS_IsString(argv[0]) || !JS_IsString(argv[1]))
-        return JS_ThrowTypeError(c, "call: 2 strings expected");
+
     if (calls_len == calls_cap) {
         int cap = calls_cap ? calls_cap * 2 : 16;
-        pending_call *n = js_realloc(c, calls, (size_t)cap * sizeof(*n));
-        if (!n)
+        pending_call *nc = js_realloc(c, calls, (size_t)cap * sizeof(*nc));
+        if (!nc)
             return JS_EXCEPTION;
-        calls = n;
+        calls = nc;
         calls_cap = cap;
     }
-    tool = JS_ToCStringLen(c, &tool_len, argv[0]);
+    tool = utf8_of(c, tool_val, &tool_len, &tool_copy);
     if (!tool)
         return JS_EXCEPTION;
-    args = JS_ToCStringLen(c, &args_len, argv[1]);
+    args = utf8_of(c, args_val, &args_len, &args_copy);
     if (!args) {
-        JS_FreeCString(c, tool);
+        JS_FreeCString(c, tool_copy);
         return JS_EXCEPTION;
     }
-    payload = js_malloc(c, tool_len + 1 + args_len);
-    if (!payload) {
-        JS_FreeCString(c, tool);
-        JS_FreeCString(c, args);
-        return JS_EXCEPTION;
+    n = tool_len + 1 + args_len;
+    payload = n <= sizeof(stack_buf) ? stack_buf : js_malloc(c, n);
+    if (payload) {
+        memcpy(payload, tool, tool_len);
+        payload[tool_len] = '\n';
+        memcpy(payload + tool_len + 1, args, args_len);
     }
-    memcpy(payload, tool, tool_len);
-    payload[tool_len] = '\n';
-    memcpy(payload + tool_len + 1, args, args_len);
-    JS_FreeCString(c, tool);
-    JS_FreeCString(c, args);
-    promise = JS_NewPromiseCapability(c, funcs);
+    if (tool_copy)
+        JS_FreeCString(c, tool_copy);
+    if (args_copy)
+        JS_FreeCString(c, args_copy);
+    if (!payload)
+        return JS_EXCEPTION;
+    promise = JS_ModeboxNewPromise(c);
     if (JS_IsException(promise)) {
-        js_free(c, payload);
+        if (payload != stack_buf)
+            js_free(c, payload);
         return promise;
     }
     id = ++last_call_id;
     pc = &calls[calls_len++];
     pc->id = id;
-    pc->resolve = funcs[0];
-    pc->reject = funcs[1];
-    pc->tool = JS_DupValue(c, argv[0]);
-    answer = host_event(EV_CALL, id, payload, (int32_t)(tool_len + 1 + args_len));
-    js_free(c, payload);
+    pc->promise = JS_DupValue(c, promise);
+    pc->tool = JS_DupValue(c, tool_val);
+    answer = host_event(EV_CALL, id, payload, (int32_t)n);
+    if (payload != stack_buf)
+        js_free(c, payload);
     if (answer == ANSWER_STOP) {
         JS_FreeValue(c, promise);
         request_stop();
         return throw_stopped(c);
     }
     return promise;
+}
+
+/* __modebox_call(tool, argsJSON) -> promise: sends EV_CALL with the next
+   call id and keeps the promise until mb_settle. Captured by the prelude,
+   which encodes the arguments. */
+static JSValue js_call(JSContext *c, JSValueConst this_val, int argc,
+                       JSValueConst *argv)
+{
+    (void)this_val;
+    if (argc < 2 || !JS_IsString(argv[0]) || !JS_IsString(argv[1]))
+        return JS_ThrowTypeError(c, "call: 2 strings expected");
+    return start_call(c, argv[0], argv[1]);
+}
+
+/* The call of tool with args when args is plain data (see js_encode): its
+   promise; JS_NULL when args is not plain data, and nothing happened. A
+   missing args is {}. An encoding that fails (out of memory) gives a
+   rejected promise, as the prelude's own encoder does. */
+static JSValue call_plain(JSContext *c, JSValueConst tool, JSValueConst args)
+{
+    JSValue text, r;
+    if (JS_IsUndefined(args))
+        text = JS_NewStringLen(c, "{}", 2);
+    else if (!JS_ModeboxStringifyPlain(c, args, &text))
+        return JS_NULL;
+    else if (JS_IsUndefined(text))
+        text = JS_NewStringLen(c, "null", 4);
+    if (JS_IsException(text)) {
+        JSValue e = JS_GetException(c);
+        if (JS_IsUncatchableError(c, e))
+            return JS_Throw(c, e);
+        r = JS_ModeboxNewPromise(c);
+        if (!JS_IsException(r))
+            JS_ModeboxSettlePromise(c, r, e, 1);
+        JS_FreeValue(c, e);
+        return r;
+    }
+    r = start_call(c, tool, text);
+    JS_FreeValue(c, text);
+    return r;
+}
+
+/* __modebox_call_plain(tool, args) -> promise, or null when args is not
+   plain data: the prelude then encodes args itself and uses
+   __modebox_call. Captured by the prelude. */
+static JSValue js_call_plain(JSContext *c, JSValueConst this_val, int argc,
+                             JSValueConst *argv)
+{
+    (void)this_val;
+    if (argc < 2 || !JS_IsString(argv[0]))
+        return JS_ThrowTypeError(c, "call: a string expected");
+    return call_plain(c, argv[0], argv[1]);
+}
+
+/* A tool function: data[0] is the tool's key, data[1] the prelude's
+   function that calls it with arguments that are not plain data. */
+static JSValue js_tool(JSContext *c, JSValueConst this_val, int argc,
+                       JSValueConst *argv, int magic, JSValue *data)
+{
+    JSValueConst args[2];
+    JSValue r;
+    (void)this_val;
+    (void)magic;
+    args[0] = data[0];
+    args[1] = argc > 0 ? argv[0] : JS_UNDEFINED;
+    r = call_plain(c, args[0], args[1]);
+    if (!JS_IsNull(r))
+        return r;
+    return JS_Call(c, data[1], JS_UNDEFINED, 2, args);
+}
+
+/* __modebox_tool(key, slowCall) -> a function of one argument that calls
+   tool key: plain data is encoded and sent in C, anything else through
+   slowCall(key, args). Captured by the prelude. */
+static JSValue js_make_tool(JSContext *c, JSValueConst this_val, int argc,
+                            JSValueConst *argv)
+{
+    (void)this_val;
+    if (argc < 2 || !JS_IsString(argv[0]) || !JS_IsFunction(c, argv[1]))
+        return JS_ThrowTypeError(c, "tool: a string and a function expected");
+    return JS_NewCFunctionData(c, js_tool, 1, 0, 2, argv);
 }
 
 /* __modebox_sync(text) -> text: a synchronous host call (Intl). The host
@@ -411,9 +520,6 @@ static JSValue js_sync(JSContext *c, JSValueConst this_val, int argc,
     free(buf);
     return r;
 }
-
-/* In quickjs.c (src/json_fast.c): JSON.stringify of plain data. */
-int JS_ModeboxStringifyPlain(JSContext *ctx, JSValueConst v, JSValue *out);
 
 /* __modebox_encode(v) -> JSON.stringify(v) when v is plain data (plain
    objects, dense arrays, strings, numbers, booleans, null: nothing a
@@ -531,6 +637,10 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     JS_SetPropertyStr(ctx, global, "__modebox_encode", fn);
     fn = JS_NewCFunction(ctx, js_call, "call", 2);
     JS_SetPropertyStr(ctx, global, "__modebox_call", fn);
+    fn = JS_NewCFunction(ctx, js_call_plain, "callPlain", 2);
+    JS_SetPropertyStr(ctx, global, "__modebox_call_plain", fn);
+    fn = JS_NewCFunction(ctx, js_make_tool, "tool", 2);
+    JS_SetPropertyStr(ctx, global, "__modebox_tool", fn);
     JS_FreeValue(ctx, global);
 
     hooks = JS_Eval(ctx, prelude, (size_t)len, "<prelude>",
@@ -594,16 +704,40 @@ EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
     return stopped;
 }
 
+/* JSON text that is a small integer ("0", "-12", at most 9 digits: what
+   JSON.parse reads as an int), else 0. */
+static int small_int(const char *buf, int32_t len, int32_t *out)
+{
+    int32_t i = 0, n = 0;
+    int neg = 0;
+    if (len > 0 && buf[0] == '-') {
+        neg = 1;
+        i = 1;
+    }
+    if (i >= len || len - i > 9 || (buf[i] == '0' && len - i > 1))
+        return 0;
+    if (neg && buf[i] == '0')
+        return 0; /* -0 is a double */
+    for (; i < len; i++) {
+        if (buf[i] < '0' || buf[i] > '9')
+            return 0;
+        n = n * 10 + (buf[i] - '0');
+    }
+    *out = neg ? -n : n;
+    return 1;
+}
+
 /* Settle host call id: ok != 0 resolves it with the JSON value in buf
-   (empty for undefined), ok == 0 rejects it through the prelude's settle
-   hook, which makes the ToolError from the JSON error in buf. buf (from
+   (empty for undefined), ok == 0 rejects it with the ToolError the
+   prelude's settle hook makes from the JSON error in buf. buf (from
    mb_alloc, NUL-terminated at buf[len]) is freed here. */
 EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
                                     int32_t len)
 {
-    JSValue args[3], r, v;
+    JSValue args[2], v;
     pending_call pc;
-    int i;
+    int32_t n;
+    int i, failed = 0;
 
     JS_UpdateStackTop(rt);
     for (i = 0; i < calls_len && calls[i].id != id; i++)
@@ -617,32 +751,36 @@ EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
     if (ok) {
         if (len == 0)
             v = JS_UNDEFINED;
+        else if (small_int(buf, len, &n))
+            v = JS_NewInt32(ctx, n);
         else
             v = JS_ParseJSON(ctx, buf, (size_t)len, "<input>");
         free((void *)buf);
         if (JS_IsException(v)) {
             v = JS_GetException(ctx);
-            r = JS_Call(ctx, pc.reject, JS_UNDEFINED, 1, (JSValueConst *)&v);
+            JS_ModeboxSettlePromise(ctx, pc.promise, v, 1);
         } else {
-            r = JS_Call(ctx, pc.resolve, JS_UNDEFINED, 1, (JSValueConst *)&v);
+            JS_ModeboxSettlePromise(ctx, pc.promise, v, 0);
         }
         JS_FreeValue(ctx, v);
     } else {
-        args[0] = pc.reject;
-        args[1] = pc.tool;
-        args[2] = JS_NewStringLen(ctx, buf, (size_t)len);
+        args[0] = pc.tool;
+        args[1] = JS_NewStringLen(ctx, buf, (size_t)len);
         free((void *)buf);
-        r = JS_Call(ctx, hook_settle, JS_UNDEFINED, 3, (JSValueConst *)args);
-        JS_FreeValue(ctx, args[2]);
+        v = JS_Call(ctx, hook_settle, JS_UNDEFINED, 2, (JSValueConst *)args);
+        JS_FreeValue(ctx, args[1]);
+        if (JS_IsException(v))
+            failed = 1;
+        else
+            JS_ModeboxSettlePromise(ctx, pc.promise, v, 1);
+        JS_FreeValue(ctx, v);
     }
-    JS_FreeValue(ctx, pc.resolve);
-    JS_FreeValue(ctx, pc.reject);
+    JS_FreeValue(ctx, pc.promise);
     JS_FreeValue(ctx, pc.tool);
-    if (JS_IsException(r)) {
+    if (failed) {
         report_exception(JS_GetException(ctx));
         return 1;
     }
-    JS_FreeValue(ctx, r);
     drain();
     return stopped;
 }

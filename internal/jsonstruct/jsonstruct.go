@@ -1,0 +1,313 @@
+// Package jsonstruct decodes a JSON object into a flat struct of scalar
+// fields (bools, strings, numbers) the way encoding/json does, without its
+// reflection-heavy general path: the common shape of a Go tool's input.
+// A Decoder decodes only what it can decode exactly as json.Unmarshal
+// would; anything else (another shape, an escape in a string, an unknown
+// key, null, an error) it declines, and the caller uses json.Unmarshal.
+package jsonstruct
+
+import (
+	"encoding"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Decoder decodes JSON objects into one struct type.
+type Decoder struct {
+	fields []field
+}
+
+type field struct {
+	name  string
+	index int
+	kind  reflect.Kind
+	bits  int
+}
+
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// For returns a Decoder for t, or nil when t is not a struct whose fields
+// a Decoder handles: exported, not embedded, of kind bool, string, int*,
+// uint* (not uintptr) or float*, without custom unmarshalling, with JSON
+// names made of ASCII letters, digits and "_" that differ even when case
+// is ignored (encoding/json matches keys case-insensitively). Unexported
+// fields and fields tagged "-" are skipped, as encoding/json skips them.
+func For(t reflect.Type) *Decoder {
+	if t.Kind() != reflect.Struct || implements(t) {
+		return nil
+	}
+	d := &Decoder{}
+	folded := map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous {
+			return nil
+		}
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if opts != "" && opts != "omitempty" && opts != "omitzero" {
+			return nil // ",string" and friends: not this decoder's
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if !simpleName(name) || implements(f.Type) {
+			return nil
+		}
+		k := f.Type.Kind()
+		switch k {
+		case reflect.Bool, reflect.String,
+			reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+			reflect.Float32, reflect.Float64:
+		default:
+			return nil
+		}
+		low := strings.ToLower(name)
+		if folded[low] {
+			return nil
+		}
+		folded[low] = true
+		bits := 0
+		if k != reflect.Bool && k != reflect.String {
+			bits = f.Type.Bits()
+		}
+		d.fields = append(d.fields, field{name: name, index: i, kind: k, bits: bits})
+	}
+	return d
+}
+
+func implements(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return t.Implements(unmarshalerType) || p.Implements(unmarshalerType) ||
+		t.Implements(textUnmarshalerType) || p.Implements(textUnmarshalerType)
+}
+
+func simpleName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Decode decodes data into v, which must be a pointer to the zero value
+// of the Decoder's type (as json.Unmarshal would start from). It returns
+// false when it declined: v may then hold part of the object, so the
+// caller starts again from a zero value with json.Unmarshal. When it
+// returns true, v holds exactly what json.Unmarshal(data, v) gives, and
+// json.Unmarshal would not have failed.
+func (d *Decoder) Decode(data []byte, v any) bool {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return false
+	}
+	s := rv.Elem()
+	p := skip(data, 0)
+	if p >= len(data) || data[p] != '{' {
+		return false
+	}
+	p = skip(data, p+1)
+	if p < len(data) && data[p] == '}' {
+		return skip(data, p+1) == len(data)
+	}
+	for {
+		// key
+		if p >= len(data) || data[p] != '"' {
+			return false
+		}
+		key, q, ok := plainString(data, p)
+		if !ok {
+			return false
+		}
+		f := d.lookup(key)
+		if f == nil {
+			return false
+		}
+		p = skip(data, q)
+		if p >= len(data) || data[p] != ':' {
+			return false
+		}
+		p = skip(data, p+1)
+		if p, ok = f.store(s.Field(f.index), data, p); !ok {
+			return false
+		}
+		p = skip(data, p)
+		if p >= len(data) {
+			return false
+		}
+		switch data[p] {
+		case ',':
+			p = skip(data, p+1)
+		case '}':
+			return skip(data, p+1) == len(data)
+		default:
+			return false
+		}
+	}
+}
+
+func (d *Decoder) lookup(key []byte) *field {
+	for i := range d.fields {
+		if d.fields[i].name == string(key) {
+			return &d.fields[i]
+		}
+	}
+	return nil
+}
+
+// store decodes the value at data[p:] into fv; it returns the offset just
+// after the value.
+func (f *field) store(fv reflect.Value, data []byte, p int) (int, bool) {
+	if p >= len(data) {
+		return 0, false
+	}
+	switch f.kind {
+	case reflect.String:
+		if data[p] != '"' {
+			return 0, false
+		}
+		str, q, ok := plainString(data, p)
+		if !ok {
+			return 0, false
+		}
+		fv.SetString(string(str))
+		return q, true
+	case reflect.Bool:
+		switch {
+		case hasWord(data, p, "true"):
+			fv.SetBool(true)
+			return p + 4, true
+		case hasWord(data, p, "false"):
+			fv.SetBool(false)
+			return p + 5, true
+		}
+		return 0, false
+	}
+	q, ok := number(data, p)
+	if !ok {
+		return 0, false
+	}
+	lit := string(data[p:q])
+	switch f.kind {
+	case reflect.Float32, reflect.Float64:
+		n, err := strconv.ParseFloat(lit, f.bits)
+		if err != nil || fv.OverflowFloat(n) {
+			return 0, false
+		}
+		fv.SetFloat(n)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, err := strconv.ParseUint(lit, 10, 64)
+		if err != nil || fv.OverflowUint(n) {
+			return 0, false
+		}
+		fv.SetUint(n)
+	default:
+		n, err := strconv.ParseInt(lit, 10, 64)
+		if err != nil || fv.OverflowInt(n) {
+			return 0, false
+		}
+		fv.SetInt(n)
+	}
+	return q, true
+}
+
+func hasWord(data []byte, p int, w string) bool {
+	return len(data)-p >= len(w) && string(data[p:p+len(w)]) == w
+}
+
+// plainString reads the string starting at data[p] (a quote) when it
+// needs no unquoting: no escape, no control character, valid UTF-8. It
+// returns its contents and the offset after the closing quote.
+func plainString(data []byte, p int) ([]byte, int, bool) {
+	ascii := true
+	for i := p + 1; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			s := data[p+1 : i]
+			if !ascii && !utf8.Valid(s) {
+				return nil, 0, false
+			}
+			return s, i + 1, true
+		case c == '\\' || c < 0x20:
+			return nil, 0, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return nil, 0, false
+}
+
+// number reads a JSON number (RFC 8259's grammar) at data[p:] and returns
+// the offset after it.
+func number(data []byte, p int) (int, bool) {
+	i := p
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		i = digits(data, i)
+	default:
+		return 0, false
+	}
+	if i < len(data) && data[i] == '.' {
+		j := digits(data, i+1)
+		if j == i+1 {
+			return 0, false
+		}
+		i = j
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		j := digits(data, i)
+		if j == i {
+			return 0, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func digits(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// skip returns the offset of the first byte at or after p that is not
+// JSON whitespace.
+func skip(data []byte, p int) int {
+	for p < len(data) {
+		switch data[p] {
+		case ' ', '\t', '\n', '\r':
+			p++
+		default:
+			return p
+		}
+	}
+	return p
+}
