@@ -49,8 +49,9 @@ type Program struct {
 	Lang Lang
 	// Warnings holds esbuild's warnings, e.g. for a comparison with NaN.
 	Warnings []Diagnostic
-	// Direct is set when Code is the program as sent, only wrapped, and
-	// was not run through esbuild (plain JavaScript, see Transform). If
+	// Direct is set when Code is the program as sent, only wrapped (and,
+	// for TypeScript, its types replaced by spaces), and was not run
+	// through esbuild (see Transform). If
 	// QuickJS then refuses it as a syntax error, compile it again with
 	// TransformFull for esbuild's diagnostics or lowering.
 	Direct bool
@@ -68,8 +69,11 @@ type Program struct {
 //
 // JavaScript without module syntax, classes, decorators or `using` (see
 // direct) is not run through esbuild: it is only wrapped, and the result
-// has Direct set. Such a program may still fail to parse in QuickJS; the
-// caller then uses TransformFull.
+// has Direct set. So is TypeScript whose types stripTypes can blank out
+// with certainty (type annotations, interfaces, type aliases, generics,
+// as, satisfies, !; not enums, namespaces, classes or decorators), when
+// the JavaScript left passes the same check. Such a program may still fail
+// to parse in QuickJS; the caller then uses TransformFull.
 func Transform(src string, lang Lang) (*Program, error) {
 	return transform(src, lang, true)
 }
@@ -118,11 +122,17 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 		return nil, e
 	}
 
-	if allowDirect && direct(body, lang) {
-		p.Direct = true
-		p.Code = wrapperHead + body + wrapperTail + ";\n"
-		p.codeLines = lineStarts(p.Code)
-		return p, nil
+	if allowDirect {
+		code, ok := body, true
+		if lang == TS {
+			code, ok = stripTypes(body)
+		}
+		if ok && direct(code) {
+			p.Direct = true
+			p.Code = wrapperHead + code + wrapperTail + ";\n"
+			p.codeLines = lineStarts(p.Code)
+			return p, nil
+		}
 	}
 
 	loader := api.LoaderJS

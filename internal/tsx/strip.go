@@ -1,0 +1,1020 @@
+package tsx
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// stripTypes is the TypeScript fast path: it turns a TypeScript program
+// body into JavaScript by replacing its type-only syntax with spaces, so
+// that every line and column stays where it was (as Node.js's
+// --experimental-strip-types does). It recognises a subset of TypeScript
+// with certainty and declines (ok=false) on anything else, and the program
+// then goes through esbuild as before. The subset:
+//
+//   - type annotations on variables (let x: T, let x!: T), on parameters of
+//     functions, arrow functions and object-literal methods (x: T, x?: T),
+//     on catch bindings, and return types (with x is T and asserts x);
+//   - type parameters of functions and methods (function f<T extends U = V>);
+//   - type arguments of calls and new (f<T>(x), new Map<K, V>());
+//   - x as T, x as const, x satisfies T and the non-null assertion x!;
+//   - interface declarations and type aliases at the start of a statement.
+//
+// It declines on enums, namespaces and modules, declare, abstract, classes
+// (and so accessibility modifiers and parameter properties), decorators,
+// overloads (a function without a body), this parameters, import and
+// export, <T>x assertions and generic arrow functions, instantiation
+// expressions (f<T> not followed by a call), an arrow function with a
+// return type where a conditional's ":" could also belong, and whenever
+// blanking a type would let the code around it join into a different
+// expression (x as T at the end of a line followed by one that starts with
+// "(", "[" or "`", say). The tokenizer (striptok.go) declines on what it
+// cannot read exactly.
+//
+// What is left is JavaScript that esbuild's JavaScript transform prints
+// exactly as its TypeScript transform prints the original (the tests check
+// that on every corpus program, on generated programs and in a fuzz test).
+func stripTypes(body string) (out string, ok bool) {
+	toks, ok := tokenize(body)
+	if !ok {
+		return "", false
+	}
+	s := &stripper{body: body, toks: toks}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, d := r.(declined); !d {
+				panic(r)
+			}
+			out, ok = "", false
+		}
+	}()
+	s.scan(len(toks)-1, ctxBlock)
+	if s.i != len(toks)-1 {
+		return "", false
+	}
+	if s.out == nil {
+		return body, true
+	}
+	return string(s.out), true
+}
+
+// declined is the panic value that abandons the fast path.
+type declined struct{}
+
+// decline abandons the fast path: the program goes to esbuild.
+func decline() {
+	_, f, l, _ := runtime.Caller(1)
+	lastDecline = fmt.Sprintf("%s:%d", f, l)
+	panic(declined{})
+}
+
+var lastDecline string
+
+// ctxKind is what a scan walks through.
+type ctxKind uint8
+
+const (
+	ctxBlock ctxKind = iota // statements: the body, a block, a function body
+	ctxParen                // inside ( )
+	ctxBracket              // inside [ ]
+	ctxTmpl                 // a template substitution
+	ctxExpr                 // an expression that ends at "," or ";" (an initializer, a default, a property value)
+)
+
+// stripper holds the state of one stripTypes call.
+type stripper struct {
+	body string
+	toks []token
+	out  []byte // the body with types blanked, allocated on the first blank
+	i    int    // the next token
+}
+
+func (s *stripper) tok(i int) *token { return &s.toks[i] }
+
+func (s *stripper) isPunct(i int, text string) bool {
+	t := &s.toks[i]
+	return t.kind == tPunct && t.text == text
+}
+
+func (s *stripper) isIdent(i int, text string) bool {
+	t := &s.toks[i]
+	return t.kind == tIdent && t.text == text
+}
+
+// blank replaces tokens from..to-1 (and what lies between them) with
+// spaces, keeping line breaks.
+func (s *stripper) blank(from, to int) {
+	if from >= to {
+		return
+	}
+	if s.out == nil {
+		s.out = []byte(s.body)
+	}
+	for k := s.toks[from].start; k < s.toks[to-1].end; k++ {
+		if s.out[k] != '\n' {
+			s.out[k] = ' '
+		}
+	}
+	for k := from; k < to; k++ {
+		s.toks[k].stripped = true
+	}
+}
+
+// prev returns the token before the next one (nil at the start).
+func (s *stripper) prev() *token {
+	if s.i == 0 {
+		return nil
+	}
+	return &s.toks[s.i-1]
+}
+
+// forbidden are identifiers that, outside a property name, mean syntax the
+// fast path does not strip (or JavaScript it does not want to guess about).
+var forbidden = map[string]bool{
+	"enum": true, "namespace": true, "module": true, "declare": true, "abstract": true,
+	"class": true, "implements": true, "private": true, "public": true, "protected": true,
+	"override": true, "accessor": true, "readonly": true, "import": true, "export": true,
+	"using": true, "interface": true, "as": true, "satisfies": true, "static": true,
+	"global": true, "require": false,
+}
+
+// scan walks the tokens from s.i up to the token at end (not consumed),
+// stripping types. In ctxExpr it returns early, at a "," or ";", or where
+// a line break ends the expression before an identifier.
+func (s *stripper) scan(end int, ctx ctxKind) {
+	q := 0            // conditional "?" not yet matched by ":"
+	colonTern := false // the last ":" closed a conditional
+	for s.i < end {
+		t := s.tok(s.i)
+		p := s.prev()
+		afterDot := p != nil && p.kind == tPunct && (p.text == "." || p.text == "?.")
+		switch t.kind {
+		case tTmplHead:
+			s.template()
+			continue
+		case tIdent:
+			if afterDot {
+				s.i++
+				continue
+			}
+			if ctx == ctxExpr && t.nl && p != nil && endsExpr(p) == yes && t.text != "in" && t.text != "instanceof" {
+				return // the line break ends the expression
+			}
+			if s.word(end, ctx) {
+				continue
+			}
+			s.i++
+			continue
+		case tPunct:
+		default:
+			s.i++
+			continue
+		}
+		switch t.text {
+		case "(":
+			s.paren(q > 0)
+		case "[":
+			s.i++
+			s.scan(t.match, ctxBracket)
+			s.i = t.match + 1
+		case "{":
+			if s.braceIsObject(p, colonTern, ctx) {
+				s.object()
+			} else {
+				s.i++
+				s.scan(t.match, ctxBlock)
+				s.i = t.match + 1
+			}
+		case "?":
+			q++
+			s.i++
+		case ":":
+			colonTern = q > 0
+			if q > 0 {
+				q--
+			}
+			s.i++
+		case ",", ";":
+			if ctx == ctxExpr {
+				return
+			}
+			if t.text == ";" {
+				q = 0
+			}
+			s.i++
+		case "!":
+			if p != nil && !t.nl {
+				switch endsExpr(p) {
+				case yes:
+					s.blank(s.i, s.i+1) // a non-null assertion
+				case unsure:
+					decline()
+				}
+			}
+			s.i++
+		case "<":
+			if p == nil || t.nl || endsExpr(p) != yes {
+				decline() // <T>x, a generic arrow function, or unclear
+			}
+			if j, ok := s.typeArgs(s.i); ok {
+				if !s.isPunct(j, "(") || s.tok(j).nl {
+					decline() // an instantiation expression, a tagged template, or a comparison chain
+				}
+				s.blank(s.i, j)
+				s.i = j
+			} else if n := s.tok(s.i + 1); n.kind == tPunct && n.text == "<" && n.start == t.end {
+				s.i += 2 // a shift
+			} else {
+				s.i++ // a comparison
+			}
+		default:
+			s.i++
+		}
+	}
+}
+
+// template scans a template literal with substitutions.
+func (s *stripper) template() {
+	for {
+		t := s.tok(s.i)
+		s.i++
+		s.scan(t.match, ctxTmpl)
+		s.i = t.match
+		if s.tok(s.i).kind == tTmplTail {
+			s.i++
+			return
+		}
+	}
+}
+
+// word handles an identifier at s.i that starts something the stripper
+// handles; it reports false if the identifier is only an identifier.
+func (s *stripper) word(end int, ctx ctxKind) bool {
+	t := s.tok(s.i)
+	next := s.tok(s.i + 1)
+	switch t.text {
+	case "let", "const", "var":
+		if t.text == "let" {
+			if !(next.kind == tIdent || s.isPunct(s.i+1, "[") || s.isPunct(s.i+1, "{")) {
+				if next.kind == tPunct && next.text != "=" && next.text != ";" && next.text != "," && next.text != ")" {
+					decline()
+				}
+				return false
+			}
+			if next.kind == tIdent && (next.text == "in" || next.text == "instanceof" || next.text == "of" || next.text == "as") {
+				decline()
+			}
+		}
+		s.declarations(end)
+		return true
+	case "function":
+		s.function()
+		return true
+	case "catch":
+		if s.isPunct(s.i+1, "(") {
+			s.catch()
+			return true
+		}
+		return false
+	case "type", "interface":
+		if ctx != ctxBlock && ctx != ctxExpr {
+			if t.text == "interface" {
+				decline()
+			}
+			return false
+		}
+		return s.typeDeclaration()
+	case "as", "satisfies":
+		p := s.prev()
+		if p == nil || t.nl || endsExpr(p) != yes {
+			decline()
+		}
+		s.asExpr()
+		return true
+	}
+	if forbidden[t.text] {
+		decline()
+	}
+	return false
+}
+
+// declarations handles let, const and var declarations from the keyword.
+func (s *stripper) declarations(end int) {
+	s.i++
+	for {
+		t := s.tok(s.i)
+		switch {
+		case t.kind == tIdent && !reserved[t.text] && !forbidden[t.text]:
+			s.i++
+		case s.isPunct(s.i, "{"):
+			s.object()
+		case s.isPunct(s.i, "["):
+			s.i++
+			s.scan(t.match, ctxBracket)
+			s.i = t.match + 1
+		default:
+			decline()
+		}
+		if s.isPunct(s.i, "!") && !s.tok(s.i).nl {
+			if !s.isPunct(s.i+1, ":") {
+				decline()
+			}
+			s.blank(s.i, s.i+1) // a definite assignment assertion
+			s.i++
+		}
+		if s.isPunct(s.i, ":") {
+			j := s.typeEnd(s.i + 1)
+			n := s.tok(j)
+			switch {
+			case n.kind == tPunct && (n.text == "=" || n.text == "," || n.text == ";" || n.text == "}" || n.text == ")"):
+			case n.kind == tEOF:
+			case n.nl && n.kind == tIdent && n.text != "in" && n.text != "of" && n.text != "instanceof" && n.text != "as" && n.text != "satisfies":
+			default:
+				decline()
+			}
+			s.blank(s.i, j)
+			s.i = j
+		}
+		if s.isPunct(s.i, "=") {
+			s.i++
+			s.scan(end, ctxExpr)
+		}
+		if s.i < end && s.isPunct(s.i, ",") {
+			s.i++
+			continue
+		}
+		return
+	}
+}
+
+// function handles a function declaration or expression from the
+// function keyword.
+func (s *stripper) function() {
+	s.i++
+	if s.isPunct(s.i, "*") {
+		s.i++
+	}
+	if t := s.tok(s.i); t.kind == tIdent {
+		if reserved[t.text] || forbidden[t.text] {
+			decline()
+		}
+		s.i++
+	}
+	s.functionRest()
+}
+
+// functionRest handles a function's type parameters, parameters, return
+// type and body, from s.i.
+func (s *stripper) functionRest() {
+	if s.isPunct(s.i, "<") {
+		j, ok := s.typeParams(s.i)
+		if !ok || !s.isPunct(j, "(") {
+			decline()
+		}
+		s.blank(s.i, j)
+		s.i = j
+	}
+	if !s.isPunct(s.i, "(") {
+		decline()
+	}
+	close := s.tok(s.i).match
+	s.params(s.i, close)
+	s.i = close + 1
+	if s.isPunct(s.i, ":") {
+		j := s.returnTypeEnd(s.i + 1)
+		s.blank(s.i, j)
+		s.i = j
+	}
+	if !s.isPunct(s.i, "{") {
+		decline() // an overload or a declaration without a body
+	}
+	body := s.tok(s.i).match
+	s.i++
+	s.scan(body, ctxBlock)
+	s.i = body + 1
+}
+
+// params handles the parameter list between the parentheses at open and
+// close.
+func (s *stripper) params(open, close int) {
+	s.i = open + 1
+	for s.i < close {
+		if s.isPunct(s.i, "...") {
+			s.i++
+		}
+		t := s.tok(s.i)
+		switch {
+		case t.kind == tIdent && t.text != "this" && !reserved[t.text] && !forbidden[t.text] && !unsureWords[t.text]:
+			s.i++
+		case s.isPunct(s.i, "{"):
+			s.object()
+		case s.isPunct(s.i, "["):
+			s.i++
+			s.scan(t.match, ctxBracket)
+			s.i = t.match + 1
+		default:
+			decline()
+		}
+		if s.isPunct(s.i, "?") {
+			n := s.tok(s.i + 1)
+			if n.kind != tPunct || (n.text != ":" && n.text != "," && n.text != ")") {
+				decline()
+			}
+			s.blank(s.i, s.i+1)
+			s.i++
+		}
+		if s.isPunct(s.i, ":") {
+			j := s.typeEnd(s.i + 1)
+			if n := s.tok(j); n.kind != tPunct || (n.text != "," && n.text != ")" && n.text != "=") {
+				decline()
+			}
+			s.blank(s.i, j)
+			s.i = j
+		}
+		if s.isPunct(s.i, "=") {
+			s.i++
+			s.scan(close, ctxExpr)
+		}
+		if s.isPunct(s.i, ",") {
+			s.i++
+		} else if s.i != close {
+			decline()
+		}
+	}
+}
+
+// catch handles catch (e: T) { ... } from the catch keyword.
+func (s *stripper) catch() {
+	open := s.i + 1
+	close := s.tok(open).match
+	s.params(open, close)
+	s.i = close + 1
+	if !s.isPunct(s.i, "{") {
+		decline()
+	}
+}
+
+// paren handles a parenthesis in an expression or statement: a control
+// header, an arrow function's parameters, or a parenthesized expression
+// or argument list. inCond is set when a conditional's "?" is open, so a
+// ":" after the parenthesis may be the conditional's.
+func (s *stripper) paren(inCond bool) {
+	open := s.i
+	t := s.tok(open)
+	close := t.match
+	after := s.tok(close + 1)
+	p := s.prev()
+	if t.hdr {
+		s.i++
+		s.scan(close, ctxParen)
+		s.i = close + 1
+		return
+	}
+	asyncArrow := p != nil && p.kind == tIdent && p.text == "async" && !t.nl
+	callee := p != nil && endsExpr(p) != no && !asyncArrow
+	switch {
+	case after.kind == tPunct && after.text == "=>":
+		if after.nl || callee {
+			decline()
+		}
+		s.params(open, close)
+		s.i = close + 1
+		return
+	case after.kind == tPunct && after.text == ":" && !callee && !(p != nil && (p.kind == tIdent && p.text == "case")):
+		if inCond {
+			decline() // (x): T => y, or a conditional's branch?
+		}
+		s.params(open, close)
+		j := s.typeEndArrow(close + 2)
+		if !s.isPunct(j, "=>") || s.tok(j).nl {
+			decline()
+		}
+		s.blank(close+1, j)
+		s.i = j
+		return
+	}
+	s.i++
+	s.scan(close, ctxParen)
+	s.i = close + 1
+}
+
+// braceIsObject tells whether the "{" at s.i opens an object literal (or
+// an object pattern) rather than a block.
+func (s *stripper) braceIsObject(p *token, colonTern bool, ctx ctxKind) bool {
+	t := s.tok(s.i)
+	if p == nil {
+		return false
+	}
+	switch p.kind {
+	case tTmplHead, tTmplMid:
+		return true
+	case tNum, tStr, tTmplFull, tTmplTail, tRegex:
+		if t.nl {
+			return false
+		}
+		decline()
+	case tIdent:
+		switch p.text {
+		case "else", "do", "try", "finally":
+			return false
+		case "return", "yield", "throw", "await":
+			if t.nl {
+				decline()
+			}
+			return true
+		}
+		if reserved[p.text] {
+			return true // typeof {}, in {}, case {} ...
+		}
+		if t.nl && endsExpr(p) == yes {
+			return false
+		}
+		decline()
+	}
+	switch p.text {
+	case ";", "{", "}", ")", "=>":
+		if p.text == "}" && p.obj {
+			decline()
+		}
+		return false
+	case ":":
+		return colonTern || ctx != ctxBlock
+	case "]":
+		if t.nl {
+			return false
+		}
+		decline()
+	}
+	return true
+}
+
+// object handles an object literal or pattern from its "{".
+func (s *stripper) object() {
+	open := s.i
+	close := s.tok(open).match
+	s.tok(open).obj = true
+	s.tok(close).obj = true
+	s.i++
+	for s.i < close {
+		if s.isPunct(s.i, "...") {
+			s.i++
+			s.scan(close, ctxExpr)
+		} else {
+			start := s.i
+			j := s.i
+			// modifiers: async, get, set, *
+			if t := s.tok(j); t.kind == tIdent && (t.text == "async" || t.text == "get" || t.text == "set") && s.isKeyStart(j+1) {
+				j++
+			}
+			if s.isPunct(j, "*") {
+				j++
+			}
+			method := j != start
+			switch t := s.tok(j); {
+			case t.kind == tIdent || t.kind == tStr || t.kind == tNum:
+				j++
+			case s.isPunct(j, "["):
+				s.i = j + 1
+				s.scan(t.match, ctxBracket)
+				j = t.match + 1
+			default:
+				decline()
+			}
+			n := s.tok(j)
+			switch {
+			case s.isPunct(j, "(") || s.isPunct(j, "<"):
+				s.i = j
+				s.functionRest()
+			case method:
+				decline()
+			case s.isPunct(j, ":"):
+				s.i = j + 1
+				s.scan(close, ctxExpr)
+			case n.kind == tPunct && (n.text == "," || n.text == "=" || n.text == "}"):
+				if s.tok(start).kind != tIdent || j != start+1 {
+					decline()
+				}
+				s.i = start
+				s.scan(close, ctxExpr)
+			default:
+				decline()
+			}
+		}
+		if s.isPunct(s.i, ",") {
+			s.i++
+		} else if s.i != close {
+			decline()
+		}
+	}
+	s.i = close + 1
+}
+
+// isKeyStart reports whether a property key (or "*") starts at token i.
+func (s *stripper) isKeyStart(i int) bool {
+	t := s.tok(i)
+	return t.kind == tIdent || t.kind == tStr || t.kind == tNum || s.isPunct(i, "[") || s.isPunct(i, "*")
+}
+
+// asExpr handles "as T", "as const" and "satisfies T" from the keyword.
+func (s *stripper) asExpr() {
+	kw := s.i
+	var j int
+	if s.isIdent(kw, "as") && s.isIdent(kw+1, "const") {
+		j = kw + 2
+	} else {
+		j = s.typeEnd(kw + 1)
+	}
+	n := s.tok(j)
+	if n.nl {
+		switch n.kind {
+		case tIdent:
+			if n.text == "as" || n.text == "satisfies" {
+				decline()
+			}
+		case tNum, tStr, tEOF:
+		case tPunct:
+			switch n.text {
+			case ";", ")", "]", "}", ",", ":":
+			default:
+				decline()
+			}
+		default:
+			decline()
+		}
+	} else {
+		switch n.kind {
+		case tIdent:
+			switch n.text {
+			case "as", "satisfies", "in", "instanceof":
+			default:
+				decline()
+			}
+		case tEOF, tTmplMid, tTmplTail:
+		case tPunct:
+			switch n.text {
+			case ")", "]", "}", ",", ";", ":", "&&", "||", "??", "==", "===", "!=", "!==", "&", "|", "^", ">":
+			default:
+				decline() // "+ c" would bind to what came before "as"
+			}
+		default:
+			decline()
+		}
+	}
+	s.blank(kw, j)
+	s.i = j
+}
+
+// typeDeclaration handles an interface or a type alias at s.i, if it is
+// one (at the start of a statement, its name on the same line); it
+// reports false for the identifier type or interface used as a name.
+func (s *stripper) typeDeclaration() bool {
+	kw := s.i
+	t := s.tok(kw)
+	name := s.tok(kw + 1)
+	if name.kind != tIdent || name.nl {
+		if t.text == "interface" || (name.kind == tIdent && !reserved[name.text]) {
+			decline()
+		}
+		return false // type used as a name
+	}
+	if reserved[name.text] && !(name.text == "extends" && t.text == "interface") {
+		if t.text == "interface" {
+			decline()
+		}
+		return false // type in x = type in y, say
+	}
+	// Where does the previous statement end?
+	pk := kw - 1
+	for pk >= 0 && s.tok(pk).stripped {
+		pk--
+	}
+	hazard := false
+	if pk >= 0 {
+		p := s.tok(pk)
+		switch {
+		case p.kind == tPunct && (p.text == ";" || (p.text == "{" && !p.obj)):
+		case t.nl && (endsExpr(p) == yes || (p.kind == tPunct && p.text == "}" && !p.obj)):
+			hazard = true
+		default:
+			decline()
+		}
+	}
+	j := kw + 2
+	if s.isPunct(j, "<") {
+		k, ok := s.typeParams(j)
+		if !ok {
+			decline()
+		}
+		j = k
+	}
+	if t.text == "type" {
+		if !s.isPunct(j, "=") {
+			decline()
+		}
+		j = s.typeEnd(j + 1)
+		n := s.tok(j)
+		if !(n.nl || n.kind == tEOF || (n.kind == tPunct && (n.text == ";" || n.text == "}"))) {
+			decline()
+		}
+		if n.kind == tPunct && n.text == ";" {
+			j++ // esbuild prints an empty statement, and TypeScript's alias takes it
+		}
+	} else {
+		for s.isIdent(j, "extends") || (j > kw+2 && s.isPunct(j, ",")) {
+			j = s.typeEnd(j + 1)
+		}
+		if !s.isPunct(j, "{") {
+			decline()
+		}
+		j = s.tok(j).match + 1
+	}
+	if hazard {
+		n := s.tok(j)
+		switch n.kind {
+		case tIdent:
+			if n.text == "in" || n.text == "instanceof" || n.text == "as" || n.text == "satisfies" || n.text == "of" {
+				decline()
+			}
+		case tNum, tStr, tEOF:
+		case tPunct:
+			if n.text != ";" && n.text != "}" {
+				decline()
+			}
+		default:
+			decline()
+		}
+	}
+	s.blank(kw, j)
+	s.i = j
+	return true
+}
+
+// typeEnd parses a type starting at token i and returns the index of the
+// token after it, declining if there is no type there.
+func (s *stripper) typeEnd(i int) int {
+	j, ok := s.typ(i, false)
+	if !ok {
+		decline()
+	}
+	return j
+}
+
+// returnTypeEnd is typeEnd for a function's return type, which may be a
+// type predicate (x is T, asserts x, asserts x is T).
+func (s *stripper) returnTypeEnd(i int) int {
+	if s.isIdent(i, "asserts") && s.tok(i+1).kind == tIdent && !s.tok(i+1).nl && !s.isIdent(i+1, "is") {
+		i += 2
+		if !s.isIdent(i, "is") {
+			return i
+		}
+		return s.typeEnd(i + 1)
+	}
+	if t := s.tok(i); t.kind == tIdent && s.isIdent(i+1, "is") && !s.tok(i+1).nl {
+		return s.typeEnd(i + 2)
+	}
+	return s.typeEnd(i)
+}
+
+// typeEndArrow is returnTypeEnd for an arrow function's return type: a
+// function type there (whose "=>" would be ambiguous) declines.
+func (s *stripper) typeEndArrow(i int) int {
+	j := s.returnTypeEnd(i)
+	for k := i; k < j; k++ {
+		if s.isPunct(k, "=>") {
+			decline()
+		}
+	}
+	return j
+}
+
+// typeWords are reserved words that are also types.
+var typeWords = map[string]bool{"void": true, "null": true, "this": true, "true": true, "false": true}
+
+// typ parses a type from token i: it returns the index after the type and
+// whether there was one. noCond leaves out a conditional type (in the
+// extends clause of one).
+func (s *stripper) typ(i int, noCond bool) (int, bool) {
+	// function and constructor types
+	isNew := s.isIdent(i, "new")
+	if isNew {
+		i++
+	}
+	if s.isPunct(i, "<") {
+		j, ok := s.typeParams(i)
+		if !ok || !s.isPunct(j, "(") {
+			return 0, false
+		}
+		i = j
+		if !s.isPunct(s.tok(i).match+1, "=>") {
+			return 0, false
+		}
+	}
+	if s.isPunct(i, "(") && s.isPunct(s.tok(i).match+1, "=>") {
+		if !s.laxParams(i) {
+			return 0, false
+		}
+		return s.typ(s.tok(i).match+2, noCond)
+	}
+	if isNew {
+		return 0, false
+	}
+	j, ok := s.union(i)
+	if !ok {
+		return 0, false
+	}
+	if !noCond && s.isIdent(j, "extends") && !s.tok(j).nl {
+		k, ok := s.typ(j+1, true)
+		if !ok || !s.isPunct(k, "?") {
+			return 0, false
+		}
+		if k, ok = s.typ(k+1, false); !ok || !s.isPunct(k, ":") {
+			return 0, false
+		}
+		return s.typ(k+1, false)
+	}
+	return j, true
+}
+
+// laxParams checks the parameter list of a function type at the "(" at i
+// loosely: it holds no value syntax that could matter (it is blanked whole).
+func (s *stripper) laxParams(i int) bool {
+	for k := i + 1; k < s.tok(i).match; k++ {
+		t := s.tok(k)
+		if t.kind == tRegex || t.kind == tTmplHead || (t.kind == tPunct && t.text == "=>" && !s.isPunct(k-1, ")")) {
+			return false
+		}
+	}
+	return true
+}
+
+// union parses A | B | ... (with an optional leading "|").
+func (s *stripper) union(i int) (int, bool) {
+	if s.isPunct(i, "|") {
+		i++
+	}
+	for {
+		j, ok := s.intersection(i)
+		if !ok {
+			return 0, false
+		}
+		if !s.isPunct(j, "|") {
+			return j, true
+		}
+		i = j + 1
+	}
+}
+
+// intersection parses A & B & ... (with an optional leading "&").
+func (s *stripper) intersection(i int) (int, bool) {
+	if s.isPunct(i, "&") {
+		i++
+	}
+	for {
+		j, ok := s.operand(i)
+		if !ok {
+			return 0, false
+		}
+		if !s.isPunct(j, "&") {
+			return j, true
+		}
+		i = j + 1
+	}
+}
+
+// operand parses a type with its prefix operators and postfix [] and [K].
+func (s *stripper) operand(i int) (int, bool) {
+	t := s.tok(i)
+	if t.kind == tIdent {
+		switch t.text {
+		case "keyof", "readonly", "unique":
+			if n := s.tok(i + 1); n.kind == tIdent || (n.kind == tPunct && (n.text == "(" || n.text == "[" || n.text == "{")) {
+				return s.operand(i + 1)
+			}
+		case "infer":
+			if n := s.tok(i + 1); n.kind == tIdent && !s.isIdent(i+2, "extends") {
+				return i + 2, true
+			}
+			return 0, false
+		}
+	}
+	j, ok := s.primary(i)
+	if !ok {
+		return 0, false
+	}
+	for s.isPunct(j, "[") && !s.tok(j).nl {
+		k := s.tok(j).match
+		if k != j+1 {
+			if e, ok := s.typ(j+1, false); !ok || e != k {
+				return 0, false
+			}
+		}
+		j = k + 1
+	}
+	return j, true
+}
+
+// primary parses a type name (with type arguments), a literal type, typeof
+// x, a parenthesized type, an object type, a mapped type or a tuple.
+func (s *stripper) primary(i int) (int, bool) {
+	t := s.tok(i)
+	switch t.kind {
+	case tIdent:
+		if t.text == "typeof" {
+			i++
+			if t := s.tok(i); t.kind != tIdent || t.text == "import" {
+				return 0, false
+			}
+		} else if (reserved[t.text] && !typeWords[t.text]) || forbidden[t.text] || t.text == "asserts" {
+			return 0, false
+		}
+		i++
+		for s.isPunct(i, ".") && s.tok(i+1).kind == tIdent {
+			i += 2
+		}
+		if s.isPunct(i, "<") && !s.tok(i).nl {
+			return s.typeArgs(i)
+		}
+		return i, true
+	case tStr, tNum, tTmplFull:
+		return i + 1, true
+	case tPunct:
+		switch t.text {
+		case "-":
+			if n := s.tok(i + 1); n.kind == tNum && n.start == t.end {
+				return i + 2, true
+			}
+		case "(":
+			if j, ok := s.typ(i+1, false); ok && j == t.match {
+				return j + 1, true
+			}
+		case "{", "[":
+			// An object type, mapped type or tuple, blanked whole: check
+			// only that it holds nothing but type syntax.
+			for k := i + 1; k < t.match; k++ {
+				if u := s.tok(k); u.kind == tRegex || u.kind == tTmplHead {
+					return 0, false
+				}
+			}
+			return t.match + 1, true
+		}
+	}
+	return 0, false
+}
+
+// typeArgs parses type arguments <A, B> from the "<" at i and returns the
+// index after the ">".
+func (s *stripper) typeArgs(i int) (int, bool) {
+	i++
+	for {
+		j, ok := s.typ(i, false)
+		if !ok {
+			return 0, false
+		}
+		switch {
+		case s.isPunct(j, ">"):
+			return j + 1, true
+		case s.isPunct(j, ","):
+			i = j + 1
+		default:
+			return 0, false
+		}
+	}
+}
+
+// typeParams parses type parameters <T extends U = V, ...> from the "<"
+// at i and returns the index after the ">".
+func (s *stripper) typeParams(i int) (int, bool) {
+	i++
+	for {
+		t := s.tok(i)
+		if t.kind != tIdent || reserved[t.text] || t.text == "in" || t.text == "out" || t.text == "const" {
+			return 0, false
+		}
+		if n := s.tok(i + 1); n.kind == tIdent && n.text != "extends" {
+			return 0, false // a modifier such as in, out or const
+		}
+		j := i + 1
+		var ok bool
+		if s.isIdent(j, "extends") {
+			if j, ok = s.typ(j+1, false); !ok {
+				return 0, false
+			}
+		}
+		if s.isPunct(j, "=") {
+			if j, ok = s.typ(j+1, false); !ok {
+				return 0, false
+			}
+		}
+		switch {
+		case s.isPunct(j, ">"):
+			return j + 1, true
+		case s.isPunct(j, ","):
+			if s.isPunct(j+1, ">") {
+				return j + 2, true
+			}
+			i = j + 1
+		default:
+			return 0, false
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package tsx
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// esbuildPrint is what esbuild prints for a wrapped body with loader, as
+// compile runs it (without the source map), or the error texts.
+func esbuildPrint(body string, loader api.Loader) (string, error) {
+	res := api.Transform(wrapperHead+body+wrapperTail, api.TransformOptions{
+		LogLevel: api.LogLevelSilent,
+		LogLimit: maxDiagnostics,
+		Target:   api.ES2020,
+		Loader:   loader,
+	})
+	if len(res.Errors) > 0 {
+		var msgs []string
+		for _, m := range res.Errors {
+			msgs = append(msgs, m.Text)
+		}
+		return "", fmt.Errorf("%s", strings.Join(msgs, "; "))
+	}
+	return string(res.Code), nil
+}
+
+// prepare turns a program as sent into the body stripTypes sees, as
+// compile does.
+func prepare(src string) string {
+	body, _ := stripFence(normalizeNewlines(src))
+	body, _ = dropLeadingImports(body, TS)
+	return body
+}
+
+// checkStrip is the differential oracle of the fast path: either
+// stripTypes declines body, or it keeps every line break and byte offset
+// and esbuild's JavaScript transform of what it returns prints exactly what
+// esbuild's TypeScript transform of body prints (or both fail). It returns
+// whether the fast path took the program (stripped and direct).
+func checkStrip(t testing.TB, name, body string) bool {
+	t.Helper()
+	out, ok := stripTypes(body)
+	if !ok {
+		return false
+	}
+	if len(out) != len(body) {
+		t.Fatalf("%s: stripped text is %d bytes, body %d", name, len(out), len(body))
+	}
+	for i := 0; i < len(body); i++ {
+		if (body[i] == '\n') != (out[i] == '\n') || (out[i] != body[i] && out[i] != ' ') {
+			t.Fatalf("%s: byte %d changed from %q to %q", name, i, body[i], out[i])
+		}
+	}
+	want, errTS := esbuildPrint(body, api.LoaderTS)
+	got, errJS := esbuildPrint(out, api.LoaderJS)
+	switch {
+	case errTS != nil && errJS != nil:
+	case errTS != nil:
+		t.Errorf("%s: esbuild rejects the TypeScript (%v) but takes the stripped JavaScript:\n%s", name, errTS, out)
+	case errJS != nil:
+		t.Errorf("%s: the stripped JavaScript does not compile (%v):\n%s", name, errJS, out)
+	case got != want:
+		t.Errorf("%s: esbuild prints the stripped JavaScript differently\n--- source\n%s\n--- stripped\n%s\n--- TS transform\n%s\n--- JS transform of stripped\n%s", name, body, out, want, got)
+	}
+	return direct(out)
+}
+
+// corpus returns the programs of the repository's corpora, by name: the
+// hostile corpus, the Node.js difference programs, the benchmark programs,
+// the examples, and the TypeScript programs in testdata/strip (written the
+// way models write them).
+func corpus(t testing.TB) map[string]string {
+	t.Helper()
+	progs := map[string]string{"benchProgram": benchProgram}
+	for _, glob := range []string{
+		"../../testdata/hostile/*.[jt]s", "../../testdata/node/*.js", "../../bench/programs/*.js",
+		"../../examples/*.ts", "../../examples/*/*.ts", "testdata/strip/*.ts",
+	} {
+		files, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 {
+			t.Fatalf("no files match %s", glob)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			progs[strings.TrimPrefix(f, "../../")] = string(b)
+		}
+	}
+	return progs
+}
+
+// TestStripCorpus runs the oracle on every corpus program, each as
+// TypeScript (JavaScript is TypeScript too, and esbuild's TypeScript
+// parser reads some JavaScript differently, such as f<a>(b)).
+func TestStripCorpus(t *testing.T) {
+	progs := corpus(t)
+	fast, ts, tsFast := 0, 0, 0
+	for name, src := range progs {
+		took := checkStrip(t, name, prepare(src))
+		isTS := strings.HasSuffix(name, ".ts") || name == "benchProgram"
+		if took {
+			fast++
+		}
+		if isTS {
+			ts++
+			if took {
+				tsFast++
+			} else {
+				t.Logf("declined: %s", name)
+			}
+		}
+	}
+	t.Logf("fast path: %d of %d corpus programs; %d of %d TypeScript programs", fast, len(progs), tsFast, ts)
+}
