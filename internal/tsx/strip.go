@@ -74,19 +74,20 @@ var lastDecline string
 type ctxKind uint8
 
 const (
-	ctxBlock ctxKind = iota // statements: the body, a block, a function body
-	ctxParen                // inside ( )
-	ctxBracket              // inside [ ]
-	ctxTmpl                 // a template substitution
-	ctxExpr                 // an expression that ends at "," or ";" (an initializer, a default, a property value)
+	ctxBlock   ctxKind = iota // statements: the body, a block, a function body
+	ctxParen                  // inside ( )
+	ctxBracket                // inside [ ]
+	ctxTmpl                   // a template substitution
+	ctxExpr                   // an expression that ends at "," or ";" (an initializer, a default, a property value)
 )
 
 // stripper holds the state of one stripTypes call.
 type stripper struct {
 	body string
 	toks []token
-	out  []byte // the body with types blanked, allocated on the first blank
-	i    int    // the next token
+	out   []byte // the body with types blanked, allocated on the first blank
+	i     int    // the next token
+	asEnd int    // the token after the last "as T" (x as unknown as T)
 }
 
 func (s *stripper) tok(i int) *token { return &s.toks[i] }
@@ -142,7 +143,7 @@ var forbidden = map[string]bool{
 // stripping types. In ctxExpr it returns early, at a "," or ";", or where
 // a line break ends the expression before an identifier.
 func (s *stripper) scan(end int, ctx ctxKind) {
-	q := 0            // conditional "?" not yet matched by ":"
+	q := 0             // conditional "?" not yet matched by ":"
 	colonTern := false // the last ":" closed a conditional
 	for s.i < end {
 		t := s.tok(s.i)
@@ -222,6 +223,8 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 				}
 				s.blank(s.i, j)
 				s.i = j
+			} else if s.mayBeTypeArgs(s.i) {
+				decline() // type arguments of a kind this parser does not know?
 			} else if n := s.tok(s.i + 1); n.kind == tPunct && n.text == "<" && n.start == t.end {
 				s.i += 2 // a shift
 			} else {
@@ -261,8 +264,8 @@ func (s *stripper) word(end int, ctx ctxKind) bool {
 				}
 				return false
 			}
-			if next.kind == tIdent && (next.text == "in" || next.text == "instanceof" || next.text == "of" || next.text == "as") {
-				decline()
+			if next.nl || (next.kind == tIdent && (next.text == "in" || next.text == "instanceof" || next.text == "of" || next.text == "as")) {
+				decline() // let on a line of its own may be an identifier
 			}
 		}
 		s.declarations(end)
@@ -286,7 +289,7 @@ func (s *stripper) word(end int, ctx ctxKind) bool {
 		return s.typeDeclaration()
 	case "as", "satisfies":
 		p := s.prev()
-		if p == nil || t.nl || endsExpr(p) != yes {
+		if p == nil || t.nl || (endsExpr(p) != yes && s.asEnd != s.i) {
 			decline()
 		}
 		s.asExpr()
@@ -472,6 +475,9 @@ func (s *stripper) paren(inCond bool) {
 	}
 	asyncArrow := p != nil && p.kind == tIdent && p.text == "async" && !t.nl
 	callee := p != nil && endsExpr(p) != no && !asyncArrow
+	if callee && endsExpr(p) == unsure && after.kind == tPunct && (after.text == "=>" || after.text == ":") {
+		decline() // after a block, (x) => y starts a statement; after a word like of, who knows
+	}
 	switch {
 	case after.kind == tPunct && after.text == "=>":
 		if after.nl || callee {
@@ -486,8 +492,13 @@ func (s *stripper) paren(inCond bool) {
 		}
 		s.params(open, close)
 		j := s.typeEndArrow(close + 2)
-		if !s.isPunct(j, "=>") || s.tok(j).nl {
+		if !s.isPunct(j, "=>") {
 			decline()
+		}
+		for k := close + 1; k <= j; k++ {
+			if s.tok(k).nl {
+				decline() // blanked, it would leave a line break before "=>"
+			}
 		}
 		s.blank(close+1, j)
 		s.i = j
@@ -662,6 +673,7 @@ func (s *stripper) asExpr() {
 	}
 	s.blank(kw, j)
 	s.i = j
+	s.asEnd = j
 }
 
 // typeDeclaration handles an interface or a type alias at s.i, if it is
@@ -723,7 +735,7 @@ func (s *stripper) typeDeclaration() bool {
 		for s.isIdent(j, "extends") || (j > kw+2 && s.isPunct(j, ",")) {
 			j = s.typeEnd(j + 1)
 		}
-		if !s.isPunct(j, "{") {
+		if !s.isPunct(j, "{") || !s.members(j) {
 			decline()
 		}
 		j = s.tok(j).match + 1
@@ -762,17 +774,26 @@ func (s *stripper) typeEnd(i int) int {
 // returnTypeEnd is typeEnd for a function's return type, which may be a
 // type predicate (x is T, asserts x, asserts x is T).
 func (s *stripper) returnTypeEnd(i int) int {
+	j, ok := s.returnType(i)
+	if !ok {
+		decline()
+	}
+	return j
+}
+
+// returnType is typ for a return type (see returnTypeEnd).
+func (s *stripper) returnType(i int) (int, bool) {
 	if s.isIdent(i, "asserts") && s.tok(i+1).kind == tIdent && !s.tok(i+1).nl && !s.isIdent(i+1, "is") {
 		i += 2
-		if !s.isIdent(i, "is") {
-			return i
+		if !s.isIdent(i, "is") || s.tok(i).nl {
+			return i, true
 		}
-		return s.typeEnd(i + 1)
+		return s.typ(i+1, false)
 	}
 	if t := s.tok(i); t.kind == tIdent && s.isIdent(i+1, "is") && !s.tok(i+1).nl {
-		return s.typeEnd(i + 2)
+		return s.typ(i+2, false)
 	}
-	return s.typeEnd(i)
+	return s.typ(i, false)
 }
 
 // typeEndArrow is returnTypeEnd for an arrow function's return type: a
@@ -810,7 +831,7 @@ func (s *stripper) typ(i int, noCond bool) (int, bool) {
 		}
 	}
 	if s.isPunct(i, "(") && s.isPunct(s.tok(i).match+1, "=>") {
-		if !s.laxParams(i) {
+		if !s.typeParamList(i) {
 			return 0, false
 		}
 		return s.typ(s.tok(i).match+2, noCond)
@@ -835,12 +856,233 @@ func (s *stripper) typ(i int, noCond bool) (int, bool) {
 	return j, true
 }
 
-// laxParams checks the parameter list of a function type at the "(" at i
-// loosely: it holds no value syntax that could matter (it is blanked whole).
-func (s *stripper) laxParams(i int) bool {
+// typeParamList checks the parameter list of a function type or method
+// signature at the "(" at i: [...]name[?][: T], a binding pattern in
+// place of the name, separated by commas.
+func (s *stripper) typeParamList(i int) bool {
+	close := s.tok(i).match
+	k := i + 1
+	for k < close {
+		if s.isPunct(k, "...") {
+			k++
+		}
+		switch t := s.tok(k); {
+		case t.kind == tIdent && (!reserved[t.text] || t.text == "this"):
+			k++
+		case s.isPunct(k, "{") || s.isPunct(k, "["):
+			if !s.pattern(k) {
+				return false
+			}
+			k = t.match + 1
+		default:
+			return false
+		}
+		if s.isPunct(k, "?") {
+			k++
+		}
+		if s.isPunct(k, ":") {
+			var ok bool
+			if k, ok = s.typ(k+1, false); !ok {
+				return false
+			}
+		}
+		if s.isPunct(k, ",") {
+			k++
+		} else if k != close {
+			return false
+		}
+	}
+	return true
+}
+
+// pattern checks a binding pattern in a type's parameter list: names,
+// keys, nested patterns, commas, colons and spreads only.
+func (s *stripper) pattern(i int) bool {
 	for k := i + 1; k < s.tok(i).match; k++ {
-		t := s.tok(k)
-		if t.kind == tRegex || t.kind == tTmplHead || (t.kind == tPunct && t.text == "=>" && !s.isPunct(k-1, ")")) {
+		switch t := s.tok(k); t.kind {
+		case tIdent, tStr, tNum:
+		case tPunct:
+			switch t.text {
+			case ",", ":", "...":
+			case "{", "[":
+				if !s.pattern(k) {
+					return false
+				}
+				k = t.match
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// members checks the body of an object type or interface from its "{":
+// properties, methods, call and construct signatures, index signatures and
+// get/set accessors, separated by ";", "," or line breaks; or a mapped
+// type.
+func (s *stripper) members(i int) bool {
+	close := s.tok(i).match
+	k := i + 1
+	if s.mapped(k, close) {
+		return true
+	}
+	for k < close {
+		start := k
+		if s.isIdent(k, "readonly") && s.isMemberKey(k+1) {
+			k++
+		}
+		if (s.isIdent(k, "get") || s.isIdent(k, "set")) && s.isMemberKey(k+1) && !s.isPunct(k+1, "(") {
+			k++
+		}
+		switch t := s.tok(k); {
+		case s.isPunct(k, "(") || s.isPunct(k, "<") || (s.isIdent(k, "new") && (s.isPunct(k+1, "(") || s.isPunct(k+1, "<"))):
+			// a call or construct signature
+			if t.text == "new" {
+				k++
+			}
+		case t.kind == tIdent || t.kind == tStr || t.kind == tNum:
+			k++
+		case s.isPunct(k, "["):
+			// [k: T]: U is an index signature, [expr] a computed key
+			if s.tok(k+1).kind == tIdent && s.isPunct(k+2, ":") {
+				e, ok := s.typ(k+3, false)
+				if !ok || e != t.match {
+					return false
+				}
+			} else if !s.entityName(k+1, t.match) {
+				return false
+			}
+			k = t.match + 1
+		default:
+			return false
+		}
+		if s.isPunct(k, "?") {
+			k++
+		}
+		var ok bool
+		if s.isPunct(k, "<") {
+			if k, ok = s.typeParams(k); !ok || !s.isPunct(k, "(") {
+				return false
+			}
+		}
+		if s.isPunct(k, "(") {
+			if !s.typeParamList(k) {
+				return false
+			}
+			k = s.tok(k).match + 1
+		}
+		if s.isPunct(k, ":") {
+			if k, ok = s.returnType(k + 1); !ok {
+				return false
+			}
+		}
+		if k == start {
+			return false
+		}
+		switch {
+		case s.isPunct(k, ";") || s.isPunct(k, ","):
+			k++
+		case k == close || s.tok(k).nl:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isMemberKey reports whether a member's key (or signature) starts at k,
+// so that a readonly, get or set before it is a modifier.
+func (s *stripper) isMemberKey(k int) bool {
+	t := s.tok(k)
+	return t.kind == tIdent || t.kind == tStr || t.kind == tNum || s.isPunct(k, "[") || s.isPunct(k, "(")
+}
+
+// entityName reports whether tokens i..end-1 are a dotted name (a computed
+// key such as [Symbol.iterator]).
+func (s *stripper) entityName(i, end int) bool {
+	if i >= end || s.tok(i).kind != tIdent {
+		return false
+	}
+	for i++; i < end; i += 2 {
+		if !s.isPunct(i, ".") || i+1 >= end || s.tok(i+1).kind != tIdent {
+			return false
+		}
+	}
+	return true
+}
+
+// mapped reports whether tokens k..close-1 are the inside of a mapped type:
+// [+-]readonly? [K in T (as U)?] [+-]?? : V ;?
+func (s *stripper) mapped(k, close int) bool {
+	if s.isPunct(k, "+") || s.isPunct(k, "-") {
+		if !s.isIdent(k+1, "readonly") {
+			return false
+		}
+		k++
+	}
+	if s.isIdent(k, "readonly") {
+		k++
+	}
+	if !s.isPunct(k, "[") || s.tok(k+1).kind != tIdent || !s.isIdent(k+2, "in") {
+		return false
+	}
+	end := s.tok(k).match
+	j, ok := s.typ(k+3, false)
+	if ok && s.isIdent(j, "as") {
+		j, ok = s.typ(j+1, false)
+	}
+	if !ok || j != end {
+		return false
+	}
+	k = end + 1
+	if s.isPunct(k, "+") || s.isPunct(k, "-") {
+		if !s.isPunct(k+1, "?") {
+			return false
+		}
+		k++
+	}
+	if s.isPunct(k, "?") {
+		k++
+	}
+	if s.isPunct(k, ":") {
+		if k, ok = s.typ(k+1, false); !ok {
+			return false
+		}
+	}
+	if s.isPunct(k, ";") || s.isPunct(k, ",") {
+		k++
+	}
+	return k == close
+}
+
+// tuple checks a tuple type from its "[": elements [...][name[?]:] T[?],
+// separated by commas.
+func (s *stripper) tuple(i int) bool {
+	close := s.tok(i).match
+	k := i + 1
+	for k < close {
+		if s.isPunct(k, "...") {
+			k++
+		}
+		if s.tok(k).kind == tIdent && (s.isPunct(k+1, ":") || (s.isPunct(k+1, "?") && s.isPunct(k+2, ":"))) {
+			k += 2
+			if s.isPunct(k-1, "?") {
+				k++
+			}
+		}
+		var ok bool
+		if k, ok = s.typ(k, false); !ok {
+			return false
+		}
+		if s.isPunct(k, "?") {
+			k++
+		}
+		if s.isPunct(k, ",") {
+			k++
+		} else if k != close {
 			return false
 		}
 	}
@@ -947,15 +1189,14 @@ func (s *stripper) primary(i int) (int, bool) {
 			if j, ok := s.typ(i+1, false); ok && j == t.match {
 				return j + 1, true
 			}
-		case "{", "[":
-			// An object type, mapped type or tuple, blanked whole: check
-			// only that it holds nothing but type syntax.
-			for k := i + 1; k < t.match; k++ {
-				if u := s.tok(k); u.kind == tRegex || u.kind == tTmplHead {
-					return 0, false
-				}
+		case "{":
+			if s.members(i) {
+				return t.match + 1, true
 			}
-			return t.match + 1, true
+		case "[":
+			if s.tuple(i) {
+				return t.match + 1, true
+			}
 		}
 	}
 	return 0, false
@@ -979,6 +1220,49 @@ func (s *stripper) typeArgs(i int) (int, bool) {
 			return 0, false
 		}
 	}
+}
+
+// mayBeTypeArgs reports whether the "<" at i could open a type argument
+// list for a parser that knows more types than typeArgs: whether a ">"
+// closes it before any token that cannot stand in a type outside brackets
+// (";", "=", "&&", "+" ...) or the end of the enclosing brackets.
+func (s *stripper) mayBeTypeArgs(i int) bool {
+	depth := 0
+	for k := i; ; k++ {
+		t := s.tok(k)
+		switch t.kind {
+		case tIdent, tNum, tStr, tTmplFull:
+			continue
+		case tTmplHead:
+			k = s.lastOfTemplate(k)
+			continue
+		case tPunct:
+		default:
+			return false // a regular expression, the end
+		}
+		switch t.text {
+		case "<":
+			depth++
+		case ">":
+			if depth--; depth == 0 {
+				return true
+			}
+		case "(", "[", "{":
+			k = t.match
+		case ".", ",", "|", "&", "=>", "?", ":", "-":
+		default:
+			return false
+		}
+	}
+}
+
+// lastOfTemplate returns the index of the last token of the template
+// literal whose head is at i.
+func (s *stripper) lastOfTemplate(i int) int {
+	for s.tok(i).kind != tTmplTail {
+		i = s.tok(i).match
+	}
+	return i
 }
 
 // typeParams parses type parameters <T extends U = V, ...> from the "<"

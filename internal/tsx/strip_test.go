@@ -11,13 +11,17 @@ import (
 )
 
 // esbuildPrint is what esbuild prints for a wrapped body with loader, as
-// compile runs it (without the source map), or the error texts.
+// compile runs it (without the source map), or the error texts. It prints
+// without whitespace: esbuild keeps some of the source's line breaks (a
+// call's arguments stay on lines of their own if a line break came before
+// its ")"), and blanking a type that spans lines moves them.
 func esbuildPrint(body string, loader api.Loader) (string, error) {
 	res := api.Transform(wrapperHead+body+wrapperTail, api.TransformOptions{
-		LogLevel: api.LogLevelSilent,
-		LogLimit: maxDiagnostics,
-		Target:   api.ES2020,
-		Loader:   loader,
+		LogLevel:         api.LogLevelSilent,
+		LogLimit:         maxDiagnostics,
+		Target:           api.ES2020,
+		Loader:           loader,
+		MinifyWhitespace: true,
 	})
 	if len(res.Errors) > 0 {
 		var msgs []string
@@ -61,9 +65,9 @@ func checkStrip(t testing.TB, name, body string) bool {
 	switch {
 	case errTS != nil && errJS != nil:
 	case errTS != nil:
-		t.Errorf("%s: esbuild rejects the TypeScript (%v) but takes the stripped JavaScript:\n%s", name, errTS, out)
+		t.Errorf("%s: esbuild rejects the TypeScript (%v) but takes the stripped JavaScript:\n--- source\n%s\n--- stripped\n%s", name, errTS, body, out)
 	case errJS != nil:
-		t.Errorf("%s: the stripped JavaScript does not compile (%v):\n%s", name, errJS, out)
+		t.Errorf("%s: the stripped JavaScript does not compile (%v):\n--- source\n%s\n--- stripped\n%s", name, errJS, body, out)
 	case got != want:
 		t.Errorf("%s: esbuild prints the stripped JavaScript differently\n--- source\n%s\n--- stripped\n%s\n--- TS transform\n%s\n--- JS transform of stripped\n%s", name, body, out, want, got)
 	}
