@@ -83,8 +83,8 @@ const (
 
 // stripper holds the state of one stripTypes call.
 type stripper struct {
-	body string
-	toks []token
+	body  string
+	toks  []token
 	out   []byte // the body with types blanked, allocated on the first blank
 	i     int    // the next token
 	asEnd int    // the token after the last "as T" (x as unknown as T)
