@@ -26,22 +26,33 @@ var directWords = map[string]bool{"import": true, "export": true, "class": true,
 // comments), the check is on the raw text, strings and comments included,
 // so it can only err towards esbuild.
 func direct(body string) bool {
+	raw := true
+	for _, w := range directBlock {
+		if strings.Contains(body, w) {
+			raw = false
+			break
+		}
+	}
+	if raw {
+		return true // the common case: no need to tokenize
+	}
 	if strings.Contains(body, "<!--") || strings.Contains(body, "-->") {
 		return false
 	}
-	toks, ok := tokenize(body)
-	if !ok {
-		for _, w := range directBlock {
-			if strings.Contains(body, w) {
-				return false
-			}
-		}
-		return true
-	}
+	toks, ok := tokenize(body, getTokens())
+	defer putTokens(toks)
+	return ok && directTokens(body, toks)
+}
+
+// directTokens is direct's check on the tokens of a body: no word of
+// directWords as an identifier outside a property name after "." or "?."
+// (and no "#" or "@", on which the tokenizer declines). Tokens blanked by
+// stripTypes do not count.
+func directTokens(body string, toks []token) bool {
 	for k := range toks {
 		t := &toks[k]
-		if t.kind == tIdent && directWords[t.text] {
-			if k == 0 || toks[k-1].kind != tPunct || (toks[k-1].text != "." && toks[k-1].text != "?.") {
+		if t.kind == tIdent && !t.stripped && directWords[t.str(body)] {
+			if k == 0 || toks[k-1].kind != tPunct || (toks[k-1].str(body) != "." && toks[k-1].str(body) != "?.") {
 				return false
 			}
 		}

@@ -3,6 +3,7 @@ package tsx
 import (
 	"fmt"
 	"runtime"
+	"strings"
 )
 
 // stripTypes is the TypeScript fast path: it turns a TypeScript program
@@ -34,28 +35,37 @@ import (
 // What is left is JavaScript that esbuild's JavaScript transform prints
 // exactly as its TypeScript transform prints the original (the tests check
 // that on every corpus program, on generated programs and in a fuzz test).
-func stripTypes(body string) (out string, ok bool) {
-	toks, ok := tokenize(body)
+//
+// direct reports whether the JavaScript left passes direct's check (the
+// tokens of the program outside its types, see directTokens).
+func stripTypes(body string) (out string, isDirect, ok bool) {
+	if strings.Contains(body, "<!--") || strings.Contains(body, "-->") {
+		return "", false, false // HTML-like comments: not for the fast path
+	}
+	toks, ok := tokenize(body, getTokens())
 	if !ok {
-		return "", false
+		putTokens(toks)
+		return "", false, false
 	}
 	s := &stripper{body: body, toks: toks}
 	defer func() {
+		putTokens(s.toks)
 		if r := recover(); r != nil {
 			if _, d := r.(declined); !d {
 				panic(r)
 			}
-			out, ok = "", false
+			out, isDirect, ok = "", false, false
 		}
 	}()
 	s.scan(len(toks)-1, ctxBlock)
 	if s.i != len(toks)-1 {
-		return "", false
+		return "", false, false
 	}
-	if s.out == nil {
-		return body, true
+	out = body
+	if s.out != nil {
+		out = string(s.out)
 	}
-	return string(s.out), true
+	return out, directTokens(body, toks), true
 }
 
 // declined is the panic value that abandons the fast path.
@@ -94,12 +104,12 @@ func (s *stripper) tok(i int) *token { return &s.toks[i] }
 
 func (s *stripper) isPunct(i int, text string) bool {
 	t := &s.toks[i]
-	return t.kind == tPunct && t.text == text
+	return t.kind == tPunct && t.str(s.body) == text
 }
 
 func (s *stripper) isIdent(i int, text string) bool {
 	t := &s.toks[i]
-	return t.kind == tIdent && t.text == text
+	return t.kind == tIdent && t.str(s.body) == text
 }
 
 // blank replaces tokens from..to-1 (and what lies between them) with
@@ -148,7 +158,7 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 	for s.i < end {
 		t := s.tok(s.i)
 		p := s.prev()
-		afterDot := p != nil && p.kind == tPunct && (p.text == "." || p.text == "?.")
+		afterDot := p != nil && p.kind == tPunct && (p.str(s.body) == "." || p.str(s.body) == "?.")
 		switch t.kind {
 		case tTmplHead:
 			s.template()
@@ -158,7 +168,7 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 				s.i++
 				continue
 			}
-			if ctx == ctxExpr && t.nl && p != nil && endsExpr(p) == yes && t.text != "in" && t.text != "instanceof" {
+			if ctx == ctxExpr && t.nl && p != nil && endsExpr(s.body, p) == yes && t.str(s.body) != "in" && t.str(s.body) != "instanceof" {
 				return // the line break ends the expression
 			}
 			if s.word(end, ctx) {
@@ -171,7 +181,7 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 			s.i++
 			continue
 		}
-		switch t.text {
+		switch t.str(s.body) {
 		case "(":
 			s.paren(q > 0)
 		case "[":
@@ -199,13 +209,13 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 			if ctx == ctxExpr {
 				return
 			}
-			if t.text == ";" {
+			if t.str(s.body) == ";" {
 				q = 0
 			}
 			s.i++
 		case "!":
 			if p != nil && !t.nl {
-				switch endsExpr(p) {
+				switch endsExpr(s.body, p) {
 				case yes:
 					s.blank(s.i, s.i+1) // a non-null assertion
 				case unsure:
@@ -214,7 +224,7 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 			}
 			s.i++
 		case "<":
-			if p == nil || t.nl || endsExpr(p) != yes {
+			if p == nil || t.nl || endsExpr(s.body, p) != yes {
 				decline() // <T>x, a generic arrow function, or unclear
 			}
 			if j, ok := s.typeArgs(s.i); ok {
@@ -225,7 +235,7 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 				s.i = j
 			} else if s.mayBeTypeArgs(s.i) {
 				decline() // type arguments of a kind this parser does not know?
-			} else if n := s.tok(s.i + 1); n.kind == tPunct && n.text == "<" && n.start == t.end {
+			} else if n := s.tok(s.i + 1); n.kind == tPunct && n.str(s.body) == "<" && n.start == t.end {
 				s.i += 2 // a shift
 			} else {
 				s.i++ // a comparison
@@ -255,16 +265,16 @@ func (s *stripper) template() {
 func (s *stripper) word(end int, ctx ctxKind) bool {
 	t := s.tok(s.i)
 	next := s.tok(s.i + 1)
-	switch t.text {
+	switch t.str(s.body) {
 	case "let", "const", "var":
-		if t.text == "let" {
+		if t.str(s.body) == "let" {
 			if !(next.kind == tIdent || s.isPunct(s.i+1, "[") || s.isPunct(s.i+1, "{")) {
-				if next.kind == tPunct && next.text != "=" && next.text != ";" && next.text != "," && next.text != ")" {
+				if next.kind == tPunct && next.str(s.body) != "=" && next.str(s.body) != ";" && next.str(s.body) != "," && next.str(s.body) != ")" {
 					decline()
 				}
 				return false
 			}
-			if next.nl || (next.kind == tIdent && (next.text == "in" || next.text == "instanceof" || next.text == "of" || next.text == "as")) {
+			if next.nl || (next.kind == tIdent && (next.str(s.body) == "in" || next.str(s.body) == "instanceof" || next.str(s.body) == "of" || next.str(s.body) == "as")) {
 				decline() // let on a line of its own may be an identifier
 			}
 		}
@@ -281,7 +291,7 @@ func (s *stripper) word(end int, ctx ctxKind) bool {
 		return false
 	case "type", "interface":
 		if ctx != ctxBlock && ctx != ctxExpr {
-			if t.text == "interface" {
+			if t.str(s.body) == "interface" {
 				decline()
 			}
 			return false
@@ -289,13 +299,13 @@ func (s *stripper) word(end int, ctx ctxKind) bool {
 		return s.typeDeclaration()
 	case "as", "satisfies":
 		p := s.prev()
-		if p == nil || t.nl || (endsExpr(p) != yes && s.asEnd != s.i) {
+		if p == nil || t.nl || (endsExpr(s.body, p) != yes && s.asEnd != s.i) {
 			decline()
 		}
 		s.asExpr()
 		return true
 	}
-	if forbidden[t.text] {
+	if forbidden[t.str(s.body)] {
 		decline()
 	}
 	return false
@@ -307,7 +317,7 @@ func (s *stripper) declarations(end int) {
 	for {
 		t := s.tok(s.i)
 		switch {
-		case t.kind == tIdent && !reserved[t.text] && !forbidden[t.text]:
+		case t.kind == tIdent && !reserved[t.str(s.body)] && !forbidden[t.str(s.body)]:
 			s.i++
 		case s.isPunct(s.i, "{"):
 			s.object()
@@ -329,9 +339,9 @@ func (s *stripper) declarations(end int) {
 			j := s.typeEnd(s.i + 1)
 			n := s.tok(j)
 			switch {
-			case n.kind == tPunct && (n.text == "=" || n.text == "," || n.text == ";" || n.text == "}" || n.text == ")"):
+			case n.kind == tPunct && (n.str(s.body) == "=" || n.str(s.body) == "," || n.str(s.body) == ";" || n.str(s.body) == "}" || n.str(s.body) == ")"):
 			case n.kind == tEOF:
-			case n.nl && n.kind == tIdent && n.text != "in" && n.text != "of" && n.text != "instanceof" && n.text != "as" && n.text != "satisfies":
+			case n.nl && n.kind == tIdent && n.str(s.body) != "in" && n.str(s.body) != "of" && n.str(s.body) != "instanceof" && n.str(s.body) != "as" && n.str(s.body) != "satisfies":
 			default:
 				decline()
 			}
@@ -358,7 +368,7 @@ func (s *stripper) function() {
 		s.i++
 	}
 	if t := s.tok(s.i); t.kind == tIdent {
-		if reserved[t.text] || forbidden[t.text] {
+		if reserved[t.str(s.body)] || forbidden[t.str(s.body)] {
 			decline()
 		}
 		s.i++
@@ -407,7 +417,7 @@ func (s *stripper) params(open, close int) {
 		}
 		t := s.tok(s.i)
 		switch {
-		case t.kind == tIdent && t.text != "this" && !reserved[t.text] && !forbidden[t.text] && !unsureWords[t.text]:
+		case t.kind == tIdent && t.str(s.body) != "this" && !reserved[t.str(s.body)] && !forbidden[t.str(s.body)] && !unsureWords[t.str(s.body)]:
 			s.i++
 		case s.isPunct(s.i, "{"):
 			s.object()
@@ -420,7 +430,7 @@ func (s *stripper) params(open, close int) {
 		}
 		if s.isPunct(s.i, "?") {
 			n := s.tok(s.i + 1)
-			if n.kind != tPunct || (n.text != ":" && n.text != "," && n.text != ")") {
+			if n.kind != tPunct || (n.str(s.body) != ":" && n.str(s.body) != "," && n.str(s.body) != ")") {
 				decline()
 			}
 			s.blank(s.i, s.i+1)
@@ -428,7 +438,7 @@ func (s *stripper) params(open, close int) {
 		}
 		if s.isPunct(s.i, ":") {
 			j := s.typeEnd(s.i + 1)
-			if n := s.tok(j); n.kind != tPunct || (n.text != "," && n.text != ")" && n.text != "=") {
+			if n := s.tok(j); n.kind != tPunct || (n.str(s.body) != "," && n.str(s.body) != ")" && n.str(s.body) != "=") {
 				decline()
 			}
 			s.blank(s.i, j)
@@ -473,20 +483,20 @@ func (s *stripper) paren(inCond bool) {
 		s.i = close + 1
 		return
 	}
-	asyncArrow := p != nil && p.kind == tIdent && p.text == "async" && !t.nl
-	callee := p != nil && endsExpr(p) != no && !asyncArrow
-	if callee && endsExpr(p) == unsure && after.kind == tPunct && (after.text == "=>" || after.text == ":") {
+	asyncArrow := p != nil && p.kind == tIdent && p.str(s.body) == "async" && !t.nl
+	callee := p != nil && endsExpr(s.body, p) != no && !asyncArrow
+	if callee && endsExpr(s.body, p) == unsure && after.kind == tPunct && (after.str(s.body) == "=>" || after.str(s.body) == ":") {
 		decline() // after a block, (x) => y starts a statement; after a word like of, who knows
 	}
 	switch {
-	case after.kind == tPunct && after.text == "=>":
+	case after.kind == tPunct && after.str(s.body) == "=>":
 		if after.nl || callee {
 			decline()
 		}
 		s.params(open, close)
 		s.i = close + 1
 		return
-	case after.kind == tPunct && after.text == ":" && !callee && !(p != nil && (p.kind == tIdent && p.text == "case")):
+	case after.kind == tPunct && after.str(s.body) == ":" && !callee && !(p != nil && (p.kind == tIdent && p.str(s.body) == "case")):
 		if inCond {
 			decline() // (x): T => y, or a conditional's branch?
 		}
@@ -525,7 +535,7 @@ func (s *stripper) braceIsObject(p *token, colonTern bool, ctx ctxKind) bool {
 		}
 		decline()
 	case tIdent:
-		switch p.text {
+		switch p.str(s.body) {
 		case "else", "do", "try", "finally":
 			return false
 		case "return", "yield", "throw", "await":
@@ -534,17 +544,17 @@ func (s *stripper) braceIsObject(p *token, colonTern bool, ctx ctxKind) bool {
 			}
 			return true
 		}
-		if reserved[p.text] {
+		if reserved[p.str(s.body)] {
 			return true // typeof {}, in {}, case {} ...
 		}
-		if t.nl && endsExpr(p) == yes {
+		if t.nl && endsExpr(s.body, p) == yes {
 			return false
 		}
 		decline()
 	}
-	switch p.text {
+	switch p.str(s.body) {
 	case ";", "{", "}", ")", "=>":
-		if p.text == "}" && p.obj {
+		if p.str(s.body) == "}" && p.obj {
 			decline()
 		}
 		return false
@@ -574,7 +584,7 @@ func (s *stripper) object() {
 			start := s.i
 			j := s.i
 			// modifiers: async, get, set, *
-			if t := s.tok(j); t.kind == tIdent && (t.text == "async" || t.text == "get" || t.text == "set") && s.isKeyStart(j+1) {
+			if t := s.tok(j); t.kind == tIdent && (t.str(s.body) == "async" || t.str(s.body) == "get" || t.str(s.body) == "set") && s.isKeyStart(j+1) {
 				j++
 			}
 			if s.isPunct(j, "*") {
@@ -601,7 +611,7 @@ func (s *stripper) object() {
 			case s.isPunct(j, ":"):
 				s.i = j + 1
 				s.scan(close, ctxExpr)
-			case n.kind == tPunct && (n.text == "," || n.text == "=" || n.text == "}"):
+			case n.kind == tPunct && (n.str(s.body) == "," || n.str(s.body) == "=" || n.str(s.body) == "}"):
 				if s.tok(start).kind != tIdent || j != start+1 {
 					decline()
 				}
@@ -639,12 +649,12 @@ func (s *stripper) asExpr() {
 	if n.nl {
 		switch n.kind {
 		case tIdent:
-			if n.text == "as" || n.text == "satisfies" {
+			if n.str(s.body) == "as" || n.str(s.body) == "satisfies" {
 				decline()
 			}
 		case tNum, tStr, tEOF:
 		case tPunct:
-			switch n.text {
+			switch n.str(s.body) {
 			case ";", ")", "]", "}", ",", ":":
 			default:
 				decline()
@@ -655,14 +665,14 @@ func (s *stripper) asExpr() {
 	} else {
 		switch n.kind {
 		case tIdent:
-			switch n.text {
+			switch n.str(s.body) {
 			case "as", "satisfies", "in", "instanceof":
 			default:
 				decline()
 			}
 		case tEOF, tTmplMid, tTmplTail:
 		case tPunct:
-			switch n.text {
+			switch n.str(s.body) {
 			case ")", "]", "}", ",", ";", ":", "&&", "||", "??", "==", "===", "!=", "!==", "&", "|", "^", ">":
 			default:
 				decline() // "+ c" would bind to what came before "as"
@@ -684,13 +694,13 @@ func (s *stripper) typeDeclaration() bool {
 	t := s.tok(kw)
 	name := s.tok(kw + 1)
 	if name.kind != tIdent || name.nl {
-		if t.text == "interface" || (name.kind == tIdent && !reserved[name.text]) {
+		if t.str(s.body) == "interface" || (name.kind == tIdent && !reserved[name.str(s.body)]) {
 			decline()
 		}
 		return false // type used as a name
 	}
-	if reserved[name.text] && !(name.text == "extends" && t.text == "interface") {
-		if t.text == "interface" {
+	if reserved[name.str(s.body)] && !(name.str(s.body) == "extends" && t.str(s.body) == "interface") {
+		if t.str(s.body) == "interface" {
 			decline()
 		}
 		return false // type in x = type in y, say
@@ -704,8 +714,8 @@ func (s *stripper) typeDeclaration() bool {
 	if pk >= 0 {
 		p := s.tok(pk)
 		switch {
-		case p.kind == tPunct && (p.text == ";" || (p.text == "{" && !p.obj)):
-		case t.nl && (endsExpr(p) == yes || (p.kind == tPunct && p.text == "}" && !p.obj)):
+		case p.kind == tPunct && (p.str(s.body) == ";" || (p.str(s.body) == "{" && !p.obj)):
+		case t.nl && (endsExpr(s.body, p) == yes || (p.kind == tPunct && p.str(s.body) == "}" && !p.obj)):
 			hazard = true
 		default:
 			decline()
@@ -719,16 +729,16 @@ func (s *stripper) typeDeclaration() bool {
 		}
 		j = k
 	}
-	if t.text == "type" {
+	if t.str(s.body) == "type" {
 		if !s.isPunct(j, "=") {
 			decline()
 		}
 		j = s.typeEnd(j + 1)
 		n := s.tok(j)
-		if !(n.nl || n.kind == tEOF || (n.kind == tPunct && (n.text == ";" || n.text == "}"))) {
+		if !(n.nl || n.kind == tEOF || (n.kind == tPunct && (n.str(s.body) == ";" || n.str(s.body) == "}"))) {
 			decline()
 		}
-		if n.kind == tPunct && n.text == ";" {
+		if n.kind == tPunct && n.str(s.body) == ";" {
 			j++ // esbuild prints an empty statement, and TypeScript's alias takes it
 		}
 	} else {
@@ -744,12 +754,12 @@ func (s *stripper) typeDeclaration() bool {
 		n := s.tok(j)
 		switch n.kind {
 		case tIdent:
-			if n.text == "in" || n.text == "instanceof" || n.text == "as" || n.text == "satisfies" || n.text == "of" {
+			if n.str(s.body) == "in" || n.str(s.body) == "instanceof" || n.str(s.body) == "as" || n.str(s.body) == "satisfies" || n.str(s.body) == "of" {
 				decline()
 			}
 		case tNum, tStr, tEOF:
 		case tPunct:
-			if n.text != ";" && n.text != "}" {
+			if n.str(s.body) != ";" && n.str(s.body) != "}" {
 				decline()
 			}
 		default:
@@ -867,7 +877,7 @@ func (s *stripper) typeParamList(i int) bool {
 			k++
 		}
 		switch t := s.tok(k); {
-		case t.kind == tIdent && (!reserved[t.text] || t.text == "this"):
+		case t.kind == tIdent && (!reserved[t.str(s.body)] || t.str(s.body) == "this"):
 			k++
 		case s.isPunct(k, "{") || s.isPunct(k, "["):
 			if !s.pattern(k) {
@@ -902,7 +912,7 @@ func (s *stripper) pattern(i int) bool {
 		switch t := s.tok(k); t.kind {
 		case tIdent, tStr, tNum:
 		case tPunct:
-			switch t.text {
+			switch t.str(s.body) {
 			case ",", ":", "...":
 			case "{", "[":
 				if !s.pattern(k) {
@@ -940,7 +950,7 @@ func (s *stripper) members(i int) bool {
 		switch t := s.tok(k); {
 		case s.isPunct(k, "(") || s.isPunct(k, "<") || (s.isIdent(k, "new") && (s.isPunct(k+1, "(") || s.isPunct(k+1, "<"))):
 			// a call or construct signature
-			if t.text == "new" {
+			if t.str(s.body) == "new" {
 				k++
 			}
 		case t.kind == tIdent || t.kind == tStr || t.kind == tNum:
@@ -1127,9 +1137,9 @@ func (s *stripper) intersection(i int) (int, bool) {
 func (s *stripper) operand(i int) (int, bool) {
 	t := s.tok(i)
 	if t.kind == tIdent {
-		switch t.text {
+		switch t.str(s.body) {
 		case "keyof", "readonly", "unique":
-			if n := s.tok(i + 1); n.kind == tIdent || (n.kind == tPunct && (n.text == "(" || n.text == "[" || n.text == "{")) {
+			if n := s.tok(i + 1); n.kind == tIdent || (n.kind == tPunct && (n.str(s.body) == "(" || n.str(s.body) == "[" || n.str(s.body) == "{")) {
 				return s.operand(i + 1)
 			}
 		case "infer":
@@ -1161,12 +1171,12 @@ func (s *stripper) primary(i int) (int, bool) {
 	t := s.tok(i)
 	switch t.kind {
 	case tIdent:
-		if t.text == "typeof" {
+		if t.str(s.body) == "typeof" {
 			i++
-			if t := s.tok(i); t.kind != tIdent || t.text == "import" {
+			if t := s.tok(i); t.kind != tIdent || t.str(s.body) == "import" {
 				return 0, false
 			}
-		} else if (reserved[t.text] && !typeWords[t.text]) || forbidden[t.text] || t.text == "asserts" {
+		} else if (reserved[t.str(s.body)] && !typeWords[t.str(s.body)]) || forbidden[t.str(s.body)] || t.str(s.body) == "asserts" {
 			return 0, false
 		}
 		i++
@@ -1180,7 +1190,7 @@ func (s *stripper) primary(i int) (int, bool) {
 	case tStr, tNum, tTmplFull:
 		return i + 1, true
 	case tPunct:
-		switch t.text {
+		switch t.str(s.body) {
 		case "-":
 			if n := s.tok(i + 1); n.kind == tNum && n.start == t.end {
 				return i + 2, true
@@ -1240,7 +1250,7 @@ func (s *stripper) mayBeTypeArgs(i int) bool {
 		default:
 			return false // a regular expression, the end
 		}
-		switch t.text {
+		switch t.str(s.body) {
 		case "<":
 			depth++
 		case ">":
@@ -1271,10 +1281,10 @@ func (s *stripper) typeParams(i int) (int, bool) {
 	i++
 	for {
 		t := s.tok(i)
-		if t.kind != tIdent || reserved[t.text] || t.text == "in" || t.text == "out" || t.text == "const" {
+		if t.kind != tIdent || reserved[t.str(s.body)] || t.str(s.body) == "in" || t.str(s.body) == "out" || t.str(s.body) == "const" {
 			return 0, false
 		}
-		if n := s.tok(i + 1); n.kind == tIdent && n.text != "extends" {
+		if n := s.tok(i + 1); n.kind == tIdent && n.str(s.body) != "extends" {
 			return 0, false // a modifier such as in, out or const
 		}
 		j := i + 1

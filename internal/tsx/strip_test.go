@@ -48,7 +48,7 @@ func prepare(src string) string {
 // whether the fast path took the program (stripped and direct).
 func checkStrip(t testing.TB, name, body string) bool {
 	t.Helper()
-	out, ok := stripTypes(body)
+	out, isDirect, ok := stripTypes(body)
 	if !ok {
 		return false
 	}
@@ -71,7 +71,10 @@ func checkStrip(t testing.TB, name, body string) bool {
 	case got != want:
 		t.Errorf("%s: esbuild prints the stripped JavaScript differently\n--- source\n%s\n--- stripped\n%s\n--- TS transform\n%s\n--- JS transform of stripped\n%s", name, body, out, want, got)
 	}
-	return direct(out)
+	if isDirect != direct(out) {
+		t.Errorf("%s: stripTypes says direct %v, direct of the stripped text %v", name, isDirect, direct(out))
+	}
+	return isDirect
 }
 
 // corpus returns the programs of the repository's corpora, by name: the

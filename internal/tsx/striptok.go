@@ -1,6 +1,7 @@
 package tsx
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -34,14 +35,16 @@ const (
 // token is one token of the body.
 type token struct {
 	kind       tokKind
-	nl         bool   // a line break comes between the previous token and this one
-	hdr        bool   // "(" or ")" of an if, while, for or with header
-	obj        bool   // "{" or "}" of an object literal (set by the stripper)
-	stripped   bool   // blanked out by the stripper
-	start, end int    // byte offsets in the body
-	match      int    // for ( [ { and template heads and middles: the index of the closing token
-	text       string // the token's text, for identifiers and punctuators
+	nl         bool // a line break comes between the previous token and this one
+	hdr        bool // "(" or ")" of an if, while, for or with header
+	obj        bool // "{" or "}" of an object literal (set by the stripper)
+	stripped   bool // blanked out by the stripper
+	start, end int  // byte offsets in the body
+	match      int  // for ( [ { and template heads and middles: the index of the closing token
 }
+
+// str returns the token's text in body.
+func (t *token) str(body string) string { return body[t.start:t.end] }
 
 // punctuators lists the punctuators of more than one byte, longest first
 // where one is a prefix of another. ">" and "<" never start one: a type
@@ -79,20 +82,20 @@ const (
 
 // endsExpr tells whether token t can be the last token of an expression,
 // so that what follows it on the line continues that expression.
-func endsExpr(t *token) tri {
+func endsExpr(body string, t *token) tri {
 	switch t.kind {
 	case tNum, tStr, tTmplFull, tTmplTail, tRegex:
 		return yes
 	case tIdent:
-		if unsureWords[t.text] {
+		if unsureWords[t.str(body)] {
 			return unsure
 		}
-		if reserved[t.text] {
+		if reserved[t.str(body)] {
 			return no
 		}
 		return yes
 	case tPunct:
-		switch t.text {
+		switch t.str(body) {
 		case ")":
 			if t.hdr {
 				return no
@@ -114,9 +117,31 @@ func endsExpr(t *token) tri {
 	return no
 }
 
-// tokenize splits body into tokens, ending with a tEOF token.
-func tokenize(body string) ([]token, bool) {
-	toks := make([]token, 0, len(body)/4)
+// tokenPool holds token slices for reuse (see getTokens).
+var tokenPool sync.Pool
+
+// getTokens returns an empty token slice from the pool, or nil.
+func getTokens() []token {
+	if p, ok := tokenPool.Get().(*[]token); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// putTokens returns toks to the pool; the caller no longer uses it.
+func putTokens(toks []token) {
+	if cap(toks) > 0 && cap(toks) <= 64<<10 {
+		tokenPool.Put(&toks)
+	}
+}
+
+// tokenize splits body into tokens, ending with a tEOF token, appending
+// them to toks[:0].
+func tokenize(body string, toks []token) ([]token, bool) {
+	if toks == nil {
+		toks = make([]token, 0, len(body)/2+8)
+	}
+	toks = toks[:0]
 	var stack []int // indices of open ( [ { and template heads/middles
 	i, nl := 0, false
 	for {
@@ -232,14 +257,14 @@ func tokenize(body string) ([]token, bool) {
 			if j == i {
 				return nil, false
 			}
-			t.kind, t.end, t.text = tIdent, j, body[i:j]
-		case c == '/' && regexAllowed(toks) == yes:
+			t.kind, t.end = tIdent, j
+		case c == '/' && regexAllowed(body, toks) == yes:
 			j, ok := scanRegex(body, i)
 			if !ok {
 				return nil, false
 			}
 			t.kind, t.end = tRegex, j
-		case c == '/' && regexAllowed(toks) == unsure:
+		case c == '/' && regexAllowed(body, toks) == unsure:
 			return nil, false
 		default:
 			switch c {
@@ -250,9 +275,9 @@ func tokenize(body string) ([]token, bool) {
 				return nil, false
 			}
 			n := 1
-			if c != '<' && c != '>' {
+			if c != '<' && c != '>' && c != '(' && c != ')' && c != '{' && c != '}' && c != '[' && c != ']' && c != ';' && c != ',' && c != ':' {
 				for _, p := range punctuators {
-					if len(body)-i >= len(p) && body[i:i+len(p)] == p {
+					if p[0] == c && len(body)-i >= len(p) && body[i:i+len(p)] == p {
 						n = len(p)
 						break
 					}
@@ -261,10 +286,10 @@ func tokenize(body string) ([]token, bool) {
 					n = 1 // a ? .5 : b
 				}
 			}
-			t.kind, t.end, t.text = tPunct, i+n, body[i:i+n]
-			switch t.text {
+			t.kind, t.end = tPunct, i+n
+			switch body[i : i+n] {
 			case "(", "[", "{":
-				if c == '(' && len(toks) > 0 && isHeaderWord(toks, len(toks)-1) {
+				if c == '(' && len(toks) > 0 && isHeaderWord(body, toks, len(toks)-1) {
 					t.hdr = true
 				}
 				stack = append(stack, len(toks))
@@ -273,8 +298,7 @@ func tokenize(body string) ([]token, bool) {
 					return nil, false
 				}
 				open := stack[len(stack)-1]
-				want := map[string]string{")": "(", "]": "[", "}": "{"}[t.text]
-				if toks[open].kind != tPunct || toks[open].text != want {
+				if toks[open].kind != tPunct || toks[open].str(body)[0] != opener(c) {
 					return nil, false
 				}
 				toks[open].match = len(toks)
@@ -287,18 +311,29 @@ func tokenize(body string) ([]token, bool) {
 	}
 }
 
+// opener returns the opening bracket of closing bracket c.
+func opener(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
+}
+
 // isHeaderWord reports whether toks[k] is the keyword before the "(" of an
 // if, while, for (or for await) or with header.
-func isHeaderWord(toks []token, k int) bool {
+func isHeaderWord(body string, toks []token, k int) bool {
 	t := &toks[k]
-	if t.kind != tIdent || (k > 0 && toks[k-1].kind == tPunct && (toks[k-1].text == "." || toks[k-1].text == "?.")) {
+	if t.kind != tIdent || (k > 0 && toks[k-1].kind == tPunct && (toks[k-1].str(body) == "." || toks[k-1].str(body) == "?.")) {
 		return false
 	}
-	switch t.text {
+	switch t.str(body) {
 	case "if", "while", "for", "with":
 		return true
 	case "await":
-		return k > 0 && toks[k-1].kind == tIdent && toks[k-1].text == "for"
+		return k > 0 && toks[k-1].kind == tIdent && toks[k-1].str(body) == "for"
 	}
 	return false
 }
@@ -306,7 +341,7 @@ func isHeaderWord(toks []token, k int) bool {
 // regexAllowed tells whether a "/" after toks starts a regular expression
 // (yes), is division (no), or cannot be told from the previous token
 // (unsure).
-func regexAllowed(toks []token) tri {
+func regexAllowed(body string, toks []token) tri {
 	if len(toks) == 0 {
 		return yes
 	}
@@ -317,23 +352,23 @@ func regexAllowed(toks []token) tri {
 	case tTmplHead, tTmplMid:
 		return yes
 	case tIdent:
-		if len(toks) > 1 && toks[len(toks)-2].kind == tPunct && (toks[len(toks)-2].text == "." || toks[len(toks)-2].text == "?.") {
+		if len(toks) > 1 && toks[len(toks)-2].kind == tPunct && (toks[len(toks)-2].str(body) == "." || toks[len(toks)-2].str(body) == "?.") {
 			return no // a property name
 		}
-		switch p.text {
+		switch p.str(body) {
 		case "this", "super", "null", "true", "false":
 			return no
 		}
-		if unsureWords[p.text] || p.text == "async" || p.text == "get" || p.text == "set" ||
-			p.text == "as" || p.text == "satisfies" || p.text == "type" {
+		if unsureWords[p.str(body)] || p.str(body) == "async" || p.str(body) == "get" || p.str(body) == "set" ||
+			p.str(body) == "as" || p.str(body) == "satisfies" || p.str(body) == "type" {
 			return unsure
 		}
-		if reserved[p.text] {
+		if reserved[p.str(body)] {
 			return yes
 		}
 		return no
 	}
-	switch p.text {
+	switch p.str(body) {
 	case ")":
 		if p.hdr {
 			return yes
@@ -346,7 +381,7 @@ func regexAllowed(toks []token) tri {
 		// argument list or a comparison
 		return unsure
 	case "!":
-		if len(toks) > 1 && endsExpr(&toks[len(toks)-2]) != no && !p.nl {
+		if len(toks) > 1 && endsExpr(body, &toks[len(toks)-2]) != no && !p.nl {
 			return unsure // maybe a non-null assertion
 		}
 	}

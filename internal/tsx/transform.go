@@ -56,7 +56,7 @@ type Program struct {
 	// TransformFull for esbuild's diagnostics or lowering.
 	Direct bool
 
-	lines     []string    // the user's text, line n at index n-1
+	text      string      // the user's text, line breaks normalized to LF
 	offset    int         // user lines before the body (a stripped fence)
 	bodyLines int         // lines in the body
 	codeLines []int       // byte offset in Code where each line starts
@@ -107,7 +107,7 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 	body, offset := stripFence(text)
 	p := &Program{
 		Lang:      lang,
-		lines:     strings.Split(text, "\n"),
+		text:      text,
 		offset:    offset,
 		bodyLines: strings.Count(body, "\n") + 1,
 	}
@@ -123,15 +123,18 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 	}
 
 	if allowDirect {
-		code, ok := body, true
+		code, ok := body, false
 		if lang == TS {
-			code, ok = stripTypes(body)
+			var stripped bool
+			code, ok, stripped = stripTypes(body)
+			ok = ok && stripped
+		} else {
+			ok = direct(body)
 		}
-		if ok && direct(code) {
+		if ok {
 			p.Direct = true
 			p.Code = wrapperHead + code + wrapperTail + ";\n"
-			p.codeLines = lineStarts(p.Code)
-			return p, nil
+			return p, nil // codeLines: only Original's source-map path reads them
 		}
 	}
 
@@ -212,10 +215,22 @@ func (p *Program) diagnostic(msg string, line, col int) Diagnostic {
 // LineText returns line n (1-based) of the text the user sent, without its
 // line break, or "" if there is no such line.
 func (p *Program) LineText(n int) string {
-	if n < 1 || n > len(p.lines) {
+	if n < 1 {
 		return ""
 	}
-	return p.lines[n-1]
+	// Found by scanning: it is read only for diagnostics and errors.
+	t := p.text
+	for ; n > 1; n-- {
+		i := strings.IndexByte(t, '\n')
+		if i < 0 {
+			return ""
+		}
+		t = t[i+1:]
+	}
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		return t[:i]
+	}
+	return t
 }
 
 // lineStarts returns the byte offset at which each line of s starts.
