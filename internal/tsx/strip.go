@@ -1,10 +1,6 @@
 package tsx
 
-import (
-	"fmt"
-	"runtime"
-	"strings"
-)
+import "strings"
 
 // stripTypes is the TypeScript fast path: it turns a TypeScript program
 // body into JavaScript by replacing its type-only syntax with spaces, so
@@ -72,13 +68,7 @@ func stripTypes(body string) (out string, isDirect, ok bool) {
 type declined struct{}
 
 // decline abandons the fast path: the program goes to esbuild.
-func decline() {
-	_, f, l, _ := runtime.Caller(1)
-	lastDecline = fmt.Sprintf("%s:%d", f, l)
-	panic(declined{})
-}
-
-var lastDecline string
+func decline() { panic(declined{}) }
 
 // ctxKind is what a scan walks through.
 type ctxKind uint8
@@ -146,7 +136,7 @@ var forbidden = map[string]bool{
 	"class": true, "implements": true, "private": true, "public": true, "protected": true,
 	"override": true, "accessor": true, "readonly": true, "import": true, "export": true,
 	"using": true, "interface": true, "as": true, "satisfies": true, "static": true,
-	"global": true, "require": false,
+	"global": true,
 }
 
 // scan walks the tokens from s.i up to the token at end (not consumed),
@@ -743,7 +733,14 @@ func (s *stripper) typeDeclaration() bool {
 		}
 	} else {
 		for s.isIdent(j, "extends") || (j > kw+2 && s.isPunct(j, ",")) {
-			j = s.typeEnd(j + 1)
+			if s.tok(j+1).kind != tIdent {
+				decline()
+			}
+			k, ok := s.primary(j + 1) // a name, with type arguments
+			if !ok {
+				decline()
+			}
+			j = k
 		}
 		if !s.isPunct(j, "{") || !s.members(j) {
 			decline()

@@ -128,4 +128,19 @@ func TestStripCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("fast path: %d of %d corpus programs; %d of %d TypeScript programs", fast, len(progs), tsFast, ts)
+	// The model-style programs of testdata/strip take the fast path, but
+	// for the two written to be declined (an enum, a class).
+	for name, src := range progs {
+		if !strings.HasPrefix(name, "testdata/strip/") {
+			continue
+		}
+		_, isDirect, ok := stripTypes(prepare(src))
+		declines := name == "testdata/strip/enum-status.ts" || name == "testdata/strip/class-cache.ts"
+		if ok && isDirect == declines {
+			t.Errorf("%s: fast path %v, want %v", name, ok && isDirect, !declines)
+		}
+		if !ok && !declines {
+			t.Errorf("%s: declined", name)
+		}
+	}
 }
