@@ -144,3 +144,39 @@ func TestStripCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceMapLater: compile transforms without a source map and makes
+// the map only when a position is asked for, by transforming again. That
+// holds only if esbuild prints the same code with a map and without: check
+// it on every corpus program, in both languages, and that the map is made
+// once for concurrent callers.
+func TestSourceMapLater(t *testing.T) {
+	for name, src := range corpus(t) {
+		for _, lang := range []Lang{JS, TS} {
+			p, err := TransformFull(src, lang)
+			if err != nil {
+				continue // not valid as this language
+			}
+			m, lines := p.sourceMap()
+			if len(m) == 0 || len(lines) == 0 {
+				t.Errorf("%s (%v): no source map: esbuild printed other code with a map", name, lang)
+			}
+		}
+	}
+	p, err := TransformFull("interface Q { n: number }\nconst q: Q = { n: 1 };\nthrow new Error('x' + q.n);", TS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan int, 8)
+	for range 8 {
+		go func() {
+			l, _, _ := p.Original(3, 0) // the throw's line in esbuild's code
+			lines <- l
+		}()
+	}
+	for range 8 {
+		if l := <-lines; l != 3 {
+			t.Errorf("Original(3, 0) = line %d, want 3\n%s", l, p.Code)
+		}
+	}
+}

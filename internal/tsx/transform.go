@@ -18,6 +18,7 @@ package tsx
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -59,6 +60,8 @@ type Program struct {
 	text      string      // the user's text, line breaks normalized to LF
 	offset    int         // user lines before the body (a stripped fence)
 	bodyLines int         // lines in the body
+	wrapped   string      // what esbuild compiled (not for direct programs)
+	mapOnce   sync.Once   // makes mappings and codeLines (sourceMap)
 	codeLines []int       // byte offset in Code where each line starts
 	mappings  [][]segment // decoded source map, by generated line
 }
@@ -134,23 +137,12 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 		if ok {
 			p.Direct = true
 			p.Code = wrapperHead + code + wrapperTail + ";\n"
-			return p, nil // codeLines: only Original's source-map path reads them
+			return p, nil
 		}
 	}
 
-	loader := api.LoaderJS
-	if lang == TS {
-		loader = api.LoaderTS
-	}
-	res := api.Transform(wrapperHead+body+wrapperTail, api.TransformOptions{
-		LogLevel:       api.LogLevelSilent,
-		LogLimit:       maxDiagnostics,
-		Sourcemap:      api.SourceMapExternal,
-		SourcesContent: api.SourcesContentExclude,
-		Target:         api.ES2020,
-		Sourcefile:     lang.Filename(),
-		Loader:         loader,
-	})
+	wrapped := wrapperHead + body + wrapperTail
+	res := api.Transform(wrapped, esbuildOptions(lang, false))
 	if len(res.Errors) > 0 {
 		e := &Error{Filename: lang.Filename()}
 		for _, m := range res.Errors {
@@ -167,12 +159,49 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 		!(strings.HasPrefix(p.Code, wrapperHead) || strings.Contains(p.Code, "\n"+wrapperHead)) {
 		return nil, fmt.Errorf("tsx: esbuild output does not end with the program's function expression")
 	}
-	p.codeLines = lineStarts(p.Code)
-	var err error
-	if p.mappings, err = decodeSourceMap(res.Map); err != nil {
-		return nil, fmt.Errorf("tsx: %w", err)
-	}
+	p.wrapped = wrapped
 	return p, nil
+}
+
+// esbuildOptions are compile's options for esbuild's transform, with a
+// source map or without.
+func esbuildOptions(lang Lang, sourceMap bool) api.TransformOptions {
+	o := api.TransformOptions{
+		LogLevel:   api.LogLevelSilent,
+		LogLimit:   maxDiagnostics,
+		Target:     api.ES2020,
+		Sourcefile: lang.Filename(),
+		Loader:     api.LoaderJS,
+	}
+	if lang == TS {
+		o.Loader = api.LoaderTS
+	}
+	if sourceMap {
+		o.Sourcemap, o.SourcesContent = api.SourceMapExternal, api.SourcesContentExclude
+	}
+	return o
+}
+
+// sourceMap returns the decoded source map of a program compiled by
+// esbuild and the byte offsets where the lines of Code start. They are
+// made on first use, by transforming the program again with a source map
+// (esbuild prints the same code either way; a program whose code differs,
+// or whose map does not decode, maps no position): only an error's
+// position needs them, and a transform without a map costs less (see
+// BenchmarkEsbuildOptions).
+func (p *Program) sourceMap() ([][]segment, []int) {
+	p.mapOnce.Do(func() {
+		res := api.Transform(p.wrapped, esbuildOptions(p.Lang, true))
+		if len(res.Errors) > 0 || string(res.Code) != p.Code {
+			return
+		}
+		m, err := decodeSourceMap(res.Map)
+		if err != nil {
+			return
+		}
+		p.mappings, p.codeLines = m, lineStarts(p.Code)
+	})
+	return p.mappings, p.codeLines
 }
 
 // messageDiagnostic converts an esbuild message to a Diagnostic in the
