@@ -12,7 +12,8 @@ import "strings"
 //   - type annotations on variables (let x: T, let x!: T), on parameters of
 //     functions, arrow functions and object-literal methods (x: T, x?: T),
 //     on catch bindings, and return types (with x is T and asserts x);
-//   - type parameters of functions and methods (function f<T extends U = V>);
+//   - type parameters of functions, methods and arrow functions
+//     (function f<T extends U = V>, <T,>(x: T) => x);
 //   - type arguments of calls and new (f<T>(x), new Map<K, V>());
 //   - x as T, x as const, x satisfies T and the non-null assertion x!;
 //   - interface declarations and type aliases at the start of a statement.
@@ -20,7 +21,7 @@ import "strings"
 // It declines on enums, namespaces and modules, declare, abstract, classes
 // (and so accessibility modifiers and parameter properties), decorators,
 // overloads (a function without a body), this parameters, import and
-// export, <T>x assertions and generic arrow functions, instantiation
+// export, <T>x assertions, instantiation
 // expressions (f<T> not followed by a call), an arrow function with a
 // return type where a conditional's ":" could also belong, and whenever
 // blanking a type would let the code around it join into a different
@@ -214,8 +215,12 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 			}
 			s.i++
 		case "<":
-			if p == nil || t.nl || endsExpr(s.body, p) != yes {
-				decline() // <T>x, a generic arrow function, or unclear
+			if p == nil || endsExpr(s.body, p) == no || (p.kind == tIdent && p.str(s.body) == "async" && !t.nl) {
+				s.genericArrow(q > 0) // or <T>x, which declines
+				continue
+			}
+			if t.nl || endsExpr(s.body, p) != yes {
+				decline() // unclear
 			}
 			if j, ok := s.typeArgs(s.i); ok {
 				if !s.isPunct(j, "(") || s.tok(j).nl {
@@ -507,6 +512,28 @@ func (s *stripper) paren(inCond bool) {
 	s.i++
 	s.scan(close, ctxParen)
 	s.i = close + 1
+}
+
+// genericArrow handles the type parameters of a generic arrow function,
+// <T>(x: T) => x, from the "<" at s.i where an expression starts; anything
+// else there (a <T>x assertion) declines. inCond is paren's.
+func (s *stripper) genericArrow(inCond bool) {
+	j, ok := s.typeParams(s.i)
+	if !ok || !s.isPunct(j, "(") || s.tok(j).nl {
+		decline()
+	}
+	after := s.tok(s.tok(j).match + 1)
+	if after.kind != tPunct || (after.str(s.body) != "=>" && after.str(s.body) != ":") {
+		decline()
+	}
+	for k := s.i + 1; k <= j; k++ {
+		if s.tok(k).nl {
+			decline() // blanked, it could leave a line break after async
+		}
+	}
+	s.blank(s.i, j)
+	s.i = j
+	s.paren(inCond)
 }
 
 // braceIsObject tells whether the "{" at s.i opens an object literal (or

@@ -180,3 +180,21 @@ func TestSourceMapLater(t *testing.T) {
 		}
 	}
 }
+
+// TestScanNumber: numeric literals are read as JavaScript reads them, and
+// what is not one (or is legacy octal) declines.
+func TestScanNumber(t *testing.T) {
+	for _, n := range []string{"0", "1_000", ".5", "1.", "1e-7", "2E+3", "1.5e3", "0xFF_ff", "0o17", "0b101", "10n", "0x1fn"} {
+		if j, ok := scanNumber(n+" ", 0); !ok || j != len(n) {
+			t.Errorf("scanNumber(%q) = %d, %v", n, j, ok)
+		}
+	}
+	for _, n := range []string{"017", "08", "1_", "1__0", "3in", "0x", "0x_1", "1e", "1e+", "1.5n", "000000A", "1$"} {
+		if j, ok := scanNumber(n, 0); ok {
+			t.Errorf("scanNumber(%q) = %d, true", n, j)
+		}
+	}
+	if toks, ok := tokenize("x = 1..toString() + 1.5.toFixed(1)", nil); !ok || len(toks) != 15 {
+		t.Errorf("tokenize: %d tokens, %v", len(toks), ok)
+	}
+}

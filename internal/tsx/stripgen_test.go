@@ -3,10 +3,12 @@ package tsx
 import (
 	"fmt"
 	"math/rand/v2"
-
-	"github.com/evanw/esbuild/pkg/api"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 // tsGen generates TypeScript programs that cover the stripper's subset and
@@ -124,7 +126,7 @@ func (g *tsGen) expr() string {
 	case 16:
 		return "<" + g.typ() + ">" + g.expr()
 	case 17:
-		return "<T,>(x: T) => x"
+		return g.pick("", "async ") + g.pick("<T,>", "<T>", "<T extends object = {}>", "<T, U>") + "(x: T" + g.pick("", ", y?: U") + ")" + g.pick("", ": T") + " => " + g.pick("x", "{ return x; }", "(y as any)")
 	case 18:
 		return "f<" + g.typ() + ">"
 	case 19:
@@ -280,11 +282,24 @@ func (g *tsGen) program() string {
 
 // TestStripGenerated runs the oracle on generated programs.
 func TestStripGenerated(t *testing.T) {
-	n := 3000
+	n, seed := 3000, uint64(19)
 	if testing.Short() {
 		n = 300
 	}
-	g := &tsGen{r: rand.New(rand.NewPCG(19, 2026))}
+	// MODEBOX_STRIP_PROGRAMS=N[,SEED] runs more (or other) programs.
+	if v := os.Getenv("MODEBOX_STRIP_PROGRAMS"); v != "" {
+		a, b, _ := strings.Cut(v, ",")
+		var err error
+		if n, err = strconv.Atoi(a); err != nil {
+			t.Fatalf("MODEBOX_STRIP_PROGRAMS: %v", err)
+		}
+		if b != "" {
+			if seed, err = strconv.ParseUint(b, 10, 64); err != nil {
+				t.Fatalf("MODEBOX_STRIP_PROGRAMS: %v", err)
+			}
+		}
+	}
+	g := &tsGen{r: rand.New(rand.NewPCG(seed, 2026))}
 	took, valid := 0, 0
 	for i := 0; i < n; i++ {
 		src := g.program()

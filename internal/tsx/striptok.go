@@ -232,10 +232,9 @@ func tokenize(body string, toks []token) ([]token, bool) {
 				stack = append(stack, len(toks))
 			}
 		case isDigit(c) || (c == '.' && i+1 < len(body) && isDigit(body[i+1])):
-			j := i + 1
-			for j < len(body) && (isIdentByte(body[j]) && body[j] < 0x80 || body[j] == '.' ||
-				(body[j] == '+' || body[j] == '-') && (body[j-1] == 'e' || body[j-1] == 'E') && !isHex(body[i:j])) {
-				j++
+			j, ok := scanNumber(body, i)
+			if !ok {
+				return nil, false
 			}
 			t.kind, t.end = tNum, j
 		case isASCIIIdentStart(c) || c >= 0x80:
@@ -459,10 +458,58 @@ func isASCIIIdentStart(c byte) bool {
 	return c == '_' || c == '$' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
 }
 
-// isHex reports whether a numeric literal's text so far is hexadecimal
-// (where "e" is a digit, not an exponent).
-func isHex(s string) bool {
-	return len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
+// scanNumber scans a numeric literal from i: decimal (1_000, 1.5, .5, 1.,
+// 1e-7), hexadecimal, octal or binary with a prefix, or a BigInt. Legacy
+// octal (017, 08) and a literal followed by an identifier character or a
+// digit are refused.
+func scanNumber(s string, i int) (int, bool) {
+	digits := func(j int, ok func(byte) bool) int {
+		for j < len(s) && (ok(s[j]) || (s[j] == '_' && j+1 < len(s) && ok(s[j+1]) && ok(s[j-1]))) {
+			j++
+		}
+		return j
+	}
+	dec := func(c byte) bool { return isDigit(c) }
+	j, integer := i, true
+	if s[i] == '0' && i+1 < len(s) && (s[i+1]|0x20 == 'x' || s[i+1]|0x20 == 'o' || s[i+1]|0x20 == 'b') {
+		base := map[byte]func(byte) bool{
+			'x': func(c byte) bool { return isDigit(c) || ('a' <= c|0x20 && c|0x20 <= 'f') },
+			'o': func(c byte) bool { return '0' <= c && c <= '7' },
+			'b': func(c byte) bool { return c == '0' || c == '1' },
+		}[s[i+1]|0x20]
+		k := digits(i+2, base)
+		if k == i+2 || (i+2 < len(s) && s[i+2] == '_') {
+			return 0, false
+		}
+		j = k
+	} else {
+		if s[i] == '0' && i+1 < len(s) && (isDigit(s[i+1]) || s[i+1] == '_') {
+			return 0, false // legacy octal
+		}
+		j = digits(i, dec)
+		if j < len(s) && s[j] == '.' {
+			integer = false
+			j = digits(j+1, dec)
+		}
+		if j < len(s) && s[j]|0x20 == 'e' {
+			integer = false
+			k := j + 1
+			if k < len(s) && (s[k] == '+' || s[k] == '-') {
+				k++
+			}
+			if k >= len(s) || !isDigit(s[k]) {
+				return 0, false
+			}
+			j = digits(k, dec)
+		}
+	}
+	if j < len(s) && s[j] == 'n' && integer {
+		j++
+	}
+	if j < len(s) && (isIdentByte(s[j]) || s[j] == '\\') {
+		return 0, false // 3in, 1_, 0x1g ...
+	}
+	return j, true
 }
 
 func isPunctByte(c byte) bool {
