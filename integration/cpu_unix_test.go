@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// processCPU is the processor time the process has used (user and system).
+// processCPU is the processor time the process has used (user and
+// system): on a shared machine it varies less than the wall clock.
 func processCPU() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
