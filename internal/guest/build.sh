@@ -8,6 +8,8 @@
 # wasi-libc into a wasm32 reactor module that imports only env.host_event and
 # env.host_clock, then optimised by binaryen's wasm-opt -O3 (Debian's
 # binaryen 108; measured: fib(27) 5% faster, the image 11% smaller).
+# memcpy, memmove, memset and memcmp are ours (src/memfast.c, the one file
+# built with bulk memory), not wasi-libc's byte and word loops.
 #
 # Usage: internal/guest/build.sh [OUTPUT]   (default: internal/guest/modebox.wasm)
 # Needs: clang-19 lld-19 libclang-rt-19-dev-wasm32 wasi-libc binaryen npm patch openssl
@@ -70,6 +72,11 @@ for f in quickjs libregexp libunicode cutils libbf glue; do
 	(cd "$src" && $CC $CFLAGS $warn -c "$f.c" -o "$f.o")
 	objs="$objs $src/$f.o"
 done
+# memcpy, memmove, memset, memcmp in place of wasi-libc's (see the file)
+cp "$here/src/memfast.c" "$src/memfast.c"
+# shellcheck disable=SC2086
+(cd "$src" && $CC $CFLAGS -mbulk-memory -fno-builtin -Wall -Wextra -Werror -c memfast.c -o memfast.o)
+objs="$src/memfast.o $objs"
 
 libdir="$SYSROOT/lib/wasm32-wasi"
 # shellcheck disable=SC2086

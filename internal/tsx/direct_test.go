@@ -48,11 +48,13 @@ func TestDirect(t *testing.T) {
 func TestNotDirect(t *testing.T) {
 	for _, src := range []string{
 		"class A { x = 1 }\nreturn new A().x;",
-		"const o = { '#': 1 };\nreturn o;",
+		"const t = `#${1}`;\nclass A { #x = 1; static has(o) { return #x in o; } }\nreturn t;",
 		"const m = import('x');\nreturn 1;",
-		"return 1 /* export */;",
+		"const m = import.meta;\nreturn 1;",
 		"const using = 1;\nreturn using;",
+		"const o = { class: 1 };\nreturn o.class;",
 		"return '<!--';",
+		"return '-->';",
 	} {
 		p, err := Transform(src, JS)
 		if err != nil {
@@ -62,15 +64,37 @@ func TestNotDirect(t *testing.T) {
 			t.Errorf("%q skipped esbuild", src)
 		}
 	}
-	// TypeScript always goes through esbuild, and TransformFull always does.
-	for _, f := range []func(string, Lang) (*Program, error){Transform, TransformFull} {
-		p, err := f("return 1;", TS)
+	// TransformFull always goes through esbuild, and TypeScript that
+	// stripTypes declines does.
+	for _, lang := range []Lang{JS, TS} {
+		p, err := TransformFull("return 1;", lang)
 		if err != nil || p.Direct {
-			t.Errorf("TS: %v, direct %v", err, p != nil && p.Direct)
+			t.Errorf("TransformFull %v: %v, direct %v", lang, err, p != nil && p.Direct)
 		}
 	}
-	p, err := TransformFull("return 1;", JS)
+	p, err := Transform("enum E { A }\nreturn E.A;", TS)
 	if err != nil || p.Direct {
-		t.Errorf("TransformFull JS: %v, direct %v", err, p != nil && p.Direct)
+		t.Errorf("TS enum: %v, direct %v", err, p != nil && p.Direct)
+	}
+}
+
+// TestDirectLooksAtTokens: the words and characters that send a program to
+// esbuild count only in code, not in strings, templates, comments or
+// regular expressions, nor as property names after a dot.
+func TestDirectLooksAtTokens(t *testing.T) {
+	for _, src := range []string{
+		"const o = { '#': 1, at: '@x' };\nreturn o;",
+		"return 1 /* export */; // import class",
+		"return `#${1}` + /@static/.source + x.class + x?.import;",
+	} {
+		for _, lang := range []Lang{JS, TS} {
+			p, err := Transform(src, lang)
+			if err != nil {
+				t.Fatalf("%q: %v", src, err)
+			}
+			if !p.Direct {
+				t.Errorf("%q (%v) went through esbuild", src, lang)
+			}
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package tsx
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // normalizeNewlines turns CRLF and lone CR line breaks into LF, so that
 // every later step (esbuild, the source map, QuickJS) counts lines alike.
@@ -19,6 +22,11 @@ func normalizeNewlines(s string) string {
 // the body are kept byte for byte. If src is not wholly fenced it is
 // returned unchanged with offset 0.
 func stripFence(src string) (body string, offset int) {
+	// Most programs are not fenced: look at the first non-blank byte
+	// before splitting the text into lines.
+	if t := strings.TrimLeftFunc(src, unicode.IsSpace); t == "" || (t[0] != '`' && t[0] != '~') {
+		return src, 0
+	}
 	lines := strings.Split(src, "\n")
 	first, last := -1, -1
 	for i, l := range lines {

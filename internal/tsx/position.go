@@ -19,10 +19,11 @@ func (p *Program) Original(genLine, genCol int) (line, col int, ok bool) {
 	if p.Direct {
 		return p.directOriginal(genLine, genCol)
 	}
-	if genLine < 1 || genLine > len(p.mappings) {
+	mappings, _ := p.sourceMap()
+	if genLine < 1 || genLine > len(mappings) {
 		return 0, 0, false
 	}
-	segs := p.mappings[genLine-1]
+	segs := mappings[genLine-1]
 	var s segment
 	if genCol <= 0 {
 		for _, sg := range segs {
@@ -55,12 +56,13 @@ func (p *Program) inBody(srcLine int) bool {
 // genColUTF16 converts a 1-based byte column on a line of Code to the
 // 0-based UTF-16 column that source maps use.
 func (p *Program) genColUTF16(genLine, genCol int) int {
-	if genLine > len(p.codeLines) {
+	_, codeLines := p.sourceMap()
+	if genLine > len(codeLines) {
 		return genCol - 1
 	}
-	start, end := p.codeLines[genLine-1], len(p.Code)
-	if genLine < len(p.codeLines) {
-		end = p.codeLines[genLine] - 1
+	start, end := codeLines[genLine-1], len(p.Code)
+	if genLine < len(codeLines) {
+		end = codeLines[genLine] - 1
 	}
 	text := p.Code[start:end]
 	text = text[:min(genCol-1, len(text))]

@@ -18,6 +18,7 @@ package tsx
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -49,15 +50,18 @@ type Program struct {
 	Lang Lang
 	// Warnings holds esbuild's warnings, e.g. for a comparison with NaN.
 	Warnings []Diagnostic
-	// Direct is set when Code is the program as sent, only wrapped, and
-	// was not run through esbuild (plain JavaScript, see Transform). If
+	// Direct is set when Code is the program as sent, only wrapped (and,
+	// for TypeScript, its types replaced by spaces), and was not run
+	// through esbuild (see Transform). If
 	// QuickJS then refuses it as a syntax error, compile it again with
 	// TransformFull for esbuild's diagnostics or lowering.
 	Direct bool
 
-	lines     []string    // the user's text, line n at index n-1
+	text      string      // the user's text, line breaks normalized to LF
 	offset    int         // user lines before the body (a stripped fence)
 	bodyLines int         // lines in the body
+	wrapped   string      // what esbuild compiled (not for direct programs)
+	mapOnce   sync.Once   // makes mappings and codeLines (sourceMap)
 	codeLines []int       // byte offset in Code where each line starts
 	mappings  [][]segment // decoded source map, by generated line
 }
@@ -68,8 +72,11 @@ type Program struct {
 //
 // JavaScript without module syntax, classes, decorators or `using` (see
 // direct) is not run through esbuild: it is only wrapped, and the result
-// has Direct set. Such a program may still fail to parse in QuickJS; the
-// caller then uses TransformFull.
+// has Direct set. So is TypeScript whose types stripTypes can blank out
+// with certainty (type annotations, interfaces, type aliases, generics,
+// as, satisfies, !; not enums, namespaces, classes or decorators), when
+// the JavaScript left passes the same check. Such a program may still fail
+// to parse in QuickJS; the caller then uses TransformFull.
 func Transform(src string, lang Lang) (*Program, error) {
 	return transform(src, lang, true)
 }
@@ -103,7 +110,7 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 	body, offset := stripFence(text)
 	p := &Program{
 		Lang:      lang,
-		lines:     strings.Split(text, "\n"),
+		text:      text,
 		offset:    offset,
 		bodyLines: strings.Count(body, "\n") + 1,
 	}
@@ -118,26 +125,24 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 		return nil, e
 	}
 
-	if allowDirect && direct(body, lang) {
-		p.Direct = true
-		p.Code = wrapperHead + body + wrapperTail + ";\n"
-		p.codeLines = lineStarts(p.Code)
-		return p, nil
+	if allowDirect {
+		code, ok := body, false
+		if lang == TS {
+			var stripped bool
+			code, ok, stripped = stripTypes(body)
+			ok = ok && stripped
+		} else {
+			ok = direct(body)
+		}
+		if ok {
+			p.Direct = true
+			p.Code = wrapperHead + code + wrapperTail + ";\n"
+			return p, nil
+		}
 	}
 
-	loader := api.LoaderJS
-	if lang == TS {
-		loader = api.LoaderTS
-	}
-	res := api.Transform(wrapperHead+body+wrapperTail, api.TransformOptions{
-		LogLevel:       api.LogLevelSilent,
-		LogLimit:       maxDiagnostics,
-		Sourcemap:      api.SourceMapExternal,
-		SourcesContent: api.SourcesContentExclude,
-		Target:         api.ES2020,
-		Sourcefile:     lang.Filename(),
-		Loader:         loader,
-	})
+	wrapped := wrapperHead + body + wrapperTail
+	res := api.Transform(wrapped, esbuildOptions(lang, false))
 	if len(res.Errors) > 0 {
 		e := &Error{Filename: lang.Filename()}
 		for _, m := range res.Errors {
@@ -154,12 +159,49 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 		!(strings.HasPrefix(p.Code, wrapperHead) || strings.Contains(p.Code, "\n"+wrapperHead)) {
 		return nil, fmt.Errorf("tsx: esbuild output does not end with the program's function expression")
 	}
-	p.codeLines = lineStarts(p.Code)
-	var err error
-	if p.mappings, err = decodeSourceMap(res.Map); err != nil {
-		return nil, fmt.Errorf("tsx: %w", err)
-	}
+	p.wrapped = wrapped
 	return p, nil
+}
+
+// esbuildOptions are compile's options for esbuild's transform, with a
+// source map or without.
+func esbuildOptions(lang Lang, sourceMap bool) api.TransformOptions {
+	o := api.TransformOptions{
+		LogLevel:   api.LogLevelSilent,
+		LogLimit:   maxDiagnostics,
+		Target:     api.ES2020,
+		Sourcefile: lang.Filename(),
+		Loader:     api.LoaderJS,
+	}
+	if lang == TS {
+		o.Loader = api.LoaderTS
+	}
+	if sourceMap {
+		o.Sourcemap, o.SourcesContent = api.SourceMapExternal, api.SourcesContentExclude
+	}
+	return o
+}
+
+// sourceMap returns the decoded source map of a program compiled by
+// esbuild and the byte offsets where the lines of Code start. They are
+// made on first use, by transforming the program again with a source map
+// (esbuild prints the same code either way; a program whose code differs,
+// or whose map does not decode, maps no position): only an error's
+// position needs them, and a transform without a map costs less (see
+// BenchmarkEsbuildOptions).
+func (p *Program) sourceMap() ([][]segment, []int) {
+	p.mapOnce.Do(func() {
+		res := api.Transform(p.wrapped, esbuildOptions(p.Lang, true))
+		if len(res.Errors) > 0 || string(res.Code) != p.Code {
+			return
+		}
+		m, err := decodeSourceMap(res.Map)
+		if err != nil {
+			return
+		}
+		p.mappings, p.codeLines = m, lineStarts(p.Code)
+	})
+	return p.mappings, p.codeLines
 }
 
 // messageDiagnostic converts an esbuild message to a Diagnostic in the
@@ -202,10 +244,22 @@ func (p *Program) diagnostic(msg string, line, col int) Diagnostic {
 // LineText returns line n (1-based) of the text the user sent, without its
 // line break, or "" if there is no such line.
 func (p *Program) LineText(n int) string {
-	if n < 1 || n > len(p.lines) {
+	if n < 1 {
 		return ""
 	}
-	return p.lines[n-1]
+	// Found by scanning: it is read only for diagnostics and errors.
+	t := p.text
+	for ; n > 1; n-- {
+		i := strings.IndexByte(t, '\n')
+		if i < 0 {
+			return ""
+		}
+		t = t[i+1:]
+	}
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		return t[:i]
+	}
+	return t
 }
 
 // lineStarts returns the byte offset at which each line of s starts.
