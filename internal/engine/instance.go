@@ -89,8 +89,14 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 		cow:     mapped,
 	}
 	in.sp, _ = mod.ExportedGlobal(spExport).(api.MutableGlobal)
+	if acquiredHook != nil {
+		acquiredHook(in)
+	}
 	return in, nil
 }
+
+// acquiredHook, when set (by tests only), sees every new instance.
+var acquiredHook func(*instance)
 
 // release resets the instance and keeps it for another run when clean and
 // reusable and the engine is open, and closes it otherwise. The reset may

@@ -219,6 +219,118 @@ static int alloc_poll(void)
     return 0;
 }
 
+/* ---- the snapshot's heap: its free chunks plugged ----
+
+   After init the heap is full of small free chunks (what the prelude's
+   compilation freed), scattered over every page of it. A run's memory
+   maps the snapshot copy-on-write, so a run whose allocations land in
+   those holes copies a page for each: most of the heap. mb_init therefore
+   allocates ("plugs") every free chunk before the snapshot, so that a run
+   allocates from the few big free blocks left after init (the prelude's
+   buffer, freed by the host after mb_init) and from the top of the heap:
+   a few pages, contiguous. The plugs are given back (unplug) when a run
+   is about to need more than the top of the heap holds, so no run grows
+   its memory sooner than it would have.
+
+   Reads two facts of wasi-libc's dlmalloc (32-bit, no footers), only to
+   find where the top of the heap starts: a chunk at c holds its size in
+   the word at c + 4 (low 3 bits flags, bit 1 set when the chunk is in
+   use), the block malloc returns starts 8 bytes into its chunk, and the
+   top chunk ends TOP_FOOT_SIZE (< 128) bytes before the end of memory. If
+   they stopped holding, plug_holes would plug nothing. */
+
+#define HEAP_TOP_FOOT_MAX 128
+
+static void *plugs;         /* the plugged chunks, linked through their first word */
+static uintptr_t heap_mark; /* where the heap's top starts, as far as a run has
+                               allocated from it, while plugs are held */
+
+static uintptr_t heap_end(void)
+{
+    return (uintptr_t)__builtin_wasm_memory_size(0) * 65536;
+}
+
+/* The top chunk, found by walking the chunks from block p on: *size gets
+   its size. 0 if the walk does not end at a free chunk there. */
+static uintptr_t top_chunk(void *p, uintptr_t *size)
+{
+    uintptr_t c = (uintptr_t)p - 8, end = heap_end();
+    while (c + 8 <= end) {
+        uint32_t head = *(uint32_t *)(c + 4);
+        uintptr_t n = head & ~(uint32_t)7;
+        if (n == 0 || c + n > end)
+            return 0;
+        if (end - (c + n) < HEAP_TOP_FOOT_MAX) {
+            if (head & 2)
+                return 0;
+            *size = n;
+            return c;
+        }
+        c += n;
+    }
+    return 0;
+}
+
+/* Plug every free chunk below the top: for each size from large to small,
+   allocate until the block comes from the top (then give that one back).
+   No request is larger than the top holds, so memory never grows. */
+static void plug_holes(void)
+{
+    uintptr_t end0 = heap_end(), top, top_size = 0;
+    size_t size;
+    void *p;
+
+    top = top_chunk(rt, &top_size);
+    if (!top || top_size < 1024)
+        return;
+    size = top_size - 512;
+    while (size > 0) {
+        p = malloc(size);
+        if (!p)
+            break;
+        if (heap_end() != end0) { /* cannot happen; never grow for this */
+            free(p);
+            break;
+        }
+        if ((uintptr_t)p < top) {
+            *(void **)p = plugs;
+            plugs = p;
+            continue;
+        }
+        free(p);
+        size = size > 512 ? size / 2 : size > 4 ? size - 4 : 0;
+    }
+    heap_mark = top;
+}
+
+/* Give the plugged chunks back to the allocator. */
+static void unplug(void)
+{
+    while (plugs) {
+        void *p = plugs;
+        plugs = *(void **)p;
+        free(p);
+    }
+}
+
+/* Before an allocation of size bytes: unplug if the top of the heap may
+   not hold it. */
+static void heap_room(size_t size)
+{
+    if (plugs && heap_mark + size + 2 * HEAP_TOP_FOOT_MAX > heap_end())
+        unplug();
+}
+
+/* After an allocation: where the top now starts, at the latest. */
+static void heap_note(void *p)
+{
+    if (plugs && p) {
+        uintptr_t e = (uintptr_t)p + malloc_usable_size(p);
+        if (e > heap_mark)
+            heap_mark = e;
+    }
+}
+
 static void *mb_js_malloc(JSMallocState *s, size_t size)
 {
     void *p;
@@ -226,9 +338,11 @@ static void *mb_js_malloc(JSMallocState *s, size_t size)
         return NULL;
     if (s->malloc_size + size > s->malloc_limit)
         return NULL;
+    heap_room(size);
     p = malloc(size);
     if (!p)
         return NULL;
+    heap_note(p);
     s->malloc_count++;
     s->malloc_size += malloc_usable_size(p) + MALLOC_OVERHEAD;
     return p;
@@ -262,9 +376,11 @@ static void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
         if (s->malloc_size + size - old_size > s->malloc_limit)
             return NULL;
     }
+    heap_room(size);
     ptr = realloc(ptr, size);
     if (!ptr)
         return NULL;
+    heap_note(ptr);
     s->malloc_size += malloc_usable_size(ptr) - old_size;
     return ptr;
 }
@@ -521,6 +637,10 @@ static JSValue js_sync(JSContext *c, JSValueConst this_val, int argc,
     return r;
 }
 
+/* In quickjs.c (patch zm1): freeze the atoms, objects and function
+   bytecode there are. */
+void JS_ModeboxFreeze(JSRuntime *rt);
+
 /* __modebox_encode(v) -> JSON.stringify(v) when v is plain data (plain
    objects, dense arrays, strings, numbers, booleans, null: nothing a
    replacer or toJSON could change), else null and nothing happened.
@@ -600,7 +720,12 @@ static void drain(void)
 
 EXPORT(mb_alloc) void *mb_alloc(int32_t size)
 {
-    return malloc(size > 0 ? (size_t)size : 1);
+    size_t n = size > 0 ? (size_t)size : 1;
+    void *p;
+    heap_room(n);
+    p = malloc(n);
+    heap_note(p);
+    return p;
 }
 
 EXPORT(mb_free) void mb_free(void *ptr)
@@ -664,6 +789,8 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
         return 4;
     drain();
     JS_RunGC(rt);
+    JS_ModeboxFreeze(rt);
+    plug_holes();
     return stopped ? 5 : 0;
 }
 
