@@ -367,10 +367,10 @@ echo "### Targets"
 echo
 echo "| target | measured | verdict |"
 echo "|---|---:|---|"
-echo "| start of a run ≤ 0.5 ms median | $(fmt "${MB[RunStart]}") ms | $(verdict "${MB[RunStart]}" "<=" 0.5) |"
-echo "| awaited host call round trip ≤ 15 µs | $MB_RTT µs | $(verdict "$MB_RTT" "<=" 15) |"
-echo "| fib(27) within 3× of native | ${FIB_X}× | $(verdict "$FIB_X" "<=" 3) |"
-echo "| 1 MB JSON within 3× of native | ${JSON_X}× | $(verdict "$JSON_X" "<=" 3) |"
+echo "| start of a run ≤ 0.25 ms median | $(fmt "${MB[RunStart]}") ms | $(verdict "${MB[RunStart]}" "<=" 0.25) |"
+echo "| awaited host call round trip ≤ 10 µs | $MB_RTT µs | $(verdict "$MB_RTT" "<=" 10) |"
+echo "| fib(27) ≤ 2.5× native | ${FIB_X}× | $(verdict "$FIB_X" "<=" 2.5) |"
+echo "| 1 MB JSON ≤ 2× native | ${JSON_X}× | $(verdict "$JSON_X" "<=" 2) |"
 echo
 
 echo "### go test -bench ./internal/engine and -bench PauseResume ./integration/ (count $COUNT)"
