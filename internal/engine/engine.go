@@ -309,21 +309,23 @@ func (e *Engine) restoreMapped(ctx context.Context, mapped *bool) (api.Module, e
 // writeGuest copies b into memory allocated by the guest's mb_alloc, with
 // a trailing NUL when nul is set. The guest frees it.
 func writeGuest(ctx context.Context, mod api.Module, b []byte, nul bool) (uint32, error) {
-	return writeWith(ctx, mod, mod.ExportedFunction("mb_alloc"), b, nul)
+	return writeWith(ctx, mod, mod.ExportedFunction("mb_alloc"), make([]uint64, 1), b, nul)
 }
 
 // writeWith is writeGuest with the mb_alloc function already looked up
-// (each lookup makes a new call engine in wazero).
-func writeWith(ctx context.Context, mod api.Module, alloc api.Function, b []byte, nul bool) (uint32, error) {
+// (each lookup makes a new call engine in wazero) and a kept call stack
+// of at least one value: CallWithStack with it allocates nothing, where
+// Call allocates its parameters and results at every call.
+func writeWith(ctx context.Context, mod api.Module, alloc api.Function, stack []uint64, b []byte, nul bool) (uint32, error) {
 	n := len(b)
 	if nul {
 		n++
 	}
-	res, err := alloc.Call(ctx, uint64(n))
-	if err != nil {
+	stack[0] = uint64(n)
+	if err := alloc.CallWithStack(ctx, stack); err != nil {
 		return 0, err
 	}
-	ptr := uint32(res[0])
+	ptr := uint32(stack[0])
 	if ptr == 0 {
 		return 0, errOutOfGuestMemory
 	}

@@ -36,6 +36,7 @@ type instance struct {
 	mod                api.Module
 	alloc, run, settle api.Function
 	sp                 api.MutableGlobal
+	stack              []uint64 // kept for CallWithStack (mb_alloc, mb_settle): no allocation a call
 	hardMem            uint32
 	cow                bool // its memory maps the snapshot image copy-on-write
 }
@@ -85,6 +86,7 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 		alloc:   mod.ExportedFunction("mb_alloc"),
 		run:     mod.ExportedFunction("mb_run"),
 		settle:  mod.ExportedFunction("mb_settle"),
+		stack:   make([]uint64, 4),
 		hardMem: hardMem,
 		cow:     mapped,
 	}

@@ -257,7 +257,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		r.setErr(&Error{Code: codes.GuestCrash, Message: "cannot start the engine: " + err.Error()})
 		return
 	}
-	mod, alloc := inst.mod, inst.alloc
+	mod, alloc, stack := inst.mod, inst.alloc, inst.stack
 	// clean is set where the guest's last call returned normally: only
 	// then may the instance be reset and kept for another run.
 	clean := false
@@ -278,12 +278,12 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 			exit(clean)
 		}
 	}()
-	codePtr, err := writeWith(ctx, mod, alloc, []byte(req.Code), true)
+	codePtr, err := writeWith(ctx, mod, alloc, stack, []byte(req.Code), true)
 	if err != nil {
 		r.trap(err)
 		return
 	}
-	setupPtr, err := writeWith(ctx, mod, alloc, req.Setup, false)
+	setupPtr, err := writeWith(ctx, mod, alloc, stack, req.Setup, false)
 	if err != nil {
 		r.trap(err)
 		return
@@ -311,7 +311,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		})
 		delete(r.pending, c.call.id)
 		var ptr uint32
-		ptr, err = writeWith(ctx, mod, alloc, c.value, true) // NUL-terminated for the JSON parser
+		ptr, err = writeWith(ctx, mod, alloc, stack, c.value, true) // NUL-terminated for the JSON parser
 		if err != nil {
 			continue
 		}
@@ -319,7 +319,8 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		if c.ok {
 			okFlag = 1
 		}
-		_, err = settle.Call(ctx, uint64(c.call.id), okFlag, uint64(ptr), uint64(len(c.value)))
+		stack[0], stack[1], stack[2], stack[3] = uint64(c.call.id), okFlag, uint64(ptr), uint64(len(c.value))
+		err = settle.CallWithStack(ctx, stack)
 	}
 }
 
