@@ -207,8 +207,18 @@ func (p *plainDecoder) str() (any, bool) {
 
 // number checks JSON's number grammar and keeps the text.
 func (p *plainDecoder) number() (any, bool) {
-	d, start := p.data, p.i
-	i := p.i
+	start := p.i
+	end, ok := scanNumber(p.data, start)
+	if !ok {
+		return nil, false
+	}
+	p.i = end
+	return json.Number(p.data[start:end]), true
+}
+
+// scanNumber returns the end of the JSON number that starts at d[i], and
+// false when the text there is not one (JSON's number grammar).
+func scanNumber(d []byte, i int) (int, bool) {
 	if i < len(d) && d[i] == '-' {
 		i++
 	}
@@ -224,12 +234,12 @@ func (p *plainDecoder) number() (any, bool) {
 	case i < len(d) && d[i] == '0':
 		i++
 	case digits() == 0:
-		return nil, false
+		return 0, false
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
 		if digits() == 0 {
-			return nil, false
+			return 0, false
 		}
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
@@ -238,9 +248,8 @@ func (p *plainDecoder) number() (any, bool) {
 			i++
 		}
 		if digits() == 0 {
-			return nil, false
+			return 0, false
 		}
 	}
-	p.i = i
-	return json.Number(d[start:i]), true
+	return i, true
 }

@@ -246,39 +246,9 @@ func (p *jsonScan) str(s *simpleSchema) bool {
 
 // number checks JSON's number grammar.
 func (p *jsonScan) number() bool {
-	d, i := p.d, p.i
-	if i < len(d) && d[i] == '-' {
-		i++
+	end, ok := scanNumber(p.d, p.i)
+	if ok {
+		p.i = end
 	}
-	digits := func() int {
-		n := 0
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	p.i = i
-	return true
+	return ok
 }
