@@ -1124,33 +1124,22 @@ func (s *stripper) tuple(i int) bool {
 }
 
 // union parses A | B | ... (with an optional leading "|").
-func (s *stripper) union(i int) (int, bool) {
-	if s.isPunct(i, "|") {
-		i++
-	}
-	for {
-		j, ok := s.intersection(i)
-		if !ok {
-			return 0, false
-		}
-		if !s.isPunct(j, "|") {
-			return j, true
-		}
-		i = j + 1
-	}
-}
+func (s *stripper) union(i int) (int, bool) { return s.joined(i, "|", s.intersection) }
 
 // intersection parses A & B & ... (with an optional leading "&").
-func (s *stripper) intersection(i int) (int, bool) {
-	if s.isPunct(i, "&") {
+func (s *stripper) intersection(i int) (int, bool) { return s.joined(i, "&", s.operand) }
+
+// joined parses part op part op ... (with an optional leading op).
+func (s *stripper) joined(i int, op string, part func(int) (int, bool)) (int, bool) {
+	if s.isPunct(i, op) {
 		i++
 	}
 	for {
-		j, ok := s.operand(i)
+		j, ok := part(i)
 		if !ok {
 			return 0, false
 		}
-		if !s.isPunct(j, "&") {
+		if !s.isPunct(j, op) {
 			return j, true
 		}
 		i = j + 1
