@@ -156,7 +156,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		pc.tool = string(tool)
 		r.lastTool = pc.tool
 	}
-	pc.args = append(json.RawMessage(nil), args...)
+	pc.args = r.argsCopy(args)
 	pc.digest = argsDigest(pc.args)
 	pc.sleep = pc.tool == "$sleep"
 	if !pc.sleep {
@@ -212,6 +212,28 @@ func (r *run) addPending(pc *pendingCall) {
 	if r.replay != nil {
 		r.pending[pc.id] = pc
 	}
+}
+
+// Small arguments (up to argsSmall bytes) are copied into a shared block
+// of argsBlockSize bytes: one allocation for many calls. A block lives as
+// long as any of its copies; a larger copy is its own.
+const (
+	argsSmall     = 128
+	argsBlockSize = 512
+)
+
+// argsCopy copies a call's arguments out of guest memory. A copy's
+// capacity is its length, so an append to it cannot reach the next.
+func (r *run) argsCopy(args []byte) json.RawMessage {
+	if len(args) > argsSmall {
+		return append(json.RawMessage(nil), args...)
+	}
+	if cap(r.argsBlock)-len(r.argsBlock) < len(args) {
+		r.argsBlock = make([]byte, 0, argsBlockSize)
+	}
+	start := len(r.argsBlock)
+	r.argsBlock = append(r.argsBlock, args...)
+	return r.argsBlock[start:len(r.argsBlock):len(r.argsBlock)]
 }
 
 // newPendingCall gives a call its record, from a block of them: one

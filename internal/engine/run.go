@@ -90,6 +90,7 @@ type run struct {
 	deferred   *pendingCall  // a started call not yet sent to a worker (startCall)
 	deferPolls int           // allocator polls since it was held back
 	callBlock  []pendingCall // newPendingCall's
+	argsBlock  []byte        // argsCopy's
 	lastTool   string        // the last call's tool name
 
 	// inTool says who owns the run while the driver runs a call itself
