@@ -116,6 +116,10 @@ func resultJSON(v any) ([]byte, error) {
 	var buf [32]byte
 	switch x := v.(type) {
 	case float64:
+		if a := math.Abs(x); a >= 1 && a < 1<<53 && x == math.Trunc(x) {
+			// an integer: 'f' notation writes its digits, as AppendInt does
+			return append([]byte(nil), strconv.AppendInt(buf[:0], int64(x), 10)...), nil
+		}
 		if a := math.Abs(x); a == 0 || a >= 1e-6 && a < 1e21 {
 			return append([]byte(nil), strconv.AppendFloat(buf[:0], x, 'f', -1, 64)...), nil
 		}
