@@ -146,11 +146,12 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 	}
 	// payload: tool name, newline, JSON arguments
 	tool, args, ok := bytes.Cut(payload, []byte{'\n'})
-	if !ok || len(tool) == 0 || len(tool) > 256 || !utf8.Valid(tool) || !jsontext.Valid(args) {
+	same := ok && r.lastTool != "" && string(tool) == r.lastTool // a loop calls one tool: one string for all, checked once
+	if !ok || !same && (len(tool) == 0 || len(tool) > 256 || !utf8.Valid(tool)) || !jsontext.Valid(args) {
 		r.crash("malformed call")
 		return answerStop
 	}
-	if string(tool) == r.lastTool { // a loop calls one tool: one string for all
+	if same {
 		pc.tool = r.lastTool
 	} else {
 		pc.tool = string(tool)
