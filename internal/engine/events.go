@@ -15,6 +15,7 @@ import (
 
 	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/intl"
+	"github.com/modebox/modebox/internal/jsontext"
 )
 
 // event handles one message from the guest. Everything in payload is
@@ -56,7 +57,7 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		if len(payload) > r.limits.MaxValue {
 			r.setErr(&Error{Code: codes.ValueTooLarge, Message: fmt.Sprintf(
 				"the result is %d bytes, over the limit of %d", len(payload), r.limits.MaxValue)})
-		} else if len(payload) > 0 && !json.Valid(payload) {
+		} else if len(payload) > 0 && !jsontext.Valid(payload) {
 			r.crash("malformed result")
 		} else {
 			r.setValue(payload)
@@ -139,23 +140,24 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 	if len(payload) > r.limits.MaxValue+1024 {
 		pc.tool = "?"
 		pc.digest = argsDigest(payload)
-		r.pending[pc.id] = pc
+		r.addPending(pc)
 		r.reject(pc, codes.ValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(payload), r.limits.MaxValue))
 		return answerGo
 	}
 	// payload: tool name, newline, JSON arguments
 	tool, args, ok := bytes.Cut(payload, []byte{'\n'})
-	if !ok || len(tool) == 0 || len(tool) > 256 || !utf8.Valid(tool) || !json.Valid(args) {
+	same := ok && r.lastTool != "" && string(tool) == r.lastTool // a loop calls one tool: one string for all, checked once
+	if !ok || !same && (len(tool) == 0 || len(tool) > 256 || !utf8.Valid(tool)) || !jsontext.Valid(args) {
 		r.crash("malformed call")
 		return answerStop
 	}
-	if string(tool) == r.lastTool { // a loop calls one tool: one string for all
+	if same {
 		pc.tool = r.lastTool
 	} else {
 		pc.tool = string(tool)
 		r.lastTool = pc.tool
 	}
-	pc.args = append(json.RawMessage(nil), args...)
+	pc.args = r.argsCopy(args)
 	pc.digest = argsDigest(pc.args)
 	pc.sleep = pc.tool == "$sleep"
 	if !pc.sleep {
@@ -165,7 +167,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 			return answerStop
 		}
 	}
-	r.pending[pc.id] = pc
+	r.addPending(pc)
 	rec := r.replayByID[pc.id]
 	if rec != nil {
 		if rec.Tool != pc.tool || rec.Args != pc.digest {
@@ -203,6 +205,36 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.schedule(pc)
 	}
 	return answerGo
+}
+
+// addPending records pc as started, for a replay (next serves recorded
+// calls by id); a run without a journal to replay keeps no index.
+func (r *run) addPending(pc *pendingCall) {
+	if r.replay != nil {
+		r.pending[pc.id] = pc
+	}
+}
+
+// Small arguments (up to argsSmall bytes) are copied into a shared block
+// of argsBlockSize bytes: one allocation for many calls. A block lives as
+// long as any of its copies; a larger copy is its own.
+const (
+	argsSmall     = 128
+	argsBlockSize = 512
+)
+
+// argsCopy copies a call's arguments out of guest memory. A copy's
+// capacity is its length, so an append to it cannot reach the next.
+func (r *run) argsCopy(args []byte) json.RawMessage {
+	if len(args) > argsSmall {
+		return append(json.RawMessage(nil), args...)
+	}
+	if cap(r.argsBlock)-len(r.argsBlock) < len(args) {
+		r.argsBlock = make([]byte, 0, argsBlockSize)
+	}
+	start := len(r.argsBlock)
+	r.argsBlock = append(r.argsBlock, args...)
+	return r.argsBlock[start:len(r.argsBlock):len(r.argsBlock)]
 }
 
 // newPendingCall gives a call its record, from a block of them: one

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -174,5 +175,31 @@ func TestSettledCallDropsItsArguments(t *testing.T) {
 	}
 	if pc.args != nil {
 		t.Fatal("the settled call keeps its arguments")
+	}
+}
+
+// Calls' small arguments share a block, each copy cut to its length: an
+// append to one cannot reach the next, and a large one is its own.
+func TestArgsCopiesAreSeparate(t *testing.T) {
+	r := &run{}
+	a := r.argsCopy([]byte(`{"a":1}`))
+	b := r.argsCopy([]byte(`{"b":2}`))
+	big := r.argsCopy([]byte(strings.Repeat("x", argsSmall+1)))
+	if string(a) != `{"a":1}` || string(b) != `{"b":2}` || len(big) != argsSmall+1 {
+		t.Fatalf("%s %s %d", a, b, len(big))
+	}
+	if cap(a) != len(a) || cap(b) != len(b) {
+		t.Fatalf("capacities %d %d", cap(a), cap(b))
+	}
+	_ = append(a, "zzzz"...)
+	a[0] = '['
+	if string(b) != `{"b":2}` {
+		t.Fatalf("a write to one copy reached the next: %s", b)
+	}
+	for i := 0; i < 200; i++ { // blocks fill and are replaced
+		s := fmt.Sprintf(`{"i":%d}`, i)
+		if c := r.argsCopy([]byte(s)); string(c) != s {
+			t.Fatalf("%s != %s", c, s)
+		}
 	}
 }

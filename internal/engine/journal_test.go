@@ -1,9 +1,16 @@
 package engine
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/tsx"
 )
 
 // TestJournalCloneIsDeep: a clone shares no bytes with its journal (the
@@ -37,5 +44,55 @@ func TestJournalCloneIsDeep(t *testing.T) {
 	}
 	if !reflect.DeepEqual((*Journal)(nil).Clone(), (*Journal)(nil)) {
 		t.Fatal("nil.Clone() is not nil")
+	}
+}
+
+// The digest a journal (and every sealed token) holds for a call's
+// arguments is the first 12 bytes of their SHA-256 in unpadded base64url
+// (the fixed value is openssl's, not this code's):
+// a change would make every token sealed before it fail to resume.
+func TestArgsDigestFormat(t *testing.T) {
+	if got, want := argsDigest([]byte(`{"a":1,"b":2}`)), "QyWM_3g_5wNtikMD"; got != want {
+		t.Fatalf("argsDigest = %q, want %q", got, want)
+	}
+	for _, s := range []string{"", "{}", `"\u00e9"`, strings.Repeat("x", 1000)} {
+		sum := sha256.Sum256([]byte(s))
+		if got, want := argsDigest([]byte(s)), base64.RawURLEncoding.EncodeToString(sum[:12]); got != want {
+			t.Fatalf("argsDigest(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// A replay whose call has the same tool but other arguments stops with
+// REPLAY_MISMATCH before the tool runs; the same arguments replay.
+func TestReplayWithOtherArgumentsIsAMismatch(t *testing.T) {
+	h := &echoHost{}
+	first := runJS(t, `return (await tools.add({a: 1, b: 2})).b`, Limits{}, h)
+	if first.Err != nil || string(first.Value) != "2" || first.Journal == nil || len(first.Journal.Calls) != 1 {
+		t.Fatalf("%s %+v %+v", first.Value, first.Err, first.Journal)
+	}
+	e, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := func(src string) *Result {
+		p, err := tsx.Transform(src, tsx.JS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Host: h, Replay: first.Journal.Clone()})
+	}
+	same := replay(`return (await tools.add({a: 1, b: 2})).b`)
+	if same.Err != nil || string(same.Value) != "2" {
+		t.Fatalf("same arguments: %s %+v", same.Value, same.Err)
+	}
+	for _, src := range []string{`return (await tools.add({a: 1, b: 3})).b`, `return (await tools.add({b: 2, a: 1})).b`, `return (await tools.add()).b`} {
+		r := replay(src)
+		if r.Err == nil || r.Err.Code != codes.ReplayMismatch {
+			t.Fatalf("%s: %s %+v", src, r.Value, r.Err)
+		}
+	}
+	if len(h.args) != 1 {
+		t.Fatalf("the tool ran %d times", len(h.args))
 	}
 }

@@ -73,7 +73,7 @@ type run struct {
 	ticks      uint64
 	calls      int
 	lastID     int
-	pending    map[int]*pendingCall
+	pending    map[int]*pendingCall // started calls by id, when replaying (addPending)
 	waiting    []*pendingCall
 	parked     []*pendingCall
 	running    int
@@ -90,6 +90,7 @@ type run struct {
 	deferred   *pendingCall  // a started call not yet sent to a worker (startCall)
 	deferPolls int           // allocator polls since it was held back
 	callBlock  []pendingCall // newPendingCall's
+	argsBlock  []byte        // argsCopy's
 	lastTool   string        // the last call's tool name
 
 	// inTool says who owns the run while the driver runs a call itself
@@ -113,7 +114,6 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 		now:      now,
 		stopCh:   make(chan struct{}),
 		done:     make(chan struct{}),
-		pending:  map[int]*pendingCall{},
 		results:  make(chan completion, 16),
 		replay:   req.Replay,
 		observer: req.Observe,
@@ -129,6 +129,7 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 	seed := req.Seed
 	if r.replay != nil {
 		seed = r.replay.Seed
+		r.pending = map[int]*pendingCall{}
 		r.replayByID = make(map[int]*JournalCall, len(r.replay.Calls))
 		for i := range r.replay.Calls {
 			r.replayByID[r.replay.Calls[i].ID] = &r.replay.Calls[i]
@@ -309,7 +310,9 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		r.journal.Calls = append(r.journal.Calls, JournalCall{
 			ID: c.call.id, Tool: c.call.tool, Args: c.call.digest, OK: c.ok, Value: c.value,
 		})
-		delete(r.pending, c.call.id)
+		if r.replay != nil {
+			delete(r.pending, c.call.id)
+		}
 		var ptr uint32
 		ptr, err = writeWith(ctx, mod, alloc, stack, c.value, true) // NUL-terminated for the JSON parser
 		if err != nil {

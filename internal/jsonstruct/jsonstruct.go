@@ -208,6 +208,10 @@ func (f *field) store(fv reflect.Value, data []byte, p int) (int, bool) {
 	lit := string(data[p:q])
 	switch f.kind {
 	case reflect.Float32, reflect.Float64:
+		if n, ok := smallInteger(data[p:q]); ok {
+			fv.SetFloat(n)
+			break
+		}
 		n, err := strconv.ParseFloat(lit, f.bits)
 		if err != nil || fv.OverflowFloat(n) {
 			return 0, false
@@ -227,6 +231,32 @@ func (f *field) store(fv reflect.Value, data []byte, p int) (int, bool) {
 		fv.SetInt(n)
 	}
 	return q, true
+}
+
+// smallInteger is strconv.ParseFloat(string(lit), 64) for an integer
+// literal of at most 15 digits, which a float64 holds exactly ("-0" is
+// -0); a float32 field then rounds it once, as ParseFloat(lit, 32) does.
+func smallInteger(lit []byte) (float64, bool) {
+	neg := len(lit) > 0 && lit[0] == '-'
+	d := lit
+	if neg {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	f := float64(n)
+	if neg {
+		f = -f // -0 too
+	}
+	return f, true
 }
 
 func hasWord(data []byte, p int, w string) bool {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modebox/modebox/internal/builtin"
@@ -41,11 +42,34 @@ type Host struct {
 
 	approvalTimeout time.Duration // EngineConfig.ApprovalTimeout (0: the default)
 
+	last atomic.Pointer[lastEntry] // the tool Gate looked up last (lookup)
+
 	mu            sync.Mutex
 	approved      map[string]bool  // tools approved for the rest of the run
 	approvedCalls map[int]bool     // calls approved one by one
+	anyApproved   atomic.Bool      // approvedCalls has an entry: callApproved must look
 	covers        map[int][]string // approval keys of calls waiting for their approver (setCover)
 	turn          chan struct{}    // one question to the approver at a time (decide)
+}
+
+// lastEntry is a tool key and its entry.
+type lastEntry struct {
+	key string
+	e   *toolbox.Entry
+}
+
+// lookup is h.box.Lookup(key), without the map when key is the tool Gate
+// looked up last (a loop calls one tool; Call follows Gate). Gate stores,
+// on the driver; Call, on the driver or a worker, only reads.
+func (h *Host) lookup(key string, store bool) *toolbox.Entry {
+	if l := h.last.Load(); l != nil && l.key == key {
+		return l.e
+	}
+	e := h.box.Lookup(key)
+	if store && e != nil {
+		h.last.Store(&lastEntry{key: key, e: e})
+	}
+	return e
 }
 
 func (h *Host) approveTool(keys ...string) {
@@ -109,7 +133,7 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 	if c.Tool == toolbox.SearchKey {
 		return engine.Verdict{}
 	}
-	e := h.box.Lookup(c.Tool)
+	e := h.lookup(c.Tool, true)
 	if e == nil {
 		return engine.Verdict{RejectCode: codes.ToolNotFound, RejectMessage: "no tool named " + c.Tool}
 	}
@@ -227,7 +251,7 @@ func (h *Host) Call(ctx context.Context, c engine.Call) (json.RawMessage, error)
 	if c.Tool == toolbox.SearchKey {
 		return h.box.SearchCall(c.Args)
 	}
-	e := h.box.Lookup(c.Tool)
+	e := h.lookup(c.Tool, false)
 	if e == nil {
 		return nil, &errs.Tool{Code: codes.ToolNotFound, Message: "no tool named " + c.Tool}
 	}
@@ -302,9 +326,13 @@ func (h *Host) approveCall(id int) {
 		h.approvedCalls = map[int]bool{}
 	}
 	h.approvedCalls[id] = true
+	h.anyApproved.Store(true)
 }
 
 func (h *Host) callApproved(id int) bool {
+	if !h.anyApproved.Load() { // no call was approved one by one: no lock
+		return false
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.approvedCalls[id]

@@ -20,6 +20,12 @@ type simpleSchema struct {
 	types      uint8 // typeBits; 0 = any type
 	properties map[string]*simpleSchema
 	required   []string
+	// small: props are the properties again, as there are few
+	// (smallProps), since a short scan finds a key faster than the map;
+	// reqExtra says some required name is not among them
+	small    bool
+	props    []simpleProp
+	reqExtra bool
 	// additional: nil = any additional property is allowed (absent or
 	// true); noAdditional = none is allowed (false); else its schema
 	additional   *simpleSchema
@@ -29,6 +35,17 @@ type simpleSchema struct {
 	minLen       int
 	maxLen       int // -1: none
 }
+
+// simpleProp is a property of a simpleSchema: its name, its schema, and
+// the bits of the required names it is (bit j: required[j]).
+type simpleProp struct {
+	name string
+	s    *simpleSchema
+	req  uint64
+}
+
+// smallProps is how many properties a schema may have for props.
+const smallProps = 8
 
 const (
 	tObject = 1 << iota
@@ -164,6 +181,23 @@ func simpleOf(v any, depth int) *simpleSchema {
 			}
 		default:
 			return nil
+		}
+	}
+	if len(s.properties) <= smallProps && len(s.required) <= 64 {
+		s.small = true
+		for name, ps := range s.properties {
+			p := simpleProp{name: name, s: ps}
+			for j, r := range s.required {
+				if r == name {
+					p.req |= 1 << j
+				}
+			}
+			s.props = append(s.props, p)
+		}
+		for _, r := range s.required {
+			if _, ok := s.properties[r]; !ok {
+				s.reqExtra = true
+			}
 		}
 	}
 	return s

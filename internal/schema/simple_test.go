@@ -229,3 +229,40 @@ func TestSimpleValidJSONIsSimpleValid(t *testing.T) {
 	}
 	t.Logf("simpleValidJSON accepted %d, simpleValid %d, of %d texts", fast, both, checked)
 }
+
+// With few properties, simpleValidJSON finds keys in props: a required
+// property, a required name that is no property, additionalProperties
+// false, a repeated key; each verdict is simpleValid's.
+func TestSimpleValidJSONSmallProps(t *testing.T) {
+	cases := []struct {
+		schema, text string
+		want         bool
+	}{
+		{`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`, `{"a":1,"b":2}`, true},
+		{`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`, `{"b":2,"a":1}`, true},
+		{`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`, `{"a":1}`, false},
+		{`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`, `{"a":1,"b":2,"c":3}`, false},
+		{`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"additionalProperties":false}`, `{"a":1,"b":"x"}`, false},
+		{`{"type":"object","properties":{"a":{"type":"number"}},"required":["a","c"]}`, `{"a":1,"c":null}`, true},
+		{`{"type":"object","properties":{"a":{"type":"number"}},"required":["a","c"]}`, `{"a":1}`, false},
+		{`{"type":"object","properties":{"a":{"type":"number"}},"required":["a"]}`, `{"a":1,"a":"x"}`, false},
+		{`{"type":"object","required":["z"]}`, `{"z":[]}`, true},
+		{`{"type":"object","required":["z"]}`, `{"y":[]}`, false},
+	}
+	for _, c := range cases {
+		v, err := Compile(json.RawMessage(c.schema))
+		if err != nil || v.simple == nil || !v.simple.small {
+			t.Fatalf("%s: %v (simple %v)", c.schema, err, v != nil && v.simple != nil)
+		}
+		if got := simpleValidJSON(v.simple, []byte(c.text)); got != c.want {
+			t.Fatalf("%s, %s: simpleValidJSON %v, want %v", c.schema, c.text, got, c.want)
+		}
+		inst, err := decodeJSON([]byte(c.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.want && !simpleValid(v.simple, inst) {
+			t.Fatalf("%s, %s: simpleValid disagrees", c.schema, c.text)
+		}
+	}
+}

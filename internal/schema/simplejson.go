@@ -133,7 +133,28 @@ func (p *jsonScan) object(s *simpleSchema, depth int) bool {
 		p.i++
 		p.space()
 		var sub *simpleSchema
-		if s != nil {
+		if s != nil && s.small {
+			found := false
+			for k := range s.props {
+				if sp := &s.props[k]; sp.name == string(key) {
+					sub, seen, found = sp.s, seen|sp.req, true
+					break
+				}
+			}
+			if !found {
+				if s.reqExtra {
+					for j, r := range s.required {
+						if r == string(key) {
+							seen |= 1 << j
+						}
+					}
+				}
+				if s.noAdditional {
+					return false
+				}
+				sub = s.additional
+			}
+		} else if s != nil {
 			for j, r := range s.required {
 				if r == string(key) {
 					seen |= 1 << j

@@ -10,13 +10,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/modebox/modebox/internal/builtin"
 	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/errs"
+	"github.com/modebox/modebox/internal/jsontext"
 	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/schema"
 )
@@ -94,16 +97,40 @@ func (e *Entry) Call(ctx context.Context, bc builtin.Call, args json.RawMessage)
 		return nil, err
 	}
 	if raw, ok := v.(json.RawMessage); ok {
-		if len(raw) > 0 && !json.Valid(raw) {
+		if len(raw) > 0 && !jsontext.Valid(raw) {
 			return nil, &errs.Tool{Code: codes.ToolError, Message: "the tool returned invalid JSON"}
 		}
 		return raw, nil
 	}
-	b, err := json.Marshal(v)
+	b, err := resultJSON(v)
 	if err != nil {
 		return nil, &errs.Tool{Code: codes.ToolError, Message: "the tool's result is not JSON: " + err.Error(), Err: err}
 	}
 	return b, nil
+}
+
+// resultJSON is json.Marshal(v), written directly for the results typed
+// tools return most: a float64 that encoding/json writes in 'f' notation
+// (finite, zero or of magnitude in [1e-6, 1e21)), an int or int64, a bool.
+func resultJSON(v any) ([]byte, error) {
+	var buf [32]byte
+	switch x := v.(type) {
+	case float64:
+		if a := math.Abs(x); a >= 1 && a < 1<<53 && x == math.Trunc(x) {
+			// an integer: 'f' notation writes its digits, as AppendInt does
+			return append([]byte(nil), strconv.AppendInt(buf[:0], int64(x), 10)...), nil
+		}
+		if a := math.Abs(x); a == 0 || a >= 1e-6 && a < 1e21 {
+			return append([]byte(nil), strconv.AppendFloat(buf[:0], x, 'f', -1, 64)...), nil
+		}
+	case int:
+		return append([]byte(nil), strconv.AppendInt(buf[:0], int64(x), 10)...), nil
+	case int64:
+		return append([]byte(nil), strconv.AppendInt(buf[:0], x, 10)...), nil
+	case bool:
+		return append([]byte(nil), strconv.AppendBool(buf[:0], x)...), nil
+	}
+	return json.Marshal(v)
 }
 
 // alias is the original name when it differs from the mapped one (and is

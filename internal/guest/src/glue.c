@@ -396,13 +396,16 @@ static const JSMallocFunctions malloc_functions = {
 
 /* ---- the native side of the bridge ---- */
 
+/* The uncatchable error a stopped run throws: made once at init (so it
+   is in the snapshot, frozen), since a new one costs a backtrace, and the
+   run throws one at its end (the host answers its result with stop). It
+   never reaches the program's catch or finally, and the host does not
+   read it (report_exception_as). */
+static JSValue stop_error;
+
 static JSValue throw_stopped(JSContext *c)
 {
-    JSValue e;
-    JS_ThrowInternalError(c, "interrupted");
-    e = JS_GetException(c);
-    JS_SetUncatchableError(c, e, 1);
-    return JS_Throw(c, e);
+    return JS_Throw(c, JS_DupValue(c, stop_error));
 }
 
 /* __modebox_send(kind, id, text) -> answer. Captured by the prelude. */
@@ -434,8 +437,12 @@ static JSValue js_send(JSContext *c, JSValueConst this_val, int argc,
 JSValue JS_ModeboxNewPromise(JSContext *ctx);
 void JS_ModeboxSettlePromise(JSContext *ctx, JSValueConst promise,
                              JSValueConst value, int is_reject);
-/* In quickjs.c (src/json_fast.c): JSON.stringify of plain data. */
+/* In quickjs.c (src/json_fast.c): JSON.stringify of plain data, as a
+   string or as UTF-8 appended to a buffer. */
 int JS_ModeboxStringifyPlain(JSContext *ctx, JSValueConst v, JSValue *out);
+int JS_ModeboxStringifyPlainUTF8(JSContext *ctx, JSValueConst v,
+                                 uint8_t **pbuf, size_t *plen, size_t *psize,
+                                 uint8_t *initial);
 
 /* In quickjs.c (patch quickjs-y4-host-calls): the bytes of an all-ASCII
    string (its UTF-8) without a copy, else NULL. */
@@ -457,14 +464,12 @@ static const char *utf8_of(JSContext *c, JSValueConst v, size_t *len,
 /* payloads up to this size are built on the stack */
 #define PAYLOAD_STACK 512
 
-/* Send EV_CALL for tool (a string) with the JSON arguments args (a
-   string) and keep the promise it returns until mb_settle. */
-static JSValue start_call(JSContext *c, JSValueConst tool_val,
-                          JSValueConst args_val)
+/* Send EV_CALL for tool_val with payload (n bytes: the tool's name,
+   newline, the JSON arguments) and keep the promise it returns until
+   mb_settle. */
+static JSValue send_call(JSContext *c, JSValueConst tool_val,
+                         const char *payload, size_t n)
 {
-    size_t tool_len, args_len, n;
-    const char *tool, *args, *tool_copy, *args_copy;
-    char stack_buf[PAYLOAD_STACK], *payload;
     JSValue promise;
     pending_call *pc;
     int32_t id, answer;
@@ -477,6 +482,33 @@ static JSValue start_call(JSContext *c, JSValueConst tool_val,
         calls = nc;
         calls_cap = cap;
     }
+    promise = JS_ModeboxNewPromise(c);
+    if (JS_IsException(promise))
+        return promise;
+    id = ++last_call_id;
+    pc = &calls[calls_len++];
+    pc->id = id;
+    pc->promise = JS_DupValue(c, promise);
+    pc->tool = JS_DupValue(c, tool_val);
+    answer = host_event(EV_CALL, id, payload, (int32_t)n);
+    if (answer == ANSWER_STOP) {
+        JS_FreeValue(c, promise);
+        request_stop();
+        return throw_stopped(c);
+    }
+    return promise;
+}
+
+/* Send EV_CALL for tool (a string) with the JSON arguments args (a
+   string) and keep the promise it returns until mb_settle. */
+static JSValue start_call(JSContext *c, JSValueConst tool_val,
+                          JSValueConst args_val)
+{
+    size_t tool_len, args_len, n;
+    const char *tool, *args, *tool_copy, *args_copy;
+    char stack_buf[PAYLOAD_STACK], *payload;
+    JSValue promise;
+
     tool = utf8_of(c, tool_val, &tool_len, &tool_copy);
     if (!tool)
         return JS_EXCEPTION;
@@ -498,25 +530,9 @@ static JSValue start_call(JSContext *c, JSValueConst tool_val,
         JS_FreeCString(c, args_copy);
     if (!payload)
         return JS_EXCEPTION;
-    promise = JS_ModeboxNewPromise(c);
-    if (JS_IsException(promise)) {
-        if (payload != stack_buf)
-            js_free(c, payload);
-        return promise;
-    }
-    id = ++last_call_id;
-    pc = &calls[calls_len++];
-    pc->id = id;
-    pc->promise = JS_DupValue(c, promise);
-    pc->tool = JS_DupValue(c, tool_val);
-    answer = host_event(EV_CALL, id, payload, (int32_t)n);
+    promise = send_call(c, tool_val, payload, n);
     if (payload != stack_buf)
         js_free(c, payload);
-    if (answer == ANSWER_STOP) {
-        JS_FreeValue(c, promise);
-        request_stop();
-        return throw_stopped(c);
-    }
     return promise;
 }
 
@@ -532,11 +548,24 @@ static JSValue js_call(JSContext *c, JSValueConst this_val, int argc,
     return start_call(c, argv[0], argv[1]);
 }
 
-/* The call of tool with args when args is plain data (see js_encode): its
-   promise; JS_NULL when args is not plain data, and nothing happened. A
-   missing args is {}. An encoding that fails (out of memory) gives a
-   rejected promise, as the prelude's own encoder does. */
-static JSValue call_plain(JSContext *c, JSValueConst tool, JSValueConst args)
+/* The promise of a call whose arguments could not be encoded (out of
+   memory): rejected with the pending exception, as the prelude's own
+   encoder does, unless that is uncatchable. */
+static JSValue rejected_call(JSContext *c)
+{
+    JSValue e = JS_GetException(c), r;
+    if (JS_IsUncatchableError(c, e))
+        return JS_Throw(c, e);
+    r = JS_ModeboxNewPromise(c);
+    if (!JS_IsException(r))
+        JS_ModeboxSettlePromise(c, r, e, 1);
+    JS_FreeValue(c, e);
+    return r;
+}
+
+/* call_plain through a string: for a tool whose key is not ASCII. */
+static JSValue call_plain_text(JSContext *c, JSValueConst tool,
+                               JSValueConst args)
 {
     JSValue text, r;
     if (JS_IsUndefined(args))
@@ -545,18 +574,47 @@ static JSValue call_plain(JSContext *c, JSValueConst tool, JSValueConst args)
         return JS_NULL;
     else if (JS_IsUndefined(text))
         text = JS_NewStringLen(c, "null", 4);
-    if (JS_IsException(text)) {
-        JSValue e = JS_GetException(c);
-        if (JS_IsUncatchableError(c, e))
-            return JS_Throw(c, e);
-        r = JS_ModeboxNewPromise(c);
-        if (!JS_IsException(r))
-            JS_ModeboxSettlePromise(c, r, e, 1);
-        JS_FreeValue(c, e);
-        return r;
-    }
+    if (JS_IsException(text))
+        return rejected_call(c);
     r = start_call(c, tool, text);
     JS_FreeValue(c, text);
+    return r;
+}
+
+/* The call of tool with args when args is plain data (see js_encode): its
+   promise; JS_NULL when args is not plain data, and nothing happened. A
+   missing args is {}. An encoding that fails (out of memory) gives a
+   rejected promise, as the prelude's own encoder does. The payload is
+   written in place (the key, newline, the arguments' JSON as UTF-8): on
+   the stack when it fits. */
+static JSValue call_plain(JSContext *c, JSValueConst tool, JSValueConst args)
+{
+    uint8_t stack_buf[PAYLOAD_STACK], *buf = stack_buf;
+    size_t key_len, len, size = sizeof(stack_buf);
+    const char *key = JS_ModeboxASCII(tool, &key_len);
+    JSValue r;
+    int ok;
+
+    if (!key || key_len > sizeof(stack_buf) / 2)
+        return call_plain_text(c, tool, args);
+    memcpy(buf, key, key_len);
+    buf[key_len] = '\n';
+    len = key_len + 1;
+    if (JS_IsUndefined(args)) {
+        buf[len++] = '{';
+        buf[len++] = '}';
+        ok = 1;
+    } else {
+        ok = JS_ModeboxStringifyPlainUTF8(c, args, &buf, &len, &size, stack_buf);
+    }
+    if (ok > 0)
+        r = send_call(c, tool, (const char *)buf, len);
+    else if (ok == 0)
+        r = JS_NULL;
+    else
+        r = rejected_call(c);
+    if (buf != stack_buf)
+        js_free(c, buf);
     return r;
 }
 
@@ -753,6 +811,9 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     ctx = JS_NewContext(rt);
     if (!ctx)
         return 2;
+    JS_ThrowInternalError(ctx, "interrupted");
+    stop_error = JS_GetException(ctx);
+    JS_SetUncatchableError(ctx, stop_error, 1);
     global = JS_GetGlobalObject(ctx);
     fn = JS_NewCFunction(ctx, js_send, "send", 3);
     JS_SetPropertyStr(ctx, global, "__modebox_send", fn);
