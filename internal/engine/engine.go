@@ -59,6 +59,17 @@ type Engine struct {
 	// freed only once the last of them has ended (see Close).
 	closed   bool
 	inflight int
+	// Guarded by idleMu too (see beginRelease): dirty holds the ended
+	// runs' instances not yet reset; resetting counts, by memory cap, those
+	// their runs are resetting now, and waiters the acquires waiting for
+	// them; releasing counts the runs between beginRelease and the end of
+	// endRelease, and released, when not nil, is closed when releasing
+	// drops to zero (awaitResets).
+	dirty     []*instance
+	resetting map[uint32]int
+	waiters   []*resetWaiter
+	releasing int
+	released  chan struct{}
 	// shared is the engine Shared returns, which Close leaves open.
 	shared bool
 }
