@@ -188,6 +188,7 @@ func testNextRunFindsNothing(t *testing.T, state string) {
 	for i := range 3 {
 		secret := "S3CRET-" + strconv.Itoa(i) + "-" + state
 		release, entered := make(chan struct{}), make(chan struct{})
+		var noWaiter atomic.Bool
 		switch state {
 		case "not yet reset":
 			// the run that ended does nothing until the next run is over
@@ -198,15 +199,17 @@ func testNextRunFindsNothing(t *testing.T, state string) {
 			// is the ended run's: entered)
 			hold.arm(func(in *instance) {
 				close(entered)
-				for {
+				// (not a timing assertion: an acquire that waits does so
+				// at once; one that does not wait never will)
+				for t0 := time.Now(); time.Since(t0) < 10*time.Second; runtime.Gosched() {
 					e.idleMu.Lock()
 					n := e.waitingFor(in.hardMem)
 					e.idleMu.Unlock()
 					if n > 0 {
 						return
 					}
-					runtime.Gosched()
 				}
+				noWaiter.Store(true)
 			})
 		}
 		r := e.Run(context.Background(), Request{Code: mustJS(t, secretProgram(secret)), Setup: addSetup})
@@ -232,6 +235,10 @@ func testNextRunFindsNothing(t *testing.T, state string) {
 		close(release)
 		if r.Err != nil || string(r.Value) != `"clean 5"` {
 			t.Fatalf("the next run: %s %+v", r.Value, r.Err)
+		}
+		e.awaitResets()
+		if noWaiter.Load() {
+			t.Fatal("the next run did not wait for the instance being reset")
 		}
 		if found.Load() {
 			t.Fatal("the next run's memory holds the secret of the run before it")
