@@ -307,7 +307,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 			exit(clean)
 		}
 	}()
-	codePtr, err := writeWith(ctx, mod, alloc, stack, []byte(req.Code), true)
+	codePtr, err := writeStringWith(ctx, mod, alloc, stack, req.Code, true)
 	if err != nil {
 		r.trap(err)
 		return
