@@ -59,6 +59,17 @@ type Engine struct {
 	// freed only once the last of them has ended (see Close).
 	closed   bool
 	inflight int
+	// Guarded by idleMu too (see beginRelease): dirty holds the ended
+	// runs' instances not yet reset; resetting counts, by memory cap, those
+	// their runs are resetting now, and waiters the acquires waiting for
+	// them; releasing counts the runs between beginRelease and the end of
+	// endRelease, and released, when not nil, is closed when releasing
+	// drops to zero (awaitResets).
+	dirty     []*instance
+	resetting map[uint32]int
+	waiters   []*resetWaiter
+	releasing int
+	released  chan struct{}
 	// shared is the engine Shared returns, which Close leaves open.
 	shared bool
 }
@@ -334,6 +345,31 @@ func writeWith(ctx context.Context, mod api.Module, alloc api.Function, stack []
 		return 0, errOutOfGuestMemory
 	}
 	if nul && !mem.WriteByte(ptr+uint32(len(b)), 0) {
+		return 0, errOutOfGuestMemory
+	}
+	return ptr, nil
+}
+
+// writeStringWith is writeWith for a string (the program's code), which
+// it writes without first copying it into a []byte.
+func writeStringWith(ctx context.Context, mod api.Module, alloc api.Function, stack []uint64, s string, nul bool) (uint32, error) {
+	n := len(s)
+	if nul {
+		n++
+	}
+	stack[0] = uint64(n)
+	if err := alloc.CallWithStack(ctx, stack); err != nil {
+		return 0, err
+	}
+	ptr := uint32(stack[0])
+	if ptr == 0 {
+		return 0, errOutOfGuestMemory
+	}
+	mem := mod.Memory()
+	if !mem.WriteString(ptr, s) {
+		return 0, errOutOfGuestMemory
+	}
+	if nul && !mem.WriteByte(ptr+uint32(len(s)), 0) {
 		return 0, errOutOfGuestMemory
 	}
 	return ptr, nil

@@ -67,6 +67,32 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 				return in, nil
 			}
 		}
+		// None idle, but a run that ended has handed one back: reset it
+		// here, or, if its run is resetting it now, wait for it (a reset
+		// is a rewrite of the memory; a restore costs more). Each pending
+		// reset is waited for by one acquire at most.
+		for i, in := range e.dirty {
+			if in.hardMem == hardMem {
+				e.dirty = append(e.dirty[:i], e.dirty[i+1:]...)
+				e.idleMu.Unlock()
+				if e.reset(in) == nil {
+					return in, nil
+				}
+				in.mod.Close(context.Background())
+				e.idleMu.Lock()
+				break
+			}
+		}
+		if e.resetting[hardMem] > e.waitingFor(hardMem) {
+			w := &resetWaiter{hardMem: hardMem, ch: make(chan *instance, 1)}
+			e.waiters = append(e.waiters, w)
+			e.idleMu.Unlock()
+			if in := <-w.ch; in != nil {
+				return in, nil
+			}
+			// its reset failed: restore a new one
+			e.idleMu.Lock()
+		}
 	}
 	e.idleMu.Unlock()
 	var mod api.Module
@@ -100,22 +126,166 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 // acquiredHook, when set (by tests only), sees every new instance.
 var acquiredHook func(*instance)
 
-// release resets the instance and keeps it for another run when clean and
-// reusable and the engine is open, and closes it otherwise. The reset may
-// use the snapshot image without a lock: Close frees it only after the
-// last run holding an instance has released it.
-func (e *Engine) release(in *instance, clean bool) {
-	defer e.done()
-	if clean && e.reusable && reuseInstances && e.reset(in) == nil {
+// endReleaseHook and resetHook, when set (by tests only), are called at
+// the start of endRelease and of resetAndKeep, on the goroutine of the run
+// that ended, after its Run has its result.
+var endReleaseHook, resetHook func(*instance)
+
+// A run hands its instance back in two steps, so that resetting it is
+// not on the run's critical path: beginRelease before the run's result is
+// delivered (Run returns), endRelease after.
+//
+// beginRelease decides, from the instance alone, whether it will be reset
+// and kept: only if the run's last guest call returned (clean), its
+// memory did not grow, the image is reusable and the engine is open. If
+// so it puts the instance on the dirty list (handed back, not yet reset:
+// never run on as it is) and the caller must call endRelease later.
+// Otherwise it closes the instance and ends the run's hold on the engine
+// at once (so that after a Close the last run frees the image before its
+// Run returns), and returns false: the caller must not call endRelease.
+func (e *Engine) beginRelease(in *instance, clean bool) bool {
+	keep := clean && e.reusable && reuseInstances && in.sp != nil &&
+		in.mod.Memory().Size() == uint32(e.snap.pages)*pageSize
+	if keep {
 		e.idleMu.Lock()
-		if !e.closed && len(e.idle) < idleMax {
-			e.idle = append(e.idle, in)
+		if !e.closed {
+			e.dirty = append(e.dirty, in)
+			e.releasing++
 			e.idleMu.Unlock()
-			return
+			return true
 		}
 		e.idleMu.Unlock()
 	}
 	in.mod.Close(context.Background())
+	e.done()
+	return false
+}
+
+// endRelease resets an instance beginRelease put on the dirty list,
+// unless an acquire has taken it from there first (and reset it itself)
+// or Close has closed it; then hands it to an acquire waiting for it, or
+// keeps it idle, or closes it (a failed reset, a closed engine, a full
+// idle list); then ends the run's hold on the engine. The reset uses the
+// snapshot image without a lock: Close frees it only after the last run
+// holding an instance has ended its hold (done), which is after its
+// reset, and an acquire that resets holds the engine for its own run.
+func (e *Engine) endRelease(in *instance) {
+	if endReleaseHook != nil {
+		endReleaseHook(in)
+	}
+	e.idleMu.Lock()
+	h := in.hardMem
+	claimed := false
+	for i, d := range e.dirty {
+		if d == in {
+			e.dirty = append(e.dirty[:i], e.dirty[i+1:]...)
+			claimed = true
+			break
+		}
+	}
+	if claimed {
+		if e.resetting == nil {
+			e.resetting = map[uint32]int{}
+		}
+		e.resetting[h]++
+	}
+	e.idleMu.Unlock()
+	if claimed {
+		e.resetAndKeep(in)
+	}
+	e.done()
+	e.idleMu.Lock()
+	if e.releasing--; e.releasing == 0 && e.released != nil {
+		close(e.released)
+		e.released = nil
+	}
+	e.idleMu.Unlock()
+}
+
+// resetAndKeep is endRelease's reset of an instance it took from the dirty
+// list (counted in resetting), and what follows it.
+func (e *Engine) resetAndKeep(in *instance) {
+	if resetHook != nil {
+		resetHook(in)
+	}
+	ok := e.reset(in) == nil // a full rewrite: nothing of the run stays
+	e.idleMu.Lock()
+	h := in.hardMem
+	if e.resetting[h]--; e.resetting[h] == 0 {
+		delete(e.resetting, h)
+	}
+	var w *resetWaiter
+	switch {
+	case ok:
+		w = e.takeWaiter(h)
+		if w == nil && !e.closed && len(e.idle) < idleMax {
+			e.idle = append(e.idle, in)
+			in = nil
+		}
+	case e.waitingFor(h) > e.resetting[h]:
+		// a waiter counted on this reset: it must restore its own
+		w = e.takeWaiter(h)
+	}
+	e.idleMu.Unlock()
+	if w != nil {
+		if ok {
+			w.ch <- in
+			in = nil
+		} else {
+			w.ch <- nil
+		}
+	}
+	if in != nil {
+		in.mod.Close(context.Background())
+	}
+}
+
+// resetWaiter is an acquire waiting for a pending reset of an instance
+// with its memory cap: it receives the instance, or nil when the reset
+// failed.
+type resetWaiter struct {
+	hardMem uint32
+	ch      chan *instance
+}
+
+// waitingFor counts the acquires waiting for an instance with this memory
+// cap. The caller holds idleMu.
+func (e *Engine) waitingFor(hardMem uint32) int {
+	n := 0
+	for _, w := range e.waiters {
+		if w.hardMem == hardMem {
+			n++
+		}
+	}
+	return n
+}
+
+// takeWaiter removes and returns the first acquire waiting for an
+// instance with this memory cap, or nil. The caller holds idleMu.
+func (e *Engine) takeWaiter(hardMem uint32) *resetWaiter {
+	for i, w := range e.waiters {
+		if w.hardMem == hardMem {
+			e.waiters = append(e.waiters[:i], e.waiters[i+1:]...)
+			return w
+		}
+	}
+	return nil
+}
+
+// awaitResets returns once no reset begun before it is pending (Close
+// waits so; tests too, before they look at the idle instances).
+func (e *Engine) awaitResets() {
+	e.idleMu.Lock()
+	if e.releasing == 0 {
+		e.idleMu.Unlock()
+		return
+	}
+	if e.released == nil {
+		e.released = make(chan struct{})
+	}
+	ch := e.released
+	e.idleMu.Unlock()
+	<-ch
 }
 
 // done ends a run's hold on the engine; the last one after Close frees it.
@@ -156,8 +326,8 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
-	idle := e.idle
-	e.idle = nil
+	idle := append(e.idle, e.dirty...) // ended runs' instances not yet reset too
+	e.idle, e.dirty = nil, nil
 	last := e.inflight == 0
 	e.idleMu.Unlock()
 	for _, in := range idle {
@@ -166,6 +336,13 @@ func (e *Engine) Close() error {
 	if last {
 		e.free()
 	}
+	// Runs that ended before Close may still be resetting their
+	// instances (or about to find them closed, above): they close them
+	// instead of keeping them, and the last frees the image. Wait for
+	// them (a reset is a bounded rewrite of memory), so that an engine
+	// closed with no run in progress has released everything when Close
+	// returns.
+	e.awaitResets()
 	return nil
 }
 

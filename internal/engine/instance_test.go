@@ -9,7 +9,10 @@ import (
 	"github.com/modebox/modebox/internal/tsx"
 )
 
+// takeIdle takes the engine's idle instances, once the runs that ended
+// have finished resetting theirs.
 func takeIdle(e *Engine) []*instance {
+	e.awaitResets()
 	e.idleMu.Lock()
 	defer e.idleMu.Unlock()
 	idle := e.idle

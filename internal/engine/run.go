@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -98,6 +99,19 @@ type run struct {
 	// returns, for takeOver.
 	inTool   atomic.Int32
 	endDrive func()
+	// toReset is the instance exit handed back to be reset after the
+	// run's result is delivered (resetInstance), or nil.
+	toReset *instance
+}
+
+// resetInstance resets and keeps (or closes) the instance exit handed
+// back, once the run's result is delivered: Run has its result (done is
+// closed) while the instance's memory is rewritten.
+func (r *run) resetInstance(e *Engine) {
+	if in := r.toReset; in != nil {
+		r.toReset = nil
+		e.endRelease(in)
+	}
 }
 
 // Run runs one program. It never returns an error: failures of the
@@ -146,6 +160,15 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 		defer func() {
 			if r.inTool.Load() != takenOver { // else Run ended it (takeOver)
 				endRun()
+				if r.toReset != nil {
+					// Let Run's goroutine, woken by endRun, run first on
+					// this processor; the reset comes after it, or at
+					// once on another processor if one is idle, or is
+					// done by the next run's acquire if that comes
+					// first.
+					runtime.Gosched()
+					r.resetInstance(e)
+				}
 			}
 		}()
 		r.drive(e, req, seed, peak)
@@ -262,24 +285,30 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	// clean is set where the guest's last call returned normally: only
 	// then may the instance be reset and kept for another run.
 	clean := false
+	// exit ends the run's use of the instance before its result is
+	// delivered (endRun); the reset, if the instance is kept, comes after
+	// (resetInstance), off the run's critical path.
 	exit := func(clean bool) {
 		peak.Store(uint64(mod.Memory().Size()))
-		e.release(inst, clean)
 		if req.Exited != nil {
 			req.Exited(max(0, time.Since(r.effectiveDeadline())))
+		}
+		if e.beginRelease(inst, clean) {
+			r.toReset = inst
 		}
 	}
 	endRun := r.endDrive
 	r.endDrive = func() { // for takeOver: the guest is idle between calls
 		exit(true)
 		endRun()
+		r.resetInstance(e)
 	}
 	defer func() {
 		if r.inTool.Load() != takenOver {
 			exit(clean)
 		}
 	}()
-	codePtr, err := writeWith(ctx, mod, alloc, stack, []byte(req.Code), true)
+	codePtr, err := writeStringWith(ctx, mod, alloc, stack, req.Code, true)
 	if err != nil {
 		r.trap(err)
 		return

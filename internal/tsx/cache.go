@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"sync"
+	"unsafe"
 )
 
 // cacheSize is how many compiled programs the package keeps.
@@ -21,7 +22,9 @@ func keyFor(lang Lang, allowDirect bool, src string) cacheKey {
 		d = 1
 	}
 	h.Write([]byte{byte(lang), d})
-	h.Write([]byte(src))
+	// the text's bytes as they are, not a copy: a hash.Hash's Write
+	// neither modifies nor keeps what it is given
+	h.Write(unsafe.Slice(unsafe.StringData(src), len(src)))
 	var k cacheKey
 	h.Sum(k[:0])
 	return k

@@ -14,12 +14,12 @@ func TestDirect(t *testing.T) {
 	if !p.Direct {
 		t.Fatal("plain JavaScript went through esbuild")
 	}
-	want := wrapperHead + normalizeNewlines(src) + wrapperTail + ";\n"
+	want := directHead + normalizeNewlines(src) + directTail
 	if p.Code != want {
 		t.Errorf("Code = %q, want %q", p.Code, want)
 	}
-	if !strings.HasSuffix(p.Code, codeTail) {
-		t.Errorf("Code does not end with %q", codeTail)
+	if !strings.HasPrefix(p.Code, "0, async function __modebox_main() {\n") || !strings.HasSuffix(p.Code, "\n};\n") {
+		t.Errorf("Code is not wrapped as the second operand of a comma: %q", p.Code)
 	}
 	// Positions map one to one, a line down.
 	for _, c := range []struct{ genLine, genCol, line, col int }{

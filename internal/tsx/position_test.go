@@ -125,7 +125,7 @@ return xs.map(inner);
 	}
 	throwLine, _ := findInCode(t, p, "throw new")
 	mapLine, mapCol := findInCode(t, p, "xs.map")
-	helperLine, _ := findInCode(t, p, "(async function")
+	helperLine, _ := findInCode(t, p, "async function __modebox_main")
 	// QuickJS 2021 prints line numbers only.
 	stack := fmt.Sprintf("Error: too big\n    at inner (main.js:%d)\n    at map (native)\n"+
 		"    at __modebox_main (main.js:%d)\n    at <anonymous> (main.js:%d)\n    at <eval> (other.js:%d)\n"+

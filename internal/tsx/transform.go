@@ -33,6 +33,16 @@ const (
 	// codeTail is how esbuild's output ends when the wrapper statement is
 	// the last statement of the script.
 	codeTail = "});\n"
+	// directHead and directTail wrap a program that skips esbuild. The
+	// function expression is the second operand of a comma rather than
+	// in parentheses: QuickJS meets a "(" at the start of an expression
+	// by scanning, token by token, to its matching ")" to see whether an
+	// arrow follows, and in parentheses that is the whole program, so
+	// every program would be tokenized twice. Line 1 is still the
+	// wrapper's alone, and the function is still the script's completion
+	// value.
+	directHead = "0, async function __modebox_main() {\n"
+	directTail = "\n};\n"
 	// maxDiagnostics caps the number of errors esbuild reports.
 	maxDiagnostics = 10
 )
@@ -136,7 +146,7 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 		}
 		if ok {
 			p.Direct = true
-			p.Code = wrapperHead + code + wrapperTail + ";\n"
+			p.Code = directHead + code + directTail
 			return p, nil
 		}
 	}
