@@ -283,7 +283,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		r.trap(err)
 		return
 	}
-	setupPtr, err := writeWith(ctx, mod, alloc, stack, req.Setup, false)
+	setupPtr, err := writeWith(ctx, mod, alloc, stack, req.Setup, true) // NUL-terminated for the JSON parser
 	if err != nil {
 		r.trap(err)
 		return

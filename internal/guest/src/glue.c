@@ -57,7 +57,7 @@ enum { ANSWER_GO = 0, ANSWER_STOP = 1 };
 
 static JSRuntime *rt;
 static JSContext *ctx;
-static JSValue hook_start, hook_settle, hook_format;
+static JSValue hook_tools, hook_builtins, hook_start, hook_settle, hook_format;
 
 /* Host calls in flight: the promise and the tool's name, by call id. */
 typedef struct {
@@ -780,11 +780,14 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
         JS_FreeValue(ctx, e);
         return 3;
     }
+    hook_tools = get_hook(hooks, "tools");
+    hook_builtins = get_hook(hooks, "builtins");
     hook_start = get_hook(hooks, "start");
     hook_settle = get_hook(hooks, "settle");
     hook_format = get_hook(hooks, "format");
     JS_FreeValue(ctx, hooks);
-    if (!JS_IsFunction(ctx, hook_start) || !JS_IsFunction(ctx, hook_settle) ||
+    if (!JS_IsFunction(ctx, hook_tools) || !JS_IsFunction(ctx, hook_builtins) ||
+        !JS_IsFunction(ctx, hook_start) || !JS_IsFunction(ctx, hook_settle) ||
         !JS_IsFunction(ctx, hook_format))
         return 4;
     drain();
@@ -794,15 +797,32 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     return stopped ? 5 : 0;
 }
 
+/* Call hook with arg; on an exception report it and return 1. */
+static int call_hook(JSValueConst hook, JSValueConst arg)
+{
+    JSValue r = JS_Call(ctx, hook, JS_UNDEFINED, 1, &arg);
+    if (JS_IsException(r)) {
+        report_exception(JS_GetException(ctx));
+        return 1;
+    }
+    JS_FreeValue(ctx, r);
+    return 0;
+}
+
 /* Start a run: code is a NUL-terminated script whose completion value is
-   the program's async function; setup is JSON for the prelude. Both
-   buffers come from mb_alloc and are freed here. */
+   the program's async function; setup is NUL-terminated JSON for the
+   prelude. Both buffers come from mb_alloc and are freed here. The
+   prelude's tools and builtins, the program's function and the prelude's
+   start (given the promise, or what the call threw) are called one after
+   the other from here, not from one another, so that their calls do not
+   nest: under wazero every JS frame is ~6 KiB of call stack. */
 EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
                               const char *setup, int32_t setup_len,
                               int32_t seed_lo, int32_t seed_hi,
                               int32_t mem_limit)
 {
-    JSValue fn, args[2], r;
+    JSValue fn, set, args[2];
+    int failed;
 
     JS_SetRandomSeed(ctx, ((uint64_t)(uint32_t)seed_hi << 32) |
                               (uint32_t)seed_lo);
@@ -816,17 +836,43 @@ EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
         report_exception_as(JS_GetException(ctx), ERR_COMPILE);
         return 1;
     }
-    args[0] = fn;
-    args[1] = JS_NewStringLen(ctx, setup, (size_t)setup_len);
+    set = JS_ParseJSON(ctx, setup, (size_t)setup_len, "<setup>");
     free((void *)setup);
-    r = JS_Call(ctx, hook_start, JS_UNDEFINED, 2, (JSValueConst *)args);
-    JS_FreeValue(ctx, args[0]);
-    JS_FreeValue(ctx, args[1]);
-    if (JS_IsException(r)) {
+    if (JS_IsException(set)) {
+        JS_FreeValue(ctx, fn);
         report_exception(JS_GetException(ctx));
         return 1;
     }
-    JS_FreeValue(ctx, r);
+    failed = call_hook(hook_tools, set) || call_hook(hook_builtins, set);
+    JS_FreeValue(ctx, set);
+    if (!failed && !JS_IsFunction(ctx, fn)) {
+        JS_ThrowTypeError(ctx, "the program did not compile to a function");
+        report_exception(JS_GetException(ctx));
+        failed = 1;
+    }
+    if (failed) {
+        JS_FreeValue(ctx, fn);
+        return 1;
+    }
+    args[1] = JS_Call(ctx, fn, JS_UNDEFINED, 0, NULL);
+    JS_FreeValue(ctx, fn);
+    args[0] = JS_FALSE;
+    if (JS_IsException(args[1])) {
+        /* as a catch in JS: an uncatchable error (a stop) ends the run */
+        args[1] = JS_GetException(ctx);
+        if (JS_IsUncatchableError(ctx, args[1])) {
+            report_exception(args[1]);
+            return 1;
+        }
+        args[0] = JS_TRUE;
+    }
+    fn = JS_Call(ctx, hook_start, JS_UNDEFINED, 2, (JSValueConst *)args);
+    JS_FreeValue(ctx, args[1]);
+    if (JS_IsException(fn)) {
+        report_exception(JS_GetException(ctx));
+        return 1;
+    }
+    JS_FreeValue(ctx, fn);
     drain();
     return stopped;
 }
