@@ -33,12 +33,18 @@ import (
 //
 // TestReusedInstanceIsFresh checks the memory and the global.
 type instance struct {
-	mod                api.Module
-	alloc, run, settle api.Function
-	sp                 api.MutableGlobal
-	stack              []uint64 // kept for CallWithStack (mb_alloc, mb_settle): no allocation a call
-	hardMem            uint32
-	cow                bool // its memory maps the snapshot image copy-on-write
+	mod api.Module
+	run api.Function
+	// alloc and settle are looked up on first use (input.go, run.go): a run
+	// whose inputs fit on the guest's stack never calls mb_alloc, and a run
+	// waiting in its first host call has not called mb_settle yet; neither
+	// then holds a call engine and its stack.
+	alloc, settle api.Function
+	sp            api.MutableGlobal
+	spRest, spAt  uint64   // the stack pointer at rest and below the inputs put so far (input.go)
+	stack         []uint64 // kept for CallWithStack (mb_alloc, mb_settle): no allocation a call
+	hardMem       uint32
+	cow           bool // its memory maps the snapshot image copy-on-write
 }
 
 // idleMax is how many reset instances are kept. Each holds its memory
@@ -83,9 +89,7 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 	}
 	in := &instance{
 		mod:     mod,
-		alloc:   mod.ExportedFunction("mb_alloc"),
 		run:     mod.ExportedFunction("mb_run"),
-		settle:  mod.ExportedFunction("mb_settle"),
 		stack:   make([]uint64, 4),
 		hardMem: hardMem,
 		cow:     mapped,

@@ -718,6 +718,19 @@ static void drain(void)
 
 /* ---- exports ---- */
 
+/* The host passes a small input on the guest's own stack: it writes the
+   bytes just below the stack pointer and moves the pointer below them
+   for the call (no mb_alloc call). A larger input comes from mb_alloc,
+   in the heap, which starts above the stack and the data (--stack-first):
+   free_input frees only that. */
+extern unsigned char __heap_base;
+
+static void free_input(const void *p)
+{
+    if ((uintptr_t)p >= (uintptr_t)&__heap_base)
+        free((void *)p);
+}
+
 EXPORT(mb_alloc) void *mb_alloc(int32_t size)
 {
     size_t n = size > 0 ? (size_t)size : 1;
@@ -811,7 +824,8 @@ static int call_hook(JSValueConst hook, JSValueConst arg)
 
 /* Start a run: code is a NUL-terminated script whose completion value is
    the program's async function; setup is NUL-terminated JSON for the
-   prelude. Both buffers come from mb_alloc and are freed here. The
+   prelude. Both are inputs (free_input): on the stack, or from mb_alloc
+   and freed here. The
    prelude's tools and builtins, the program's function and the prelude's
    start (given the promise, or what the call threw) are called one after
    the other from here, not from one another, so that their calls do not
@@ -830,14 +844,14 @@ EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
     JS_UpdateStackTop(rt);
 
     fn = JS_Eval(ctx, code, (size_t)code_len, "main.js", JS_EVAL_TYPE_GLOBAL);
-    free((void *)code);
+    free_input(code);
     if (JS_IsException(fn)) {
-        free((void *)setup);
+        free_input(setup);
         report_exception_as(JS_GetException(ctx), ERR_COMPILE);
         return 1;
     }
     set = JS_ParseJSON(ctx, setup, (size_t)setup_len, "<setup>");
-    free((void *)setup);
+    free_input(setup);
     if (JS_IsException(set)) {
         JS_FreeValue(ctx, fn);
         report_exception(JS_GetException(ctx));
@@ -902,8 +916,8 @@ static int small_int(const char *buf, int32_t len, int32_t *out)
 
 /* Settle host call id: ok != 0 resolves it with the JSON value in buf
    (empty for undefined), ok == 0 rejects it with the ToolError the
-   prelude's settle hook makes from the JSON error in buf. buf (from
-   mb_alloc, NUL-terminated at buf[len]) is freed here. */
+   prelude's settle hook makes from the JSON error in buf. buf (an input,
+   NUL-terminated at buf[len]: see free_input) is freed here. */
 EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
                                     int32_t len)
 {
@@ -916,7 +930,7 @@ EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
     for (i = 0; i < calls_len && calls[i].id != id; i++)
         ;
     if (i == calls_len) {
-        free((void *)buf);
+        free_input(buf);
         return stopped;
     }
     pc = calls[i];
@@ -928,7 +942,7 @@ EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
             v = JS_NewInt32(ctx, n);
         else
             v = JS_ParseJSON(ctx, buf, (size_t)len, "<input>");
-        free((void *)buf);
+        free_input(buf);
         if (JS_IsException(v)) {
             v = JS_GetException(ctx);
             JS_ModeboxSettlePromise(ctx, pc.promise, v, 1);
@@ -939,7 +953,7 @@ EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
     } else {
         args[0] = pc.tool;
         args[1] = JS_NewStringLen(ctx, buf, (size_t)len);
-        free((void *)buf);
+        free_input(buf);
         v = JS_Call(ctx, hook_settle, JS_UNDEFINED, 2, (JSValueConst *)args);
         JS_FreeValue(ctx, args[1]);
         if (JS_IsException(v))
