@@ -13,7 +13,8 @@ import (
 // once: in wazero every lookup makes a new call engine, whose call stack
 // starts at 10 KiB and grows by allocating and copying. A call engine kept
 // with its instance keeps the stack it grew, so a reused instance's runs
-// do not pay that growth again.
+// do not pay that growth again (but for mb_run's after a run that waited,
+// which drops it: see drive).
 //
 // An instance is reused only when it is exactly as a fresh restore would
 // make it:
@@ -34,17 +35,18 @@ import (
 // TestReusedInstanceIsFresh checks the memory and the global.
 type instance struct {
 	mod api.Module
-	run api.Function
-	// alloc and settle are looked up on first use (input.go, run.go): a run
-	// whose inputs fit on the guest's stack never calls mb_alloc, and a run
-	// waiting in its first host call has not called mb_settle yet; neither
+	// run is looked up with the instance, and again after a run that waited
+	// dropped it (drive); alloc and settle on first use (input.go, run.go).
+	// A run whose inputs fit on the guest's stack never calls mb_alloc, a
+	// run waiting in its first host call has not called mb_settle yet, and
+	// a waiting run has no more use for mb_run's call engine: none of them
 	// then holds a call engine and its stack.
-	alloc, settle api.Function
-	sp            api.MutableGlobal
-	spRest, spAt  uint64   // the stack pointer at rest and below the inputs put so far (input.go)
-	stack         []uint64 // kept for CallWithStack (mb_alloc, mb_settle): no allocation a call
-	hardMem       uint32
-	cow           bool // its memory maps the snapshot image copy-on-write
+	run, alloc, settle api.Function
+	sp                 api.MutableGlobal
+	spRest, spAt       uint64   // the stack pointer at rest and below the inputs put so far (input.go)
+	stack              []uint64 // kept for CallWithStack (mb_alloc, mb_settle): no allocation a call
+	hardMem            uint32
+	cow                bool // its memory maps the snapshot image copy-on-write
 }
 
 // idleMax is how many reset instances are kept. Each holds its memory

@@ -290,9 +290,19 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 		return
 	}
 	memLimit := min(uint64(r.limits.Memory), 1<<31-1)
+	if inst.run == nil {
+		inst.run = mod.ExportedFunction("mb_run")
+	}
 	_, err = inst.run.Call(ctx, uint64(codePtr), uint64(len(req.Code)),
 		uint64(setupPtr), uint64(len(req.Setup)), seed&0xffffffff, seed>>32, memLimit)
 	inst.endInputs()
+	if err == nil && !r.isFinished() {
+		// The run goes on to wait (a host call, a timer). mb_run's call
+		// engine, whose stack has grown to ~20 KiB, has no use before the
+		// instance's next run: a waiting run does not hold it, and that
+		// next run makes a new one.
+		inst.run = nil
+	}
 	for {
 		if err != nil {
 			r.trap(err)
