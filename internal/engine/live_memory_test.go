@@ -93,16 +93,30 @@ func TestSmallRunStackGrowsOnce(t *testing.T) {
 	}
 }
 
-// TestWaitingRunHoldsNoCallEngine: a run waiting in its first host call,
-// with inputs that fit on the guest's stack, holds no wazero call engine:
-// mb_alloc's was never made, mb_settle's not yet, mb_run's was dropped
-// when the run went on to wait. The run then finishes, its instance is
-// reused, and the next run on it makes what it needs again.
+// TestWaitingRunHoldsNoCallEngine: a run waiting in its first host call
+// while many runs are live (more than shareThreshold: here 0), with inputs
+// that fit on the guest's stack, holds no wazero call engine: mb_alloc's
+// was never made, mb_settle's not yet, mb_run's was dropped when the run
+// went on to wait. The run then finishes, its instance is reused, and the
+// next run on it makes what it needs again. With few runs live, mb_run's
+// is kept.
 func TestWaitingRunHoldsNoCallEngine(t *testing.T) {
 	e, err := Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
+	if r := runReuse(t, e, "return await tools.add({a: 1, b: 2}) + 1"); r.Err != nil || string(r.Value) != "4" {
+		t.Fatalf("%s %+v", r.Value, r.Err)
+	}
+	for _, in := range takeIdle(e) {
+		if in.run == nil {
+			t.Error("a run that waited while one run was live dropped mb_run's call engine")
+		}
+		in.mod.Close(context.Background())
+	}
+	old := shareThreshold
+	shareThreshold = 0
+	defer func() { shareThreshold = old }()
 	for _, in := range takeIdle(e) {
 		in.mod.Close(context.Background())
 	}
