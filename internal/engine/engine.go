@@ -350,29 +350,4 @@ func writeWith(ctx context.Context, mod api.Module, alloc api.Function, stack []
 	return ptr, nil
 }
 
-// writeStringWith is writeWith for a string (the program's code), which
-// it writes without first copying it into a []byte.
-func writeStringWith(ctx context.Context, mod api.Module, alloc api.Function, stack []uint64, s string, nul bool) (uint32, error) {
-	n := len(s)
-	if nul {
-		n++
-	}
-	stack[0] = uint64(n)
-	if err := alloc.CallWithStack(ctx, stack); err != nil {
-		return 0, err
-	}
-	ptr := uint32(stack[0])
-	if ptr == 0 {
-		return 0, errOutOfGuestMemory
-	}
-	mem := mod.Memory()
-	if !mem.WriteString(ptr, s) {
-		return 0, errOutOfGuestMemory
-	}
-	if nul && !mem.WriteByte(ptr+uint32(len(s)), 0) {
-		return 0, errOutOfGuestMemory
-	}
-	return ptr, nil
-}
-
 var errOutOfGuestMemory = errors.New("engine: guest out of memory for host data")

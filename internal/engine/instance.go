@@ -13,7 +13,8 @@ import (
 // once: in wazero every lookup makes a new call engine, whose call stack
 // starts at 10 KiB and grows by allocating and copying. A call engine kept
 // with its instance keeps the stack it grew, so a reused instance's runs
-// do not pay that growth again.
+// do not pay that growth again (but for mb_run's after a run that waited
+// while many runs were live, which drops it: see drive).
 //
 // An instance is reused only when it is exactly as a fresh restore would
 // make it:
@@ -33,9 +34,17 @@ import (
 //
 // TestReusedInstanceIsFresh checks the memory and the global.
 type instance struct {
-	mod                api.Module
-	alloc, run, settle api.Function
+	mod api.Module
+	// run is looked up with the instance, and again after a run that waited
+	// while many runs were live dropped it (drive); alloc and settle on
+	// first use (input.go, run.go). A run whose inputs fit on the guest's
+	// stack never calls mb_alloc, a run waiting in its first host call has
+	// not called mb_settle yet, and a waiting run has no more use for
+	// mb_run's call engine: none of them then holds a call engine and its
+	// stack.
+	run, alloc, settle api.Function
 	sp                 api.MutableGlobal
+	spRest, spAt       uint64   // the stack pointer at rest and below the inputs put so far (input.go)
 	stack              []uint64 // kept for CallWithStack (mb_alloc, mb_settle): no allocation a call
 	hardMem            uint32
 	cow                bool // its memory maps the snapshot image copy-on-write
@@ -109,9 +118,7 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 	}
 	in := &instance{
 		mod:     mod,
-		alloc:   mod.ExportedFunction("mb_alloc"),
 		run:     mod.ExportedFunction("mb_run"),
-		settle:  mod.ExportedFunction("mb_settle"),
 		stack:   make([]uint64, 4),
 		hardMem: hardMem,
 		cow:     mapped,

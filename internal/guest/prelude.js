@@ -1,6 +1,7 @@
 // modebox prelude: the JS side of the bridge, evaluated once at engine init
 // and kept in the memory snapshot, so it costs nothing at the start of a run.
-// Its completion value is {start, settle, format}, which the C glue keeps.
+// Its completion value is {tools, builtins, start, settle, format}, which
+// the C glue keeps.
 // Everything it needs later is captured here, before any program runs, so
 // a program that replaces globals cannot change how the bridge works.
 (function () {
@@ -870,8 +871,8 @@
   const builtinList = [];
   function builtin(d) { apply(arrayPush, builtinList, [d]); }
   //@builtins
-  function installBuiltins(b) {
-    b = b || {};
+  function installBuiltins(setup) {
+    const b = setup.builtins || {};
     for (let i = 0; i < builtinList.length; i++) if (b[builtinList[i].name]) builtinList[i].install();
     for (let i = 0; i < builtinList.length; i++) {
       const d = builtinList[i];
@@ -1053,40 +1054,34 @@
     }
     send(EV_ERROR, 0, text);
   }
-  function done(v) {
-    let text;
-    try {
-      text = v === undefined ? '' : encode(v);
-    } catch (e) {
-      fail(e, 'VALUE_NOT_SERIALIZABLE');
-      return;
-    }
-    send(EV_RESULT, 0, text === undefined ? '' : text);
-  }
-  function start(fn, setupText) {
-    const setup = jsonParse(setupText);
-    installTools(setup);
-    installBuiltins(setup.builtins);
-    if (typeof fn !== 'function') throw new TypeErrorCtor('the program did not compile to a function');
-    let p;
-    try {
-      p = fn();
-    } catch (e) {
-      fail(e);
+  // The glue (mb_run) calls tools(setup), builtins(setup), the program's
+  // function and start(threw, p) one after the other, each from C, and the
+  // result's encoding is inline: under wazero every JS frame on the call
+  // stack is ~6 KiB, and a run's call stack grows by doubling (memory per
+  // live run). p is the program's promise, or what its call threw.
+  function start(threw, p) {
+    if (threw) {
+      fail(p);
       return;
     }
     // await, not p.then: then would consult Promise[Symbol.species],
     // which the program may have replaced
     (async () => {
-      let v;
+      let v, text;
       try {
         v = await p;
       } catch (e) {
         fail(e);
         return;
       }
-      done(v);
+      try {
+        text = v === undefined ? '' : encode(v);
+      } catch (e) {
+        fail(e, 'VALUE_NOT_SERIALIZABLE');
+        return;
+      }
+      send(EV_RESULT, 0, text === undefined ? '' : text);
     })();
   }
-  return { start, settle, format: (e) => format(e) };
+  return { tools: installTools, builtins: installBuiltins, start, settle, format: (e) => format(e) };
 })();

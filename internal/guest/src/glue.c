@@ -57,7 +57,7 @@ enum { ANSWER_GO = 0, ANSWER_STOP = 1 };
 
 static JSRuntime *rt;
 static JSContext *ctx;
-static JSValue hook_start, hook_settle, hook_format;
+static JSValue hook_tools, hook_builtins, hook_start, hook_settle, hook_format;
 
 /* Host calls in flight: the promise and the tool's name, by call id. */
 typedef struct {
@@ -776,6 +776,19 @@ static void drain(void)
 
 /* ---- exports ---- */
 
+/* The host passes a small input on the guest's own stack: it writes the
+   bytes just below the stack pointer and moves the pointer below them
+   for the call (no mb_alloc call). A larger input comes from mb_alloc,
+   in the heap, which starts above the stack and the data (--stack-first):
+   free_input frees only that. */
+extern unsigned char __heap_base;
+
+static void free_input(const void *p)
+{
+    if ((uintptr_t)p >= (uintptr_t)&__heap_base)
+        free((void *)p);
+}
+
 EXPORT(mb_alloc) void *mb_alloc(int32_t size)
 {
     size_t n = size > 0 ? (size_t)size : 1;
@@ -841,11 +854,14 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
         JS_FreeValue(ctx, e);
         return 3;
     }
+    hook_tools = get_hook(hooks, "tools");
+    hook_builtins = get_hook(hooks, "builtins");
     hook_start = get_hook(hooks, "start");
     hook_settle = get_hook(hooks, "settle");
     hook_format = get_hook(hooks, "format");
     JS_FreeValue(ctx, hooks);
-    if (!JS_IsFunction(ctx, hook_start) || !JS_IsFunction(ctx, hook_settle) ||
+    if (!JS_IsFunction(ctx, hook_tools) || !JS_IsFunction(ctx, hook_builtins) ||
+        !JS_IsFunction(ctx, hook_start) || !JS_IsFunction(ctx, hook_settle) ||
         !JS_IsFunction(ctx, hook_format))
         return 4;
     drain();
@@ -855,15 +871,33 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     return stopped ? 5 : 0;
 }
 
+/* Call hook with arg; on an exception report it and return 1. */
+static int call_hook(JSValueConst hook, JSValueConst arg)
+{
+    JSValue r = JS_Call(ctx, hook, JS_UNDEFINED, 1, &arg);
+    if (JS_IsException(r)) {
+        report_exception(JS_GetException(ctx));
+        return 1;
+    }
+    JS_FreeValue(ctx, r);
+    return 0;
+}
+
 /* Start a run: code is a NUL-terminated script whose completion value is
-   the program's async function; setup is JSON for the prelude. Both
-   buffers come from mb_alloc and are freed here. */
+   the program's async function; setup is NUL-terminated JSON for the
+   prelude. Both are inputs (free_input): on the stack, or from mb_alloc
+   and freed here. The
+   prelude's tools and builtins, the program's function and the prelude's
+   start (given the promise, or what the call threw) are called one after
+   the other from here, not from one another, so that their calls do not
+   nest: under wazero every JS frame is ~6 KiB of call stack. */
 EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
                               const char *setup, int32_t setup_len,
                               int32_t seed_lo, int32_t seed_hi,
                               int32_t mem_limit)
 {
-    JSValue fn, args[2], r;
+    JSValue fn, set, args[2];
+    int failed;
 
     JS_SetRandomSeed(ctx, ((uint64_t)(uint32_t)seed_hi << 32) |
                               (uint32_t)seed_lo);
@@ -871,23 +905,49 @@ EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
     JS_UpdateStackTop(rt);
 
     fn = JS_Eval(ctx, code, (size_t)code_len, "main.js", JS_EVAL_TYPE_GLOBAL);
-    free((void *)code);
+    free_input(code);
     if (JS_IsException(fn)) {
-        free((void *)setup);
+        free_input(setup);
         report_exception_as(JS_GetException(ctx), ERR_COMPILE);
         return 1;
     }
-    args[0] = fn;
-    args[1] = JS_NewStringLen(ctx, setup, (size_t)setup_len);
-    free((void *)setup);
-    r = JS_Call(ctx, hook_start, JS_UNDEFINED, 2, (JSValueConst *)args);
-    JS_FreeValue(ctx, args[0]);
-    JS_FreeValue(ctx, args[1]);
-    if (JS_IsException(r)) {
+    set = JS_ParseJSON(ctx, setup, (size_t)setup_len, "<setup>");
+    free_input(setup);
+    if (JS_IsException(set)) {
+        JS_FreeValue(ctx, fn);
         report_exception(JS_GetException(ctx));
         return 1;
     }
-    JS_FreeValue(ctx, r);
+    failed = call_hook(hook_tools, set) || call_hook(hook_builtins, set);
+    JS_FreeValue(ctx, set);
+    if (!failed && !JS_IsFunction(ctx, fn)) {
+        JS_ThrowTypeError(ctx, "the program did not compile to a function");
+        report_exception(JS_GetException(ctx));
+        failed = 1;
+    }
+    if (failed) {
+        JS_FreeValue(ctx, fn);
+        return 1;
+    }
+    args[1] = JS_Call(ctx, fn, JS_UNDEFINED, 0, NULL);
+    JS_FreeValue(ctx, fn);
+    args[0] = JS_FALSE;
+    if (JS_IsException(args[1])) {
+        /* as a catch in JS: an uncatchable error (a stop) ends the run */
+        args[1] = JS_GetException(ctx);
+        if (JS_IsUncatchableError(ctx, args[1])) {
+            report_exception(args[1]);
+            return 1;
+        }
+        args[0] = JS_TRUE;
+    }
+    fn = JS_Call(ctx, hook_start, JS_UNDEFINED, 2, (JSValueConst *)args);
+    JS_FreeValue(ctx, args[1]);
+    if (JS_IsException(fn)) {
+        report_exception(JS_GetException(ctx));
+        return 1;
+    }
+    JS_FreeValue(ctx, fn);
     drain();
     return stopped;
 }
@@ -917,8 +977,8 @@ static int small_int(const char *buf, int32_t len, int32_t *out)
 
 /* Settle host call id: ok != 0 resolves it with the JSON value in buf
    (empty for undefined), ok == 0 rejects it with the ToolError the
-   prelude's settle hook makes from the JSON error in buf. buf (from
-   mb_alloc, NUL-terminated at buf[len]) is freed here. */
+   prelude's settle hook makes from the JSON error in buf. buf (an input,
+   NUL-terminated at buf[len]: see free_input) is freed here. */
 EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
                                     int32_t len)
 {
@@ -931,7 +991,7 @@ EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
     for (i = 0; i < calls_len && calls[i].id != id; i++)
         ;
     if (i == calls_len) {
-        free((void *)buf);
+        free_input(buf);
         return stopped;
     }
     pc = calls[i];
@@ -943,7 +1003,7 @@ EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
             v = JS_NewInt32(ctx, n);
         else
             v = JS_ParseJSON(ctx, buf, (size_t)len, "<input>");
-        free((void *)buf);
+        free_input(buf);
         if (JS_IsException(v)) {
             v = JS_GetException(ctx);
             JS_ModeboxSettlePromise(ctx, pc.promise, v, 1);
@@ -954,7 +1014,7 @@ EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
     } else {
         args[0] = pc.tool;
         args[1] = JS_NewStringLen(ctx, buf, (size_t)len);
-        free((void *)buf);
+        free_input(buf);
         v = JS_Call(ctx, hook_settle, JS_UNDEFINED, 2, (JSValueConst *)args);
         JS_FreeValue(ctx, args[1]);
         if (JS_IsException(v))
