@@ -23,7 +23,7 @@ func openFDs(t *testing.T) int {
 }
 
 func idleCount(e *Engine) int {
-	e.awaitResets()
+	quiesce(e)
 	e.idleMu.Lock()
 	defer e.idleMu.Unlock()
 	return len(e.idle)

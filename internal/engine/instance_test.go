@@ -4,15 +4,34 @@ import (
 	"bytes"
 	"context"
 	"testing"
+	"time"
 
 	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/tsx"
 )
 
+// quiesce waits until no run holds an instance of e, then for the resets
+// of those that ended. On the shared engine a run of an earlier test may
+// still be ending after its Run returned (Run returns hardReturnGrace
+// after a stop even when the guest has not stopped yet, which on a loaded
+// machine happens): its instance would come back to the idle pool in the
+// middle of the next test.
+func quiesce(e *Engine) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		e.idleMu.Lock()
+		n := e.inflight
+		e.idleMu.Unlock()
+		if n == 0 {
+			break
+		}
+	}
+	e.awaitResets()
+}
+
 // takeIdle takes the engine's idle instances, once the runs that ended
 // have finished resetting theirs.
 func takeIdle(e *Engine) []*instance {
-	e.awaitResets()
+	quiesce(e)
 	e.idleMu.Lock()
 	defer e.idleMu.Unlock()
 	idle := e.idle
