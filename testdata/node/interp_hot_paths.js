@@ -70,12 +70,17 @@ t('class field on non-extensible super result', () => {
   class B extends A { q = 5; }
   const b = new B(); return desc(b);
 });
+// (class fields reach the engine as written only through the Function
+// constructor: a program's own classes are lowered before they run)
+const fieldOn = new Function('o', 'class A { constructor() { return o; } } class B extends A { w = 2; 0 = "z"; } return new B();');
 t('class field new on non-extensible super result', () => {
   const o = Object.preventExtensions({ q: 1 });
-  class A { constructor() { return o; } }
-  class B extends A { w = 2; }
-  const r = []; try { new B(); } catch (e) { r.push(e.name); } r.push(Object.keys(o)); return r;
+  const r = []; try { fieldOn(o); } catch (e) { r.push(e.name); } r.push(Object.keys(o)); return r;
 });
+t('class field new on sealed and frozen', () => [Object.seal({ q: 1 }), Object.freeze({ q: 1 })].map((o) => { try { fieldOn(o); return 'defined'; } catch (e) { return [e.name, Object.keys(o)]; } }));
+t('class field on proxy via Function', () => { const log = []; const px = new Proxy({}, { defineProperty(tg, k, d) { log.push(String(k)); return Reflect.defineProperty(tg, k, d); } }); fieldOn(px); return [log, Object.keys(px)]; });
+t('class field on array via Function', () => { const a = [1]; fieldOn(a); return [a.length, a[0], a.w, Object.keys(a)]; });
+t('class field plain via Function', () => { const o = { q: 1 }; fieldOn(o); const p = {}; fieldOn(p); return [desc(o), desc(p)]; });
 t('class field redefining non-configurable', () => {
   class A { constructor() { const o = {}; Object.defineProperty(o, 'f', { value: 1, writable: true }); return o; } }
   class B extends A { f = 2; }
