@@ -119,6 +119,13 @@ t('put non-writable length', () => { const a = [1, 2]; Object.defineProperty(a, 
 t('put primitive', () => { const r = []; try { (function () { 'use strict'; 'str'.x = 1; })(); } catch (e) { r.push(e.name); } const s = 'abc'; s.y = 1; r.push(s.y); return r; });
 t('put counts', () => { const g = { count: 0, total: 0 }; for (let i = 0; i < 100; i++) { g.count++; g.total += i / 10; } return g; });
 
+// ---- numbers: an int and a float added and compared
+t('add int float', () => { let s = 0; const r = []; for (const x of [0.5, 1, 1.5, 2, -0, NaN, Infinity, 2147483647, -2147483648]) { s += x; r.push(s, 1 + x, x + 1); } return r.map(String); });
+t('add to minus zero', () => [0 + -0, -0 + 0, Object.is(-0 + -0, -0), Object.is(0.5 + -0.5, 0), Object.is(-0 + 0, 0), 1 / (-0 + -0)]);
+t('add float to int result', () => { const a = 0.5 + 0.5; return [a === 1, a + 1, Object.is(a, 1), [a].includes(1), 2147483647 + 0.5, 2147483647 + 1.0]; });
+t('compare int float', () => { const v = [-1, 0, -0, 0.5, 1, 1.0, NaN, Infinity, -Infinity, 2147483647, 2147483648.5]; const r = []; for (const a of v) for (const b of v) r.push([a < b, a <= b, a > b, a >= b, a == b, a != b, a === b, a !== b].map(Number).join('')); return r; });
+t('compare mixed types', () => [1 < '2', '10' < 9, null >= 0, undefined < 1, 1 == '1', 1 === '1', 0.5 < true, [2] > 1.5, ({ valueOf() { return 3.5; } }) > 3]);
+
 // ---- for-of over arrays
 const forOf = (a) => { const r = []; for (const v of a) r.push(v); return r; };
 t('for-of plain', () => forOf([1, 'a', null, undefined, { b: 1 }]));
