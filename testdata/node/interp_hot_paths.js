@@ -126,6 +126,16 @@ t('add float to int result', () => { const a = 0.5 + 0.5; return [a === 1, a + 1
 t('compare int float', () => { const v = [-1, 0, -0, 0.5, 1, 1.0, NaN, Infinity, -Infinity, 2147483647, 2147483648.5]; const r = []; for (const a of v) for (const b of v) r.push([a < b, a <= b, a > b, a >= b, a == b, a != b, a === b, a !== b].map(Number).join('')); return r; });
 t('compare mixed types', () => [1 < '2', '10' < 9, null >= 0, undefined < 1, 1 == '1', 1 === '1', 0.5 < true, [2] > 1.5, ({ valueOf() { return 3.5; } }) > 3]);
 
+t('post inc dec', () => { const r = []; for (const v0 of [0, -1, 2147483647, -2147483648, 1.5, '5', 'x', null, undefined, true, 10n, -0]) { let a = v0, b = v0; const x = a++, y = b--; r.push([String(x), String(a), String(y), String(b), typeof a]); } return r; });
+t('post inc object', () => { let n = 0; const o = { valueOf() { n++; return 41; } }; let v = o; const old = v++; return [old, v, n]; });
+t('post inc property', () => { const o = { c: 2147483646 }; const r = [o.c++, o.c++, o.c, o.c--]; return [r, o.c]; });
+
+// ---- a string and an int concatenated
+t('concat string int', () => { const r = []; for (const n of [0, 7, -1, 10, -2147483648, 2147483647, 123456]) r.push('t' + n, n + 't', '' + n, n + '', 'é' + n, n + 'ü', '😀' + n, n + '日本', 'a' + n + 'b' + -n); return r; });
+t('concat builds in place', () => { let s = ''; for (let i = 0; i < 300; i++) s = s + i; let u = 'x'; for (let i = 0; i < 50; i++) u += i; return [s.length, s.slice(0, 20), s.slice(-12), u]; });
+t('concat shared string', () => { const base = 'k'; const a = []; for (let i = 0; i < 5; i++) a.push(base + i, i + base); return [a, base]; });
+t('concat float and others', () => ['s' + 1.5, 1.5 + 's', 's' + -0, -0 + 's', 's' + NaN, 's' + true, 's' + null, 's' + undefined, 's' + [1, 2], 's' + { toString() { return 'o'; } }, 1 + { valueOf() { return 2; } }, 's' + 10n]);
+
 // ---- for-of over arrays
 const forOf = (a) => { const r = []; for (const v of a) r.push(v); return r; };
 t('for-of plain', () => forOf([1, 'a', null, undefined, { b: 1 }]));
