@@ -136,6 +136,18 @@ t('concat builds in place', () => { let s = ''; for (let i = 0; i < 300; i++) s 
 t('concat shared string', () => { const base = 'k'; const a = []; for (let i = 0; i < 5; i++) a.push(base + i, i + base); return [a, base]; });
 t('concat float and others', () => ['s' + 1.5, 1.5 + 's', 's' + -0, -0 + 's', 's' + NaN, 's' + true, 's' + null, 's' + undefined, 's' + [1, 2], 's' + { toString() { return 'o'; } }, 1 + { valueOf() { return 2; } }, 's' + 10n]);
 
+// ---- Set and Map keys
+t('set string keys', () => { const st = new Set(); for (let i = 0; i < 50; i++) st.add('t' + (i % 7)); st.add('t1'); st.add(['t', 1].join('')); return [st.size, [...st]]; });
+t('map string keys mixed', () => {
+  const m = new Map(); const keys = ['', 'a', 'ab', 'ba', 'é', 'e\u0301', '\u00e9', '日本', 'a\0b', 'a\0c', '1', 1, -0, 0, NaN, NaN, null, undefined, 'undefined', 'null'];
+  for (const k of keys) m.set(k, (m.get(k) || 0) + 1);
+  const wide = '日本'.slice(0, 1) + 'a'; m.set(wide, 'w'); m.set('日a', 'w2');
+  const latinWide = ('\u0101x').slice(1); m.set(latinWide, 'lw'); m.set('x', 'x8');
+  return [m.size, [...m].map(([k, v]) => [typeof k, String(k), v]), m.has('ab'), m.has('a' + 'b'), m.get('x'), m.delete('ab'), m.has('ab'), m.set('ab', 9).get('ab')];
+});
+t('set delete re-add', () => { const st = new Set(['x', 'y', 'z']); st.delete('y'); st.add('y' + ''); st.add('w'); st.delete('x'); return [...st]; });
+t('weak and object keys', () => { const a = {}, b = {}; const m = new Map([[a, 1], [b, 2]]); const w = new WeakMap([[a, 'wa']]); return [m.get(a), m.get(b), m.get({}), w.get(a), w.has(b)]; });
+
 // ---- for-of over arrays
 const forOf = (a) => { const r = []; for (const v of a) r.push(v); return r; };
 t('for-of plain', () => forOf([1, 'a', null, undefined, { b: 1 }]));
