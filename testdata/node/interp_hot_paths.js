@@ -148,6 +148,17 @@ t('map string keys mixed', () => {
 t('set delete re-add', () => { const st = new Set(['x', 'y', 'z']); st.delete('y'); st.add('y' + ''); st.add('w'); st.delete('x'); return [...st]; });
 t('weak and object keys', () => { const a = {}, b = {}; const m = new Map([[a, 1], [b, 2]]); const w = new WeakMap([[a, 'wa']]); return [m.get(a), m.get(b), m.get({}), w.get(a), w.has(b)]; });
 
+// ---- array elements by index
+t('element read', () => { const a = [1, 'b', null]; const r = []; for (let i = -1; i < 5; i++) r.push(a[i]); a.length = 6; r.push(a[4], a[-0], a[1.0], a['1'], a[2 ** 32]); return r.map(String); });
+t('element read proto', () => { Array.prototype[3] = 'P'; Object.prototype[4] = 'O'; try { const a = [0, 1]; return [a[3], a[4], a[5], [0, , 2][1]]; } finally { delete Array.prototype[3]; delete Object.prototype[4]; } });
+t('element read other kinds', () => { const ta = new Int8Array([1, -2]); const s = 'xyz'; const args = (function () { return arguments; })(7, 8); const o = { 0: 'o', 1: 'p' }; return [ta[1], ta[5], s[1], s[9], args[1], o[1], (function () { 'use strict'; return arguments[0]; })(3)]; });
+t('element read getter', () => { const a = [1, 2, 3]; Object.defineProperty(a, 1, { get() { return 'g'; } }); return [a[0], a[1], a[2]]; });
+t('element write', () => { const a = [1, 2, 3]; for (let i = 0; i < 3; i++) a[i] = a[i] * 10; a[3] = 'new'; a[6] = 'far'; a[-1] = 'neg'; return [a.length, Object.keys(a), a[5], a[-1]]; });
+t('element write frozen', () => { const a = Object.freeze([1, 2]); a[0] = 9; let e; try { (function () { 'use strict'; a[1] = 9; })(); } catch (x) { e = x.name; } return [a, e]; });
+t('element write setter on proto', () => { const log = []; Object.defineProperty(Array.prototype, 5, { set(v) { log.push(v); }, configurable: true }); try { const a = [1, 2]; a[1] = 'x'; a[5] = 'y'; a[2] = 'z'; return [a, log, a.length]; } finally { delete Array.prototype[5]; } });
+t('element write non-writable element', () => { const a = [1, 2]; Object.defineProperty(a, 0, { writable: false }); a[0] = 9; a[1] = 8; return a; });
+t('element write typed and args', () => { const ta = new Uint8Array(2); ta[0] = 300; ta[1] = -1; ta[5] = 1; const args = (function (x) { arguments[0] = 'changed'; return [x, arguments[0]]; })(1); return [Array.from(ta), ta[5], args]; });
+
 // ---- for-of over arrays
 const forOf = (a) => { const r = []; for (const v of a) r.push(v); return r; };
 t('for-of plain', () => forOf([1, 'a', null, undefined, { b: 1 }]));
