@@ -154,6 +154,7 @@ t('element read proto', () => { Array.prototype[3] = 'P'; Object.prototype[4] = 
 t('element read other kinds', () => { const ta = new Int8Array([1, -2]); const s = 'xyz'; const args = (function () { return arguments; })(7, 8); const o = { 0: 'o', 1: 'p' }; return [ta[1], ta[5], s[1], s[9], args[1], o[1], (function () { 'use strict'; return arguments[0]; })(3)]; });
 t('element read getter', () => { const a = [1, 2, 3]; Object.defineProperty(a, 1, { get() { return 'g'; } }); return [a[0], a[1], a[2]]; });
 t('element write', () => { const a = [1, 2, 3]; for (let i = 0; i < 3; i++) a[i] = a[i] * 10; a[3] = 'new'; a[6] = 'far'; a[-1] = 'neg'; return [a.length, Object.keys(a), a[5], a[-1]]; });
+t('element write past a shrunk length', () => { const a = []; for (let i = 0; i < 10; i++) a.push(i); a.length = 3; a[5] = 'x'; const b = [1, 2, 3, 4]; b.pop(); b.pop(); b[2] = 'y'; return [a.length, a[5], 4 in a, a[4], b, b.length]; });
 t('element write frozen', () => { const a = Object.freeze([1, 2]); a[0] = 9; let e; try { (function () { 'use strict'; a[1] = 9; })(); } catch (x) { e = x.name; } return [a, e]; });
 t('element write setter on proto', () => { const log = []; Object.defineProperty(Array.prototype, 5, { set(v) { log.push(v); }, configurable: true }); try { const a = [1, 2]; a[1] = 'x'; a[5] = 'y'; a[2] = 'z'; return [a, log, a.length]; } finally { delete Array.prototype[5]; } });
 t('element write non-writable element', () => { const a = [1, 2]; Object.defineProperty(a, 0, { writable: false }); a[0] = 9; a[1] = 8; return a; });
@@ -175,6 +176,10 @@ t('for-of custom iterator method', () => {
   const save = Array.prototype[Symbol.iterator];
   Array.prototype[Symbol.iterator] = function* () { yield 'custom'; };
   try { return forOf([1, 2]); } finally { Array.prototype[Symbol.iterator] = save; }
+});
+t('for-of iterator is keys or entries', () => {
+  const save = Array.prototype[Symbol.iterator];
+  try { Array.prototype[Symbol.iterator] = Array.prototype.keys; const k = forOf([5, 6]); Array.prototype[Symbol.iterator] = Array.prototype.entries; const e = forOf([5, 6]); return [k, e]; } finally { Array.prototype[Symbol.iterator] = save; }
 });
 t('for-of custom next', () => {
   const AIP = Object.getPrototypeOf([][Symbol.iterator]()); const save = AIP.next; let n = 0;
