@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/modebox/modebox/internal/jsontext"
 )
 
 // Decoder decodes JSON objects into one struct type.
@@ -120,13 +122,13 @@ func (d *Decoder) Decode(data []byte, v any) bool {
 		return false
 	}
 	s := rv.Elem()
-	p := skip(data, 0)
+	p := jsontext.Space(data, 0)
 	if p >= len(data) || data[p] != '{' {
 		return false
 	}
-	p = skip(data, p+1)
+	p = jsontext.Space(data, p+1)
 	if p < len(data) && data[p] == '}' {
-		return skip(data, p+1) == len(data)
+		return jsontext.Space(data, p+1) == len(data)
 	}
 	for {
 		// key
@@ -141,23 +143,23 @@ func (d *Decoder) Decode(data []byte, v any) bool {
 		if f == nil {
 			return false
 		}
-		p = skip(data, q)
+		p = jsontext.Space(data, q)
 		if p >= len(data) || data[p] != ':' {
 			return false
 		}
-		p = skip(data, p+1)
+		p = jsontext.Space(data, p+1)
 		if p, ok = f.store(s.Field(f.index), data, p); !ok {
 			return false
 		}
-		p = skip(data, p)
+		p = jsontext.Space(data, p)
 		if p >= len(data) {
 			return false
 		}
 		switch data[p] {
 		case ',':
-			p = skip(data, p+1)
+			p = jsontext.Space(data, p+1)
 		case '}':
-			return skip(data, p+1) == len(data)
+			return jsontext.Space(data, p+1) == len(data)
 		default:
 			return false
 		}
@@ -201,7 +203,8 @@ func (f *field) store(fv reflect.Value, data []byte, p int) (int, bool) {
 		}
 		return 0, false
 	}
-	q, ok := number(data, p)
+	q := jsontext.Number(data, p)
+	ok := q >= 0
 	if !ok {
 		return 0, false
 	}
@@ -283,61 +286,4 @@ func plainString(data []byte, p int) ([]byte, int, bool) {
 		}
 	}
 	return nil, 0, false
-}
-
-// number reads a JSON number (RFC 8259's grammar) at data[p:] and returns
-// the offset after it.
-func number(data []byte, p int) (int, bool) {
-	i := p
-	if i < len(data) && data[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(data) && data[i] == '0':
-		i++
-	case i < len(data) && data[i] >= '1' && data[i] <= '9':
-		i = digits(data, i)
-	default:
-		return 0, false
-	}
-	if i < len(data) && data[i] == '.' {
-		j := digits(data, i+1)
-		if j == i+1 {
-			return 0, false
-		}
-		i = j
-	}
-	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
-		i++
-		if i < len(data) && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		j := digits(data, i)
-		if j == i {
-			return 0, false
-		}
-		i = j
-	}
-	return i, true
-}
-
-func digits(data []byte, i int) int {
-	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-		i++
-	}
-	return i
-}
-
-// skip returns the offset of the first byte at or after p that is not
-// JSON whitespace.
-func skip(data []byte, p int) int {
-	for p < len(data) {
-		switch data[p] {
-		case ' ', '\t', '\n', '\r':
-			p++
-		default:
-			return p
-		}
-	}
-	return p
 }

@@ -16,7 +16,7 @@ func Valid(data []byte) bool {
 	var inObject [maxDepth / 64]uint64 // a bit per open container: an object
 	depth := 0
 	d := data
-	i := space(d, 0)
+	i := Space(d, 0)
 	for {
 		// a value starts at i
 		if i >= len(d) {
@@ -33,7 +33,7 @@ func Valid(data []byte) bool {
 				inObject[depth/64] &^= 1 << (depth % 64)
 			}
 			depth++
-			i = space(d, i+1)
+			i = Space(d, i+1)
 			if i < len(d) && (c == '{' && d[i] == '}' || c == '[' && d[i] == ']') {
 				i++
 				depth--
@@ -54,7 +54,7 @@ func Valid(data []byte) bool {
 		case c == 'n':
 			i = literal(d, i, "null")
 		case c == '-' || c >= '0' && c <= '9':
-			i = number(d, i)
+			i = Number(d, i)
 		default:
 			return false
 		}
@@ -63,7 +63,7 @@ func Valid(data []byte) bool {
 		}
 		// after a value: close containers until another value is due
 		for {
-			i = space(d, i)
+			i = Space(d, i)
 			if depth == 0 {
 				return i == len(d)
 			}
@@ -72,7 +72,7 @@ func Valid(data []byte) bool {
 			}
 			obj := inObject[(depth-1)/64]&(1<<((depth-1)%64)) != 0
 			if d[i] == ',' {
-				i = space(d, i+1)
+				i = Space(d, i+1)
 				if obj {
 					if i = member(d, i); i < 0 {
 						return false
@@ -90,7 +90,9 @@ func Valid(data []byte) bool {
 	}
 }
 
-func space(d []byte, i int) int {
+// Space returns the index of the first byte at or after i that is not
+// JSON whitespace (space, tab, newline, carriage return).
+func Space(d []byte, i int) int {
 	for i < len(d) {
 		switch d[i] {
 		case ' ', '\t', '\n', '\r':
@@ -111,11 +113,11 @@ func member(d []byte, i int) int {
 	if i = str(d, i); i < 0 {
 		return -1
 	}
-	i = space(d, i)
+	i = Space(d, i)
 	if i >= len(d) || d[i] != ':' {
 		return -1
 	}
-	return space(d, i+1)
+	return Space(d, i+1)
 }
 
 // str reads the string at d[i] == '"'; it returns the index past it, or -1.
@@ -158,10 +160,12 @@ func literal(d []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
-// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? at i; it
-// returns the index past it, or -1.
-func number(d []byte, i int) int {
-	if d[i] == '-' {
+// Number reads a JSON number, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// (RFC 8259's grammar), at d[i:]; it returns the index past it, or -1
+// when the text there is not one. It is the one reading of that grammar
+// for the packages that scan JSON text themselves.
+func Number(d []byte, i int) int {
+	if i < len(d) && d[i] == '-' {
 		i++
 	}
 	if i >= len(d) {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"unicode/utf8"
+
+	"github.com/modebox/modebox/internal/jsontext"
 )
 
 // decodeJSON decodes exactly one JSON value, keeping numbers as json.Number
@@ -217,39 +219,8 @@ func (p *plainDecoder) number() (any, bool) {
 }
 
 // scanNumber returns the end of the JSON number that starts at d[i], and
-// false when the text there is not one (JSON's number grammar).
+// false when the text there is not one (jsontext.Number).
 func scanNumber(d []byte, i int) (int, bool) {
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case digits() == 0:
-		return 0, false
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if digits() == 0 {
-			return 0, false
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return 0, false
-		}
-	}
-	return i, true
+	end := jsontext.Number(d, i)
+	return end, end >= 0
 }
