@@ -120,27 +120,14 @@ func TestWaitingRunHoldsNoCallEngine(t *testing.T) {
 	for _, in := range takeIdle(e) {
 		in.mod.Close(context.Background())
 	}
-	p, err := tsx.Transform(liveProgram, tsx.JS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan *instance, 1)
-	acquiredHook = func(in *instance) { got <- in }
-	defer func() { acquiredHook = nil }()
-	h := blockHost{entered: make(chan struct{}), release: make(chan struct{})}
-	done := make(chan *Result)
-	go func() {
-		done <- e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Host: h})
-	}()
-	in := <-got
-	<-h.entered // the driver set these before it called the host
-	if in.run != nil || in.alloc != nil || in.settle != nil {
-		t.Errorf("a waiting run holds call engines: mb_run %v, mb_alloc %v, mb_settle %v", in.run != nil, in.alloc != nil, in.settle != nil)
-	}
-	close(h.release)
-	if r := <-done; r.Err != nil || string(r.Value) != "6" {
-		t.Fatalf("%s %+v", r.Value, r.Err)
-	}
+	var in *instance
+	whileWaiting(t, e, liveProgram, func(waiting *instance, _, _ []byte) {
+		// the driver set these before it called the host
+		in = waiting
+		if in.run != nil || in.alloc != nil || in.settle != nil {
+			t.Errorf("a waiting run holds call engines: mb_run %v, mb_alloc %v, mb_settle %v", in.run != nil, in.alloc != nil, in.settle != nil)
+		}
+	})
 	idle := takeIdle(e)
 	if len(idle) != 1 || idle[0] != in {
 		t.Fatalf("the instance was not kept for reuse (%d idle)", len(idle))

@@ -26,7 +26,7 @@ const liveProgram = "const r = await tools.add({ a: 1, b: 2 });\nreturn r + 1;\n
 func dirtiedPages(t *testing.T, e *Engine, src string) int {
 	t.Helper()
 	n := 0
-	whileWaiting(t, e, src, func(buf, snap []byte) {
+	whileWaiting(t, e, src, func(_ *instance, buf, snap []byte) {
 		for p := 0; p < len(snap); p += osPageSize {
 			if !bytes.Equal(buf[p:p+osPageSize], snap[p:p+osPageSize]) {
 				n++
@@ -37,9 +37,9 @@ func dirtiedPages(t *testing.T, e *Engine, src string) int {
 }
 
 // whileWaiting runs src on a new instance until it waits in its host call
-// (tools.add, answered 5), calls inspect with the run's memory and the
-// snapshot's, then lets the run finish; its result must be 6.
-func whileWaiting(t *testing.T, e *Engine, src string, inspect func(run, snap []byte)) {
+// (tools.add, answered 5), calls inspect with the run's instance, its
+// memory and the snapshot's, then lets the run finish; its result must be 6.
+func whileWaiting(t *testing.T, e *Engine, src string, inspect func(in *instance, run, snap []byte)) {
 	t.Helper()
 	prog, err := tsx.Transform(src, tsx.JS)
 	if err != nil {
@@ -75,7 +75,7 @@ func whileWaiting(t *testing.T, e *Engine, src string, inspect func(run, snap []
 	if len(buf) != len(snap) {
 		t.Fatalf("the run's memory is %d bytes, the snapshot %d: it grew", len(buf), len(snap))
 	}
-	inspect(buf, snap)
+	inspect(in, buf, snap)
 	close(h.release)
 	if r := <-done; r.Err != nil || string(r.Value) != "6" {
 		t.Fatalf("%s %+v", r.Value, r.Err)
@@ -214,7 +214,7 @@ return s + 1;
 	// word that changed to anything else is free memory the run reused.)
 	const frozen, span, drift = 1 << 30, 1 << 20, 64
 	counts := 0
-	whileWaiting(t, e, prog, func(buf, snap []byte) {
+	whileWaiting(t, e, prog, func(_ *instance, buf, snap []byte) {
 		moved := 0
 		for off := 0; off+4 <= len(snap); off += 8 {
 			v := binary.LittleEndian.Uint32(snap[off:])
