@@ -372,8 +372,11 @@ static void heap_note(void *p)
    What is held here (the lists, the slab's rest) is given back to
    dlmalloc before a request to dlmalloc that its top may not hold
    (heap_room, reading the top's size from dlmalloc's state), so dlmalloc
-   never grows the memory while anything is held here, together with the
-   plugs, and before an allocation that failed is tried once more.
+   does not grow the memory for QuickJS's blocks or the host's buffers
+   (mb_alloc) while anything is held here (js_sync's reply buffer, from
+   malloc directly, is the one request that does not ask first), together
+   with the plugs, and before an allocation that failed is tried once
+   more.
    Nothing is held during init (mb_init: the snapshot's heap is laid out
    as without it). A run's first
    SMALL_WARMUP bytes of small blocks come from dlmalloc as before (and
