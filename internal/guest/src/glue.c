@@ -503,8 +503,9 @@ static void *heap_alloc(void *ptr, size_t size)
     return p;
 }
 
-/* A block of chunk size n (<= SMALL_MAX), from the lists or a slab; NULL
-   when dlmalloc has no slab to give. */
+/* A block of chunk size n (<= SMALL_MAX), from the lists or a slab, after
+   the warm-up (small_hold set); NULL when the lists have none and a slab
+   should not or cannot be cut. */
 static void *small_take(size_t n)
 {
     void *p = small_free[n >> 4];
@@ -517,7 +518,7 @@ static void *small_take(size_t n)
     }
     if (slab_end - slab_at < n) {
         void *slab;
-        if (!small_hold || heap_freed)
+        if (heap_freed)
             return NULL; /* dlmalloc's own free chunks first */
         if (slab_at != slab_end) {
             heap_freed += slab_end - slab_at;
@@ -560,7 +561,7 @@ static void *mb_js_malloc(JSMallocState *s, size_t size)
         return NULL;
     if (s->malloc_size + size > s->malloc_limit)
         return NULL;
-    if (size <= SMALL_MAX - 19)
+    if (size <= SMALL_MAX - 19 && small_hold)
         p = small_take(small_chunk(size));
     if (!p) {
         p = heap_alloc(NULL, size);
@@ -613,7 +614,7 @@ static void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
         if (s->malloc_size + size - old_size > s->malloc_limit)
             return NULL;
     }
-    if (size <= SMALL_MAX - 19 && old_n <= SMALL_MAX) {
+    if (size <= SMALL_MAX - 19 && old_n <= SMALL_MAX && small_hold) {
         size_t n = small_chunk(size);
         if (n == old_n)
             return ptr;
