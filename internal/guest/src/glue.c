@@ -393,6 +393,7 @@ static void heap_note(void *p)
 #define SMALL_MAX 512           /* largest chunk size served here */
 #define SMALL_HOLD (64 * 1024)  /* bytes the lists hold at most */
 #define SLAB_SIZE 4096          /* a slab's request to dlmalloc */
+#define SLAB_MIN 1024           /* the least, from a top that is short */
 #define SMALL_WARMUP (16 * 1024) /* see small_warmup */
 #define CINUSE 2                /* dlmalloc's header bits */
 #define PINUSE 1
@@ -520,12 +521,24 @@ static void *small_take(size_t n)
         void *slab;
         if (heap_freed)
             return NULL; /* dlmalloc's own free chunks first */
+        size_t want = SLAB_SIZE, top;
+        /* A slab only from what the top holds (SLAB_SIZE, or less down to
+           SLAB_MIN): with the top shorter, dlmalloc serves this request
+           as before (from its free chunks, or growing the memory where
+           it would have), so a slab never grows the memory. heap_room
+           gives back first what is held when the top is that short. */
+        heap_room(SLAB_MIN);
+        top = dl_state[DL_TOPSIZE];
+        if (heap_freed || top < SLAB_MIN + 64)
+            return NULL;
+        if (top < want + 64)
+            want = (top - 64) & ~(size_t)15;
         if (slab_at != slab_end) {
             heap_freed += slab_end - slab_at;
             free((void *)(slab_at + 8));
         }
         slab_at = slab_end = 0;
-        slab = heap_alloc(NULL, SLAB_SIZE - 4);
+        slab = heap_alloc(NULL, want - 4);
         if (!slab)
             return NULL;
         slab_at = (uintptr_t)slab - 8;
