@@ -219,6 +219,23 @@ static int alloc_poll(void)
     return 0;
 }
 
+/* The usable size of block p, which is in use: what malloc_usable_size
+   returns, read inline. wasi-libc's dlmalloc (32-bit, no footers, no
+   mmap) keeps a chunk's size in the word before the block (low 3 bits
+   flags), and an in-use chunk's usable size is its size less that word.
+   chunk_size is the chunk's size. */
+static inline size_t chunk_size(const void *p)
+{
+    /* volatile: to the compiler, the word before a block malloc returned
+       is outside any object, and a plain load of it may be folded away */
+    return ((const volatile uint32_t *)p)[-1] & ~(uint32_t)7;
+}
+
+static inline size_t block_size(const void *p)
+{
+    return chunk_size(p) - 4;
+}
+
 /* ---- the snapshot's heap: its free chunks plugged ----
 
    After init the heap is full of small free chunks (what the prelude's
@@ -304,68 +321,302 @@ static void plug_holes(void)
 }
 
 /* Give the plugged chunks back to the allocator. */
+static size_t heap_freed; /* see the small blocks' section */
+
 static void unplug(void)
 {
     while (plugs) {
         void *p = plugs;
         plugs = *(void **)p;
+        heap_freed += chunk_size(p);
         free(p);
     }
-}
-
-/* Before an allocation of size bytes: unplug if the top of the heap may
-   not hold it. */
-static void heap_room(size_t size)
-{
-    if (plugs && heap_mark + size + 2 * HEAP_TOP_FOOT_MAX > heap_end())
-        unplug();
 }
 
 /* After an allocation: where the top now starts, at the latest. */
 static void heap_note(void *p)
 {
     if (plugs && p) {
-        uintptr_t e = (uintptr_t)p + malloc_usable_size(p);
+        uintptr_t e = (uintptr_t)p + block_size(p);
         if (e > heap_mark)
             heap_mark = e;
     }
 }
 
-static void *mb_js_malloc(JSMallocState *s, size_t size)
+/* ---- small blocks: carved and recycled in front of dlmalloc ----
+
+   Under wazero a call costs more than natively, and dlmalloc's bins,
+   splits and coalescing are many loads and stores, each bounds-checked.
+   Most of QuickJS's blocks are small. So a request whose chunk is at most
+   SMALL_MAX bytes is served here without calling dlmalloc:
+
+   - from a list of freed blocks of its chunk size (a freed small block
+     goes onto the list of its size, linked through its first word, while
+     the lists hold less than SMALL_HOLD bytes; beyond that it is freed to
+     dlmalloc at once);
+   - else carved from a slab: a block of SLAB_SIZE bytes from dlmalloc,
+     cut into chunks front to back exactly as dlmalloc cuts its top: each
+     carved chunk gets dlmalloc's header (its size, in use, previous in
+     use) and the rest of the slab is always itself a chunk in use with a
+     valid header. So every block given out here is an ordinary dlmalloc
+     chunk in use: dlmalloc's free and realloc take it, and the lists and
+     the slab's rest can be freed to dlmalloc at any time (give_back).
+
+   Blocks that dlmalloc itself holds free (freed to it: beyond the lists'
+   bound, big blocks, the plugs, what was given back) must not be left
+   unused while slabs are cut from fresh memory: heap_freed counts the
+   bytes freed to dlmalloc, and while it is not 0 a small request that
+   the lists cannot serve goes to dlmalloc (which serves it from those
+   free chunks, splitting, as it did before) and is counted off it.
+
+   What is held here (the lists, the slab's rest) is given back to
+   dlmalloc before a request to dlmalloc that its top may not hold
+   (heap_room, reading the top's size from dlmalloc's state), so dlmalloc
+   does not grow the memory for QuickJS's blocks or the host's buffers
+   (mb_alloc) while anything is held here (js_sync's reply buffer, from
+   malloc directly, is the one request that does not ask first), together
+   with the plugs, and before an allocation that failed is tried once
+   more.
+   Nothing is held during init (mb_init: the snapshot's heap is laid out
+   as without it). A run's first
+   SMALL_WARMUP bytes of small blocks come from dlmalloc as before (and
+   are freed to it), so a small run's blocks land where they did: blocks
+   of the snapshot it frees and allocates again, and the hash buckets its
+   new blocks' addresses pick, are on the pages they were.
+
+   QuickJS's accounting is unchanged: malloc_size counts every block it
+   holds at its usable size (its chunk's size - 4) + MALLOC_OVERHEAD,
+   exactly as before; what is held here is not counted (it is free for
+   QuickJS), so the memory cap is checked against the same sums as
+   without it. */
+
+#define SMALL_MAX 512           /* largest chunk size served here */
+#define SMALL_HOLD (64 * 1024)  /* bytes the lists hold at most */
+#define SLAB_SIZE 4096          /* a slab's request to dlmalloc */
+#define SLAB_MIN 1024           /* the least, from a top that is short */
+#define SMALL_WARMUP (16 * 1024) /* see small_warmup */
+#define CINUSE 2                /* dlmalloc's header bits */
+#define PINUSE 1
+
+static void *small_free[SMALL_MAX / 16 + 1]; /* by chunk size / 16 */
+static size_t small_bytes;                   /* chunk bytes on the lists */
+static size_t small_hold;  /* SMALL_HOLD after a run's warm-up, 0 before */
+static size_t small_warmup; /* bytes a run allocates from dlmalloc first */
+static uintptr_t slab_at, slab_end; /* the slab's rest: a chunk in use at
+                                       slab_at, up to slab_end */
+
+/* The chunk dlmalloc makes for a request of size bytes (MALLOC_ALIGNMENT
+   16, 4 bytes of header, 16 at least), for size <= SMALL_MAX. */
+static inline size_t small_chunk(size_t size)
+{
+    return (size + 4 + 15) & ~(size_t)15;
+}
+
+/* The header word of the chunk at c (volatile, as in chunk_size). */
+static inline volatile uint32_t *chunk_head(uintptr_t c)
+{
+    return (volatile uint32_t *)(c + 4);
+}
+
+/* Give what is held (the lists, the slab's rest) back to dlmalloc. */
+static void give_back(void)
+{
+    size_t i;
+    for (i = 0; i < sizeof(small_free) / sizeof(small_free[0]); i++) {
+        while (small_free[i]) {
+            void *p = small_free[i];
+            small_free[i] = *(void **)p;
+            free(p);
+        }
+    }
+    heap_freed += small_bytes + (slab_end - slab_at);
+    small_bytes = 0;
+    if (slab_at != slab_end)
+        free((void *)(slab_at + 8));
+    slab_at = slab_end = 0;
+}
+
+static inline int held(void)
+{
+    return small_bytes != 0 || slab_at != slab_end;
+}
+
+/* dlmalloc's state (its malloc_state, static in wasi-libc's dlmalloc.c),
+   found by find_dlmalloc_state: only its topsize is read, the size of the
+   top chunk, which dlmalloc grows the memory for when a request does not
+   fit in its free chunks and the top. mb_init fails (6) when it is not
+   found, so an image built against a dlmalloc laid out otherwise does not
+   load (every engine test fails) rather than hold blocks blindly. */
+static const volatile uint32_t *dl_state;
+#define DL_TOPSIZE 3 /* malloc_state: smallmap, treemap, dvsize, topsize, */
+#define DL_TOP 6     /* least_addr, dv, top (dlmalloc 2.8.x, 32-bit) */
+
+extern unsigned char __global_base, __heap_base;
+
+/* Find dlmalloc's state in the module's static data: the one place whose
+   topsize and top words are those of the top chunk (walked from the
+   runtime's block, as plug_holes does). */
+static void find_dlmalloc_state(void)
+{
+    uintptr_t top, size = 0, a, found = 0;
+    int n = 0;
+    top = top_chunk(rt, &size);
+    if (!top)
+        return;
+    for (a = (uintptr_t)&__global_base; a + 4 * (DL_TOP + 1) <= (uintptr_t)&__heap_base; a += 4) {
+        const uint32_t *w = (const uint32_t *)a;
+        if (w[DL_TOPSIZE] == size && w[DL_TOP] == top) {
+            found = a;
+            n++;
+        }
+    }
+    if (n == 1)
+        dl_state = (const volatile uint32_t *)found;
+}
+
+/* Before a request of size bytes to dlmalloc: give back what is held if
+   the top may not hold it (dlmalloc would otherwise grow the memory while
+   blocks are held here), and the plugs too if the top of the heap may not
+   hold it (as far as heap_mark tells). */
+static void heap_room(size_t size)
+{
+    if (held() && (!dl_state || dl_state[DL_TOPSIZE] < size + 64))
+        give_back();
+    if (plugs && heap_mark + size + 2 * HEAP_TOP_FOOT_MAX > heap_end()) {
+        give_back();
+        unplug();
+    }
+}
+
+/* dlmalloc's realloc (ptr != NULL) or malloc: once more with everything
+   held given back when it fails. */
+static void *heap_alloc(void *ptr, size_t size)
 {
     void *p;
+    heap_room(size);
+    p = ptr ? realloc(ptr, size) : malloc(size);
+    if (!p && (held() || plugs)) {
+        give_back();
+        unplug();
+        p = ptr ? realloc(ptr, size) : malloc(size);
+    }
+    heap_note(p);
+    return p;
+}
+
+/* A block of chunk size n (<= SMALL_MAX), from the lists or a slab, after
+   the warm-up (small_hold set); NULL when the lists have none and a slab
+   should not or cannot be cut. */
+static void *small_take(size_t n)
+{
+    void *p = small_free[n >> 4];
+    uintptr_t c;
+    uint32_t pinuse;
+    if (p) {
+        small_free[n >> 4] = *(void **)p;
+        small_bytes -= n;
+        return p;
+    }
+    if (slab_end - slab_at < n) {
+        void *slab;
+        if (heap_freed)
+            return NULL; /* dlmalloc's own free chunks first */
+        size_t want = SLAB_SIZE, top;
+        /* A slab only from what the top holds (SLAB_SIZE, or less down to
+           SLAB_MIN): with the top shorter, dlmalloc serves this request
+           as before (from its free chunks, or growing the memory where
+           it would have), so a slab never grows the memory. heap_room
+           gives back first what is held when the top is that short. */
+        heap_room(SLAB_MIN);
+        top = dl_state[DL_TOPSIZE];
+        if (heap_freed || top < SLAB_MIN + 64)
+            return NULL;
+        if (top < want + 64)
+            want = (top - 64) & ~(size_t)15;
+        if (slab_at != slab_end) {
+            heap_freed += slab_end - slab_at;
+            free((void *)(slab_at + 8));
+        }
+        slab_at = slab_end = 0;
+        slab = heap_alloc(NULL, want - 4);
+        if (!slab)
+            return NULL;
+        slab_at = (uintptr_t)slab - 8;
+        slab_end = slab_at + chunk_size(slab);
+    }
+    /* cut chunk c off the front of the rest, which stays a chunk in use */
+    c = slab_at;
+    pinuse = *chunk_head(c) & PINUSE;
+    *chunk_head(c) = (uint32_t)n | CINUSE | pinuse;
+    slab_at = c + n;
+    if (slab_at != slab_end)
+        *chunk_head(slab_at) = (uint32_t)(slab_end - slab_at) | CINUSE | PINUSE;
+    return (void *)(c + 8);
+}
+
+/* Put block p of chunk size n on its list, or free it to dlmalloc. */
+static inline void small_put(void *p, size_t n)
+{
+    if (n <= SMALL_MAX && small_bytes + n <= small_hold) {
+        *(void **)p = small_free[n >> 4];
+        small_free[n >> 4] = p;
+        small_bytes += n;
+        return;
+    }
+    heap_freed += n;
+    free(p);
+}
+
+static void *mb_js_malloc(JSMallocState *s, size_t size)
+{
+    void *p = NULL;
     if (alloc_poll())
         return NULL;
     if (s->malloc_size + size > s->malloc_limit)
         return NULL;
-    heap_room(size);
-    p = malloc(size);
-    if (!p)
-        return NULL;
-    heap_note(p);
+    if (size <= SMALL_MAX - 19 && small_hold)
+        p = small_take(small_chunk(size));
+    if (!p) {
+        p = heap_alloc(NULL, size);
+        if (!p)
+            return NULL;
+        if ((heap_freed || small_warmup) && size <= SMALL_MAX - 19) {
+            size_t n = chunk_size(p);
+            heap_freed = heap_freed > n ? heap_freed - n : 0;
+            if (small_warmup) {
+                small_warmup = small_warmup > n ? small_warmup - n : 0;
+                if (!small_warmup)
+                    small_hold = SMALL_HOLD;
+            }
+        }
+    }
     s->malloc_count++;
-    s->malloc_size += malloc_usable_size(p) + MALLOC_OVERHEAD;
+    s->malloc_size += block_size(p) + MALLOC_OVERHEAD;
     return p;
 }
 
 static void mb_js_free(JSMallocState *s, void *ptr)
 {
+    size_t n;
     if (!ptr)
         return;
+    n = chunk_size(ptr);
     s->malloc_count--;
-    s->malloc_size -= malloc_usable_size(ptr) + MALLOC_OVERHEAD;
-    free(ptr);
+    s->malloc_size -= n - 4 + MALLOC_OVERHEAD;
+    small_put(ptr, n);
 }
 
 static void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
 {
-    size_t old_size;
+    size_t old_n, old_size;
+    void *p = NULL;
     if (!ptr) {
         if (size == 0)
             return NULL;
         return mb_js_malloc(s, size);
     }
-    old_size = malloc_usable_size(ptr);
+    old_n = chunk_size(ptr);
+    old_size = old_n - 4;
     if (size == 0) {
         mb_js_free(s, ptr);
         return NULL;
@@ -376,18 +627,28 @@ static void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
         if (s->malloc_size + size - old_size > s->malloc_limit)
             return NULL;
     }
-    heap_room(size);
-    ptr = realloc(ptr, size);
-    if (!ptr)
-        return NULL;
-    heap_note(ptr);
-    s->malloc_size += malloc_usable_size(ptr) - old_size;
-    return ptr;
+    if (size <= SMALL_MAX - 19 && old_n <= SMALL_MAX && small_hold) {
+        size_t n = small_chunk(size);
+        if (n == old_n)
+            return ptr;
+        p = small_take(n);
+        if (p) {
+            memcpy(p, ptr, n < old_n ? n - 4 : old_size);
+            small_put(ptr, old_n);
+        }
+    }
+    if (!p) {
+        p = heap_alloc(ptr, size);
+        if (!p)
+            return NULL;
+    }
+    s->malloc_size += block_size(p) - old_size;
+    return p;
 }
 
 static size_t mb_js_usable_size(const void *ptr)
 {
-    return malloc_usable_size((void *)ptr);
+    return ptr ? block_size(ptr) : 0;
 }
 
 static const JSMallocFunctions malloc_functions = {
@@ -867,7 +1128,13 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     drain();
     JS_RunGC(rt);
     JS_ModeboxFreeze(rt);
+    give_back();
     plug_holes();
+    find_dlmalloc_state();
+    if (!dl_state)
+        return 6; /* wasi-libc's dlmalloc changed: see find_dlmalloc_state */
+    heap_freed = 0; /* what init freed is plugged or in the big free blocks */
+    small_warmup = SMALL_WARMUP;
     return stopped ? 5 : 0;
 }
 
