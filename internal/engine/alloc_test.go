@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/tsx"
 )
 
@@ -245,6 +246,7 @@ for (let fill = 0; fill < 3; fill++) {
       n++;
     }
   } catch (e) {
+    kept = null; // at the cap: what the catch makes needs room
     errs.push(String(e));
   }
   kept = null;
@@ -386,6 +388,66 @@ func TestCollectorNearCap(t *testing.T) {
 		r := e.Run(context.Background(), Request{Code: prog.Code, Setup: addSetup, Limits: Limits{Memory: int64(c.cap)}})
 		if r.Err != nil || string(r.Value) != fmt.Sprint(c.keep) {
 			t.Errorf("cap %d, keeping %d strings: %s %+v", c.cap, c.keep, r.Value, r.Err)
+		}
+	}
+}
+
+// TestNullOutOfMemoryIsMemoryLimit: when a run is so far out of memory
+// that QuickJS cannot make its out-of-memory error (it throws null then),
+// the run still ends with MEMORY_LIMIT, not as an uncaught null. The
+// first loop fills the cap with small objects and catches what it can;
+// the second fails at once, with too little room for any error object.
+func TestNullOutOfMemoryIsMemoryLimit(t *testing.T) {
+	src := `let head = null;
+try { for (;;) head = { n: head }; } catch (e) { if (e !== null) head = { n: head, e }; }
+for (;;) head = { n: head };`
+	res := runContract(t, src, Limits{Memory: 2 << 20}, nil, nil)
+	if res.Err == nil || res.Err.Code != codes.MemoryLimit {
+		t.Fatalf("%s %+v, want %s", res.Value, res.Err, codes.MemoryLimit)
+	}
+	// a null the program throws itself is its own
+	res = runContract(t, `throw null`, Limits{}, nil, nil)
+	if res.Err == nil || res.Err.Code != codes.UncaughtException {
+		t.Fatalf("throw null: %+v, want %s", res.Err, codes.UncaughtException)
+	}
+}
+
+// TestOutOfMemoryInCatchNeverCrashes: a program that fills its memory cap
+// and then allocates again in its catch (so a second out-of-memory error
+// comes while the first is handled, with the cap's last bytes in every
+// state) ends with its value or MEMORY_LIMIT at every cap, never with a
+// crashed guest.
+func TestOutOfMemoryInCatchNeverCrashes(t *testing.T) {
+	prog, err := tsx.Transform(`
+const errs = [];
+for (let fill = 0; fill < 3; fill++) {
+  let kept = [], n = 0;
+  try {
+    for (;;) {
+      kept.push("k".repeat(100) + (n % 10));
+      if (n % 7 === 0) kept[n >> 1] = "d".repeat(1 + n % 300) + n;
+      n++;
+    }
+  } catch (e) {
+    errs.push(String(e));
+  }
+  kept = null;
+}
+return errs.length;`, tsx.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for capBytes := 1 << 20; capBytes <= 6<<20; capBytes += 16 << 10 {
+		r := e.Run(context.Background(), Request{Code: prog.Code, Setup: addSetup, Limits: Limits{Memory: int64(capBytes)}})
+		switch {
+		case r.Err == nil && string(r.Value) == "3":
+		case r.Err != nil && r.Err.Code == codes.MemoryLimit:
+		default:
+			t.Fatalf("cap %d: %s %+v", capBytes, r.Value, r.Err)
 		}
 	}
 }

@@ -11,6 +11,8 @@
   delete G.__modebox_send;
   const plainEncode = G.__modebox_encode; // JSON of plain data, else null (glue.c)
   delete G.__modebox_encode;
+  const memRefused = G.__modebox_mem_refused; // has the memory cap refused an allocation (glue.c)
+  delete G.__modebox_mem_refused;
   const nativeCall = G.__modebox_call; // host calls (glue.c)
   delete G.__modebox_call;
   const plainCall = G.__modebox_call_plain; // host calls with plain data, else null (glue.c)
@@ -1045,6 +1047,12 @@
     }
   }
   function fail(e, code) {
+    if (e === null && memRefused()) {
+      // QuickJS throws null when it cannot even make its out-of-memory
+      // error: report that error (MEMORY_LIMIT), with nothing to allocate
+      send(EV_ERROR, 0, '{"name":"InternalError","message":"out of memory"}');
+      return;
+    }
     let text;
     try {
       text = format(e, code);

@@ -68,6 +68,10 @@ static pending_call *calls;
 static int calls_len, calls_cap;
 static int32_t last_call_id;
 static int stopped;
+/* set when the run's memory cap refused an allocation: an exception that
+   escapes as null afterwards is QuickJS's out-of-memory error that could
+   not be made (JS_ThrowOutOfMemory throws null then) */
+static int mem_refused;
 static uint32_t alloc_count;
 
 /* ---- time, from the clock import ---- */
@@ -572,8 +576,10 @@ static void *mb_js_malloc(JSMallocState *s, size_t size)
     void *p = NULL;
     if (alloc_poll())
         return NULL;
-    if (s->malloc_size + size > s->malloc_limit)
+    if (s->malloc_size + size > s->malloc_limit) {
+        mem_refused = 1;
         return NULL;
+    }
     if (size <= SMALL_MAX - 19 && small_hold)
         p = small_take(small_chunk(size));
     if (!p) {
@@ -624,8 +630,10 @@ static void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
     if (size > old_size) {
         if (alloc_poll())
             return NULL;
-        if (s->malloc_size + size - old_size > s->malloc_limit)
+        if (s->malloc_size + size - old_size > s->malloc_limit) {
+            mem_refused = 1;
             return NULL;
+        }
     }
     if (size <= SMALL_MAX - 19 && old_n <= SMALL_MAX && small_hold) {
         size_t n = small_chunk(size);
@@ -691,6 +699,17 @@ static JSValue js_send(JSContext *c, JSValueConst this_val, int argc,
         return throw_stopped(c);
     }
     return JS_NewInt32(c, answer);
+}
+
+/* __modebox_mem_refused() -> whether the run's memory cap has refused an
+   allocation (mem_refused). Allocates nothing. */
+static JSValue js_mem_refused(JSContext *c, JSValueConst this_val, int argc,
+                              JSValueConst *argv)
+{
+    (void)this_val;
+    (void)argc;
+    (void)argv;
+    return JS_NewBool(c, mem_refused);
 }
 
 /* In quickjs.c (patch quickjs-y4-host-calls): a pending promise made
@@ -996,6 +1015,12 @@ static void report_exception_as(JSValue exc, int32_t thrown_id)
     }
     /* formatting must not fail for lack of memory: lift the soft limit */
     JS_SetMemoryLimit(rt, (size_t)-1);
+    if (JS_IsNull(exc) && mem_refused) {
+        /* the out-of-memory error QuickJS could not make: report it as
+           what it is (MEMORY_LIMIT), not as a thrown null */
+        JS_ThrowInternalError(ctx, "out of memory");
+        exc = JS_GetException(ctx);
+    }
     s = JS_Call(ctx, hook_format, JS_UNDEFINED, 1, (JSValueConst *)&exc);
     JS_FreeValue(ctx, exc);
     if (JS_IsException(s)) {
@@ -1101,6 +1126,8 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     JS_SetPropertyStr(ctx, global, "__modebox_call_plain", fn);
     fn = JS_NewCFunction(ctx, js_make_tool, "tool", 2);
     JS_SetPropertyStr(ctx, global, "__modebox_tool", fn);
+    fn = JS_NewCFunction(ctx, js_mem_refused, "memRefused", 0);
+    JS_SetPropertyStr(ctx, global, "__modebox_mem_refused", fn);
     JS_FreeValue(ctx, global);
 
     hooks = JS_Eval(ctx, prelude, (size_t)len, "<prelude>",
