@@ -1035,9 +1035,14 @@ func (s *stripper) isMemberKey(k int) bool {
 }
 
 // entityName reports whether tokens i..end-1 are a dotted name (a computed
-// key such as [Symbol.iterator]).
+// key such as [Symbol.iterator]). A name that starts with a reserved word
+// or a word TypeScript may read as a type operator (esbuild rejects
+// {[keyof]}) is not one: the stripper declines.
 func (s *stripper) entityName(i, end int) bool {
 	if i >= end || s.tok(i).kind != tIdent {
+		return false
+	}
+	if w := s.tok(i).str(s.body); reserved[w] || unsureWords[w] || typeOperatorWords[w] {
 		return false
 	}
 	for i++; i < end; i += 2 {
@@ -1046,6 +1051,14 @@ func (s *stripper) entityName(i, end int) bool {
 		}
 	}
 	return true
+}
+
+// typeOperatorWords are the words that TypeScript's type grammar gives a
+// meaning of their own.
+var typeOperatorWords = map[string]bool{
+	"keyof": true, "unique": true, "infer": true, "readonly": true, "asserts": true, "is": true,
+	"abstract": true, "declare": true, "as": true, "satisfies": true, "type": true, "namespace": true,
+	"module": true, "global": true,
 }
 
 // mapped reports whether tokens k..close-1 are the inside of a mapped type:
