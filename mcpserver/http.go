@@ -192,9 +192,19 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setPageBase(r)
+	r.Header.Del(carrierHeader)
 	if r.Header.Get("Mcp-Protocol-Version") >= version20260728 {
 		h.stateless.ServeHTTP(w, r)
 		return
+	}
+	if id := r.Header.Get(sessionIDHeader); id != "" {
+		switch r.Method {
+		case http.MethodPost:
+			done := h.srv.carriers.open(r, id)
+			defer done()
+		case http.MethodDelete:
+			h.srv.carriers.endSession(id)
+		}
 	}
 	h.sessions.ServeHTTP(w, r)
 }

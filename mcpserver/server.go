@@ -72,6 +72,9 @@ type Server struct {
 	pages   *pageStore // approval pages (served over HTTP)
 	runs    *runLog    // the runs page's record
 	start   *starting  // set by NewStarting: the wait for the engine
+	// carriers ends a stateful session's tool calls with the POSTs that
+	// carried them, and with the session's DELETE (carriers.go)
+	carriers carriers
 }
 
 // New returns a server for eng. An engine without continuations gets a
@@ -107,6 +110,7 @@ func newServer(opts Options, caps *mcp.ServerCapabilities) *Server {
 		Instructions: instructions,
 		Capabilities: caps,
 	})
+	s.srv.AddReceivingMiddleware(s.bindCarrier)
 	return s
 }
 

@@ -11,7 +11,9 @@
 #     the unprivileged sandbox tests), strace, gcc and python3 (the
 #     sandbox's syscall tests), nodejs and npm (the MCP reference servers,
 #     the TypeScript checks), git, perl, openssl, postgresql and haproxy
-#     (the replica tests), chromium (the approval-page browser tests)
+#     (the replica tests), chromium (the approval-page browser tests),
+#     binaryen (wasm-dis: the engine's check that the image never writes
+#     its function table)
 #   npm, into .cache/mcp-servers: the reference MCP servers
 #     @modelcontextprotocol/server-everything, -filesystem, -memory and
 #     -github (listed offline by the tools/list size test)
@@ -49,6 +51,7 @@ if [ "${MODEBOX_TEST_NO_INSTALL:-}" = "" ]; then
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || pkgs="$pkgs postgresql"
 	command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || pkgs="$pkgs haproxy"
 	need chromium chromium # the approval-page tests drive a real browser
+	need wasm-dis binaryen # the engine image's table check disassembles it
 	if [ -n "$pkgs" ]; then
 		sudo=""
 		if [ "$(id -u)" != 0 ]; then
