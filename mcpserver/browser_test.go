@@ -151,6 +151,20 @@ func runAsync(t *testing.T, cs *mcp.ClientSession, code string) <-chan output {
 	return ch
 }
 
+// recv receives from ch, or fails the test after two minutes (a run that
+// waits for a decision that never comes must fail the test, not hang it).
+func recv[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("%s: nothing within two minutes", what)
+	}
+	var zero T
+	return zero
+}
+
 // artifact saves a screenshot where the log says; it is not committed.
 func artifact(t *testing.T, name string, png []byte) {
 	dir := os.Getenv("MODEBOX_TEST_ARTIFACTS")
@@ -178,7 +192,7 @@ func TestBrowserApproval(t *testing.T) {
 
 	// Approve once.
 	done := runAsync(t, cs, `await tools.add({a: 1, b: 2}); return (await files.delete({path: "/approved & <kept>"})).deleted`)
-	link := <-links
+	link := recv(t, links, "the approval link")
 	// While the person decides, the runs page shows the run in flight:
 	// the policy-allowed call timed, the other one waiting.
 	base := strings.TrimSuffix(endpoint, DefaultPath)
@@ -209,9 +223,9 @@ func TestBrowserApproval(t *testing.T) {
 	if !strings.Contains(msg, "Approved once") {
 		t.Errorf("after approve: %q", msg)
 	}
-	o := <-done
+	o := recv(t, done, "the run's result")
 	wantResult(t, o, `"/approved \u0026 \u003ckept\u003e"`) // compactJSON escapes & < >
-	if id := <-completed; !strings.HasSuffix(link, "/approve/"+id) {
+	if id := recv(t, completed, "elicitation/complete"); !strings.HasSuffix(link, "/approve/"+id) {
 		t.Errorf("elicitation complete for %q, link %q", id, link)
 	}
 
@@ -237,13 +251,13 @@ func TestBrowserApproval(t *testing.T) {
 	// Approve for the rest of the run: the second call of the tool is
 	// not asked about.
 	done = runAsync(t, cs, `const a = await files.delete({path: "/t1"}); const b = await files.delete({path: "/t2"}); return [a.deleted, b.deleted]`)
-	link = <-links
+	link = recv(t, links, "the approval link")
 	do(t, bctx, chromedp.Navigate(link))
 	if msg := decide(t, bctx, "#approve_tool"); !strings.Contains(msg, "rest of the run") {
 		t.Errorf("after approve_tool: %q", msg)
 	}
-	wantResult(t, <-done, `["/t1","/t2"]`)
-	<-completed
+	wantResult(t, recv(t, done, "the run's result"), `["/t1","/t2"]`)
+	recv(t, completed, "elicitation/complete")
 	select {
 	case l := <-links:
 		t.Errorf("asked again after approve for the run: %s", l)
@@ -252,11 +266,11 @@ func TestBrowserApproval(t *testing.T) {
 
 	// Deny: the program gets APPROVAL_DENIED.
 	done = runAsync(t, cs, `try { await files.delete({path: "/denied"}); return "ran" } catch (e) { return e.code }`)
-	link = <-links
+	link = recv(t, links, "the approval link")
 	do(t, bctx, chromedp.Navigate(link))
 	decide(t, bctx, "#deny")
-	wantResult(t, <-done, `"APPROVAL_DENIED"`)
-	<-completed
+	wantResult(t, recv(t, done, "the run's result"), `"APPROVAL_DENIED"`)
+	recv(t, completed, "elicitation/complete")
 	if got := rec.list(); len(got) != 3 {
 		t.Errorf("deleted %v", got)
 	}
@@ -314,7 +328,7 @@ func TestBrowserHostileArguments(t *testing.T) {
 	path := "<script>window.pwned=1</script>\"><img src=x onerror=\"window.pwned=2\">\u202etxt.exe\u2066\x00\x1b[31m|" + big + "|END"
 	b, _ := json.Marshal(map[string]string{"path": path})
 	done := runAsync(t, cs, `return (await files.delete(`+string(b)+`)).deleted`)
-	link := <-links
+	link := recv(t, links, "the approval link")
 
 	do(t, bctx, chromedp.Navigate(link))
 	args := pageText(t, bctx, "pre.args")
@@ -334,10 +348,10 @@ func TestBrowserHostileArguments(t *testing.T) {
 	artifact(t, "hostile-arguments.png", get(t, bctx, chromedp.CaptureScreenshot()))
 	do(t, bctx)
 	decide(t, bctx, "#deny")
-	if o := <-done; o.Status != "error" && o.Status != "ok" {
+	if o := recv(t, done, "the run's result"); o.Status != "error" && o.Status != "ok" {
 		t.Errorf("%+v", o)
 	}
-	<-completed
+	recv(t, completed, "elicitation/complete")
 }
 
 // A cross-origin form post, a post without the page's token, an expired
@@ -352,7 +366,7 @@ func TestApprovalPageRefusals(t *testing.T) {
 	cs := urlClient(t, endpoint, links, completed)
 
 	done := runAsync(t, cs, `try { await files.delete({path: "/refused"}); return "ran" } catch (e) { return e.code }`)
-	link := <-links
+	link := recv(t, links, "the approval link")
 	u, _ := url.Parse(link)
 	id := strings.TrimPrefix(u.Path, "/approve/")
 
@@ -398,8 +412,8 @@ func TestApprovalPageRefusals(t *testing.T) {
 	srv.pages.mu.Unlock()
 	do(t, bctx, chromedp.Navigate(link))
 	decide(t, bctx, "#deny")
-	wantResult(t, <-done, `"APPROVAL_DENIED"`)
-	<-completed
+	wantResult(t, recv(t, done, "the run's result"), `"APPROVAL_DENIED"`)
+	recv(t, completed, "elicitation/complete")
 	if got := rec.list(); len(got) != 0 {
 		t.Fatalf("the call ran: %v", got)
 	}

@@ -10,3 +10,7 @@ func newCowImage([]byte) (*cowImage, error) { return nil, errNotResettable }
 func (*cowImage) mapOver([]byte) error { return errNotResettable }
 
 func (*cowImage) close() {}
+
+func (*cowImage) view() []byte { return nil }
+
+func writtenPages([]byte, func(int)) error { return errNotResettable }

@@ -52,7 +52,7 @@ type Engine struct {
 	// memory of runs that share it (see instance.go); nil where there is
 	// none (not Linux, or the image kept its data segments).
 	cow  *cowImage
-	live atomic.Int32 // runs holding an instance
+	live atomic.Int32 // runs holding an instance, or hibernated (hibernate.go)
 
 	// Guarded by idleMu: closed is set by Close; inflight counts the runs
 	// holding an instance, so that the runtime and the snapshot image are
@@ -72,6 +72,11 @@ type Engine struct {
 	released  chan struct{}
 	// shared is the engine Shared returns, which Close leaves open.
 	shared bool
+	// Guarded by hibMu (hibernate.go): the runs armed to hibernate, and
+	// whether the sweeper that hibernates them is running.
+	hibMu       sync.Mutex
+	hibRuns     map[*run]struct{}
+	hibSweeping bool
 }
 
 // ErrClosed is returned (wrapped) where an engine is used after Close.

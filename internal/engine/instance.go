@@ -54,6 +54,13 @@ type instance struct {
 // mapping (the snapshot's pages resident) and a grown call stack.
 const idleMax = 8
 
+// hibIdleMax is how many idle instances a hibernating run's instance may
+// join (handBack); past it the instance is closed. Hibernation is for
+// when many runs wait: an idle instance then costs its ~30 KiB of Go heap
+// and the pages runs wrote (handBack keeps them, to spare the next run
+// their faults), and a waking run or a new one takes one of these first.
+const hibIdleMax = 2
+
 // reuseInstances turns reuse on; tests and benchmarks turn it off to
 // measure a fresh instance per run.
 var reuseInstances = true
@@ -68,6 +75,18 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 	}
 	e.inflight++
 	e.live.Add(1)
+	in, err := e.take(ctx, hardMem)
+	if err != nil {
+		e.done()
+		return nil, err
+	}
+	return in, nil
+}
+
+// take is acquire's search for a reset instance, or restore of a new one,
+// for a run already counted (acquire, or a hibernated run waking). The
+// caller holds idleMu; take releases it.
+func (e *Engine) take(ctx context.Context, hardMem uint32) (*instance, error) {
 	if e.reusable && reuseInstances {
 		for i := len(e.idle) - 1; i >= 0; i-- {
 			if in := e.idle[i]; in.hardMem == hardMem {
@@ -113,7 +132,6 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 		mod, err = e.restore(experimental.WithMemoryAllocator(ctx, newMemoryAllocator(uint64(hardMem))))
 	}
 	if err != nil {
-		e.done()
 		return nil, err
 	}
 	in := &instance{
@@ -241,6 +259,31 @@ func (e *Engine) resetAndKeep(in *instance) {
 		} else {
 			w.ch <- nil
 		}
+	}
+	if in != nil {
+		in.mod.Close(context.Background())
+	}
+}
+
+// handBack keeps the instance of a run that hibernates (hibernate.go),
+// whose memory it has made the snapshot's again, idle, with its stack
+// pointer set back; or hands it to an acquire waiting for one, or closes
+// it (a closed engine, hibIdleMax instances idle already). The run still holds the engine:
+// it takes an instance again when it wakes.
+func (e *Engine) handBack(in *instance) {
+	in.sp.Set(e.snap.sp)
+	e.idleMu.Lock()
+	var w *resetWaiter
+	if !e.closed {
+		if w = e.takeWaiter(in.hardMem); w == nil && len(e.idle) < hibIdleMax {
+			e.idle = append(e.idle, in)
+			in = nil
+		}
+	}
+	e.idleMu.Unlock()
+	if w != nil {
+		w.ch <- in
+		return
 	}
 	if in != nil {
 		in.mod.Close(context.Background())

@@ -102,6 +102,17 @@ type run struct {
 	// toReset is the instance exit handed back to be reset after the
 	// run's result is delivered (resetInstance), or nil.
 	toReset *instance
+	// idle is called by next before it waits: drive's arming of the
+	// run's hibernation (hibernate.go). hib is the run's record when it
+	// hibernated (its instance went back); the fields under hibMu are the
+	// hibernation's, shared with the engine's sweeper.
+	idle          func()
+	hib           *hibernated
+	hibMu         sync.Mutex
+	hibState      atomic.Int32
+	hibInst       *instance
+	hibSince      atomic.Int64 // when the wait began (Unix ns)
+	hibRegistered bool         // in the engine's sweeper's runs (driver)
 }
 
 // resetInstance resets and keeps (or closes) the instance exit handed
@@ -289,12 +300,33 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	// delivered (endRun); the reset, if the instance is kept, comes after
 	// (resetInstance), off the run's critical path.
 	exit := func(clean bool) {
+		if h := e.disarm(r); h != nil { // (takeOver, in a tool) the sweeper took the instance
+			r.hib, inst = h, nil
+		}
+		e.unregister(r)
+		if inst == nil { // hibernated: its instance went back already
+			peak.Store(uint64(r.hib.size))
+			if req.Exited != nil {
+				req.Exited(max(0, time.Since(r.effectiveDeadline())))
+			}
+			e.done()
+			return
+		}
 		peak.Store(uint64(mod.Memory().Size()))
 		if req.Exited != nil {
 			req.Exited(max(0, time.Since(r.effectiveDeadline())))
 		}
 		if e.beginRelease(inst, clean) {
 			r.toReset = inst
+		}
+	}
+	// A run whose wait lasts while many runs are in flight gives its
+	// instance back (hibernate.go); it takes one again below, when its
+	// wait ends. idle arms that on the driver before the wait, and
+	// before a tool the driver runs itself (callInline).
+	r.idle = func() {
+		if e.canHibernate(inst) {
+			e.arm(r, inst)
 		}
 	}
 	endRun := r.endDrive
@@ -344,9 +376,21 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 			return
 		}
 		c, ok := r.next()
+		if h := e.disarm(r); h != nil {
+			r.hib, inst, mod, stack = h, nil, nil, nil
+		}
 		if !ok {
 			clean = true
 			return
+		}
+		if inst == nil {
+			inst, err = e.wake(ctx, r.hib)
+			if err != nil {
+				r.setErr(&Error{Code: codes.GuestCrash, Message: "cannot resume the run's engine instance: " + err.Error()})
+				return
+			}
+			r.hib = nil
+			mod, stack = inst.mod, inst.stack
 		}
 		r.journal.Calls = append(r.journal.Calls, JournalCall{
 			ID: c.call.id, Tool: c.call.tool, Args: c.call.digest, OK: c.ok, Value: c.value,
@@ -400,6 +444,9 @@ func (r *run) next() (c completion, ok bool) {
 		if r.running == 1 && r.sleeping == 0 {
 			// nothing else can settle (a waiting call starts only after
 			// this one): no hand-off
+			if r.idle != nil {
+				r.idle()
+			}
 			return r.callInline()
 		}
 		r.flushDeferred()
@@ -411,6 +458,9 @@ func (r *run) next() (c completion, ok bool) {
 		}
 		r.setErr(&Error{Code: codes.NeverSettled, Message: "the program is waiting for a promise that nothing will settle"})
 		return completion{}, false
+	}
+	if r.idle != nil && len(r.results) == 0 {
+		r.idle()
 	}
 	select {
 	case c := <-r.results:
