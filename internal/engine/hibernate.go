@@ -184,12 +184,14 @@ func (e *Engine) disarm(r *run) *hibernated {
 			r.hibMu.Lock() // the sweeper holds it while it hibernates r
 			r.hibMu.Unlock()
 		case hibDone:
-			r.hibState.Store(hibNone)
-			return r.hib
+			if r.hibState.CompareAndSwap(hibDone, hibNone) {
+				return r.hib
+			}
 		case hibFailed:
-			r.hibState.Store(hibNone)
-			r.hibInst = nil
-			return nil
+			if r.hibState.CompareAndSwap(hibFailed, hibNone) {
+				r.hibInst = nil
+				return nil
+			}
 		}
 	}
 }

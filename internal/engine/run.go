@@ -376,6 +376,9 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 			return
 		}
 		c, ok := r.next()
+		if !ok && r.inTool.Load() == takenOver {
+			return // Run ended the run in its tool (takeOver): touch nothing
+		}
 		if h := e.disarm(r); h != nil {
 			r.hib, inst, mod, stack = h, nil, nil, nil
 		}
