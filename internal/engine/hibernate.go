@@ -119,8 +119,6 @@ func (d *memDiff) restore(mem, snap []byte) {
 	}
 }
 
-// bytes is the memory a hibernated run holds of its guest's.
-func (d *memDiff) bytes() int { return len(d.data) + 8*len(d.offs) }
 
 // hibernateAfter is how long a run waits before it hibernates; the
 // sweeper looks every hibernateAfter.
