@@ -119,7 +119,6 @@ func (d *memDiff) restore(mem, snap []byte) {
 	}
 }
 
-
 // hibernateAfter is how long a run waits before it hibernates; the
 // sweeper looks every hibernateAfter.
 const hibernateAfter = time.Millisecond
