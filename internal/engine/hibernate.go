@@ -27,8 +27,8 @@ import (
 //
 // It is done only where the snapshot is in a memfd (Linux), only while
 // more than shareThreshold runs are in flight (what already decides
-// copy-on-write mapping), and only for waits that last: the driver arms it before
-// it waits (arm) and disarms it when the wait ends (disarm); the engine's
+// copy-on-write mapping), and only for waits that last: the driver arms
+// it before it waits (arm) and disarms it when the wait ends (disarm); the engine's
 // sweeper, a goroutine that runs while runs are armed, hibernates those
 // armed for hibernateAfter. A hibernation reads the page map and
 // compares the written pages; a wake writes the recorded bytes
@@ -70,6 +70,9 @@ const diffGap = 16
 // add records where page differs from snap (both the same length), at
 // offset base of the memory.
 func (d *memDiff) add(base uint32, page, snap []byte) {
+	if bytes.Equal(page, snap) { // most pages of a copied snapshot
+		return
+	}
 	n := len(page)
 	for i := 0; i < n; {
 		// skip equal bytes, 8 at a time where they are equal

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -356,6 +357,62 @@ const r = await tools.add({a: 1, b: 2}); return kept.length + r;`, tsx.JS)
 	for range n {
 		if r := <-results; r.Err != nil || string(r.Value) != want {
 			t.Errorf("%s %+v, want %s", r.Value, r.Err, want)
+		}
+	}
+}
+
+// TestMemDiffRoundTrip: a memDiff of generated changes to generated pages
+// (single bytes, runs, gaps around diffGap, the first and last bytes,
+// whole pages) rebuilds the page from the snapshot (apply) and the
+// snapshot from the page (restore), byte for byte.
+func TestMemDiffRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 2000 {
+		snap := make([]byte, 3*osPage)
+		for i := range snap {
+			if rng.IntN(4) == 0 {
+				snap[i] = byte(rng.IntN(256))
+			}
+		}
+		mem := bytes.Clone(snap)
+		switch round % 5 {
+		case 0: // a few single bytes
+			for range rng.IntN(8) {
+				i := rng.IntN(len(mem))
+				mem[i] ^= byte(1 + rng.IntN(255))
+			}
+		case 1: // runs with gaps near diffGap
+			at := rng.IntN(osPage)
+			for k := 0; k < 6 && at < len(mem); k++ {
+				mem[at] ^= 0xff
+				at += diffGap - 2 + rng.IntN(5)
+			}
+		case 2: // the edges of the pages
+			mem[0] ^= 1
+			mem[osPage-1] ^= 1
+			mem[osPage] ^= 1
+			mem[len(mem)-1] ^= 1
+		case 3: // a whole page
+			for i := osPage; i < 2*osPage; i++ {
+				mem[i] = byte(rng.IntN(256))
+			}
+		case 4: // nothing
+		}
+		var d memDiff
+		for off := 0; off < len(mem); off += osPage {
+			d.add(uint32(off), mem[off:off+osPage], snap[off:off+osPage])
+		}
+		rebuilt := bytes.Clone(snap)
+		if !d.apply(rebuilt) || !bytes.Equal(rebuilt, mem) {
+			t.Fatalf("round %d: apply does not rebuild the memory", round)
+		}
+		back := bytes.Clone(mem)
+		d.restore(back, snap)
+		if !bytes.Equal(back, snap) {
+			t.Fatalf("round %d: restore does not give the snapshot back", round)
+		}
+		if round%5 == 4 && len(d.offs) != 0 {
+			t.Fatalf("round %d: %d runs recorded for an unchanged memory", round, len(d.offs))
 		}
 	}
 }
