@@ -266,10 +266,10 @@ func (e *Engine) resetAndKeep(in *instance) {
 }
 
 // handBack keeps the instance of a run that hibernates (hibernate.go),
-// whose memory it has made the snapshot's again, idle, with its stack
-// pointer set back; or hands it to an acquire waiting for one, or closes
-// it (a closed engine, hibIdleMax instances idle already). The run still holds the engine:
-// it takes an instance again when it wakes.
+// whose memory hibernate has made the snapshot's again, idle, with its
+// stack pointer set back; or hands it to an acquire waiting for one, or
+// closes it (a closed engine, hibIdleMax instances idle already). The run
+// still holds the engine: it takes an instance again when it wakes.
 func (e *Engine) handBack(in *instance) {
 	in.sp.Set(e.snap.sp)
 	e.idleMu.Lock()

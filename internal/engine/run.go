@@ -300,7 +300,9 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	// delivered (endRun); the reset, if the instance is kept, comes after
 	// (resetInstance), off the run's critical path.
 	exit := func(clean bool) {
-		if h := e.disarm(r); h != nil { // (takeOver, in a tool) the sweeper took the instance
+		// after a takeover in a tool the driver has not disarmed: the
+		// sweeper may have taken the instance
+		if h := e.disarm(r); h != nil {
 			r.hib, inst = h, nil
 		}
 		e.unregister(r)
