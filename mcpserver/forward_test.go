@@ -206,18 +206,7 @@ func TestForwardedQuestionNeedsForms(t *testing.T) {
 // clients of other versions (the run goes on in the background only once
 // it forwarded a question).
 func TestLiveRunStopsWithItsRequest(t *testing.T) {
-	started, stopped := make(chan struct{}), make(chan struct{})
-	block := modebox.MustTool("block", "Waits until cancelled.", func(ctx context.Context, in askIn) (string, error) {
-		close(started)
-		<-ctx.Done()
-		close(stopped)
-		return "", ctx.Err()
-	})
-	block.Namespace = "srv"
-	eng, err := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{block}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, started, stopped := blockEngine(t)
 	cs := connect(t, New(eng, Options{}), clientOptions(&elicitor{decision: "approve"}), newVersion)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)

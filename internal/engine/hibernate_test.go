@@ -184,14 +184,7 @@ func TestHibernatedRunStops(t *testing.T) {
 		}
 		go func() { results <- e.Run(c, Request{Code: p.Code, Setup: addSetup, Host: hold}) }()
 	}
-	for range n {
-		select {
-		case <-hold.entered:
-		case <-time.After(time.Minute):
-			t.Fatal("the runs did not all reach their call within a minute")
-		}
-	}
-	awaitHibernations(t, before, n-int(shareThreshold))
+	awaitWaiting(t, hold, n, before)
 	cancel()
 	cancelled := 0
 	for range n / 2 {
@@ -212,6 +205,20 @@ func TestHibernatedRunStops(t *testing.T) {
 	if live := e.live.Load(); live != 0 {
 		t.Errorf("%d runs still counted live after all ended", live)
 	}
+}
+
+// awaitWaiting waits until n runs have entered hold's call, then until
+// the sweeper has hibernated all but shareThreshold of them.
+func awaitWaiting(t *testing.T, hold blockHost, n int, before int64) {
+	t.Helper()
+	for range n {
+		select {
+		case <-hold.entered:
+		case <-time.After(time.Minute):
+			t.Fatal("the runs did not all reach their call within a minute")
+		}
+	}
+	awaitHibernations(t, before, n-int(shareThreshold))
 }
 
 // awaitHibernations waits until want runs have hibernated since before:
@@ -321,14 +328,7 @@ const r = await tools.add({a: 1, b: 2}); return kept.length + r;`, tsx.JS)
 	for range n {
 		go func() { results <- e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Host: hold}) }()
 	}
-	for range n {
-		select {
-		case <-hold.entered:
-		case <-time.After(time.Minute):
-			t.Fatal("the runs did not all reach their call within a minute")
-		}
-	}
-	awaitHibernations(t, before, n-int(shareThreshold))
+	awaitWaiting(t, hold, n, before)
 	mu.Lock()
 	inRecords := 0
 	for _, r := range records {
