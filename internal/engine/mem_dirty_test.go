@@ -13,9 +13,6 @@ import (
 	"github.com/modebox/modebox/internal/tsx"
 )
 
-// osPageSize is the unit a copy-on-write mapping of the snapshot copies.
-const osPageSize = 4096
-
 // liveProgram is the program of bench/peers-go's memory-per-live-run row.
 const liveProgram = "const r = await tools.add({ a: 1, b: 2 });\nreturn r + 1;\n"
 
@@ -27,8 +24,8 @@ func dirtiedPages(t *testing.T, e *Engine, src string) int {
 	t.Helper()
 	n := 0
 	whileWaiting(t, e, src, func(_ *instance, buf, snap []byte) {
-		for p := 0; p < len(snap); p += osPageSize {
-			if !bytes.Equal(buf[p:p+osPageSize], snap[p:p+osPageSize]) {
+		for p := 0; p < len(snap); p += osPage {
+			if !bytes.Equal(buf[p:p+osPage], snap[p:p+osPage]) {
 				n++
 			}
 		}
@@ -101,7 +98,7 @@ func TestSmallRunDirtiesFewPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	small := dirtiedPages(t, e, liveProgram)
-	t.Logf("a small run dirtied %d of the snapshot's %d pages of 4 KiB", small, e.snap.pages*pageSize/osPageSize)
+	t.Logf("a small run dirtied %d of the snapshot's %d pages of 4 KiB", small, e.snap.pages*pageSize/osPage)
 	if small > maxDirtiedPages {
 		t.Errorf("a small run dirtied %d pages of the snapshot, want at most %d", small, maxDirtiedPages)
 	}
