@@ -416,3 +416,47 @@ func TestMemDiffRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestGrownRunDoesNotHibernate: a run whose memory grew past the
+// snapshot's (a 4 MiB buffer it keeps) cannot hibernate (only the
+// snapshot's pages are recorded, and a reset instance is the snapshot's
+// size): it keeps its instance through its waits, with many runs in
+// flight and every wait trying (hibernateNow), and its answers are right.
+func TestGrownRunDoesNotHibernate(t *testing.T) {
+	e, err := Load(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	hibernateNow = true
+	defer func() { hibernateNow = false }()
+	p, err := tsx.Transform(`const big = new Uint8Array(4 << 20);
+for (let i = 0; i < big.length; i += 4096) big[i] = (i >> 12) & 0xff;
+let s = 0;
+for (let k = 0; k < 3; k++) s += await tools.add({a: k, b: 1});
+let sum = 0;
+for (let i = 0; i < big.length; i += 4096) sum += big[i];
+return [s, sum];`, tsx.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 2 * int(shareThreshold)
+	h := newBarrierHost(n)
+	before := hibernations.Load()
+	want := fmt.Sprintf("[6,%d]", 1024/256*(255*256/2))
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Host: h, Limits: Limits{Timeout: 5 * time.Minute, Memory: 64 << 20}})
+			if r.Err != nil || string(r.Value) != want {
+				t.Errorf("%s %+v, want %s", r.Value, r.Err, want)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := hibernations.Load() - before; got != 0 {
+		t.Errorf("%d runs with grown memory hibernated", got)
+	}
+}
