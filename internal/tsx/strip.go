@@ -929,28 +929,79 @@ func (s *stripper) typeParamList(i int) bool {
 	return true
 }
 
-// pattern checks a binding pattern in a type's parameter list: names,
-// keys, nested patterns, commas, colons and spreads only.
+// pattern checks a binding pattern in a type's parameter list from its
+// "{" or "[": an object pattern of key, key: target and ...name, or an
+// array pattern of targets, holes and ...target, the rest last; a target
+// is a name or a nested pattern. Defaults and computed keys decline.
 func (s *stripper) pattern(i int) bool {
-	for k := i + 1; k < s.tok(i).match; k++ {
-		switch t := s.tok(k); t.kind {
-		case tIdent, tStr, tNum:
-		case tPunct:
-			switch t.str(s.body) {
-			case ",", ":", "...":
-			case "{", "[":
-				if !s.pattern(k) {
+	close := s.tok(i).match
+	obj := s.isPunct(i, "{")
+	for k := i + 1; k < close; {
+		switch {
+		case !obj && s.isPunct(k, ","): // a hole
+			k++
+			continue
+		case s.isPunct(k, "..."):
+			switch {
+			case obj && s.isBindingName(k+1): // an object's rest is a name
+				k += 2
+			case obj:
+				return false
+			default:
+				if k = s.target(k + 1); k < 0 {
 					return false
 				}
-				k = t.match
+			}
+			return k == close // the rest is last, with no comma after it
+		case obj:
+			t := s.tok(k)
+			switch {
+			case s.isPunct(k+1, ":") && (t.kind == tIdent || t.kind == tStr || t.kind == tNum):
+				if k = s.target(k + 2); k < 0 {
+					return false
+				}
+			case s.isBindingName(k):
+				k++
 			default:
 				return false
 			}
 		default:
+			if k = s.target(k); k < 0 {
+				return false
+			}
+		}
+		if s.isPunct(k, ",") {
+			k++
+		} else if k != close {
 			return false
 		}
 	}
 	return true
+}
+
+// target checks the target of a binding pattern's element at k, a name or
+// a nested pattern, and returns the index after it, or -1.
+func (s *stripper) target(k int) int {
+	switch {
+	case s.isBindingName(k):
+		return k + 1
+	case s.isPunct(k, "{") || s.isPunct(k, "["):
+		if s.pattern(k) {
+			return s.tok(k).match + 1
+		}
+	}
+	return -1
+}
+
+// isBindingName reports whether the token at k is an identifier a binding
+// may certainly take as its name.
+func (s *stripper) isBindingName(k int) bool {
+	t := s.tok(k)
+	if t.kind != tIdent {
+		return false
+	}
+	w := t.str(s.body)
+	return !reserved[w] && !unsureWords[w] && !typeWords[w] && !forbidden[w] && w != "super" && w != "arguments" && w != "eval"
 }
 
 // members checks the body of an object type or interface from its "{":

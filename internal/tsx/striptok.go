@@ -1,6 +1,7 @@
 package tsx
 
 import (
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -13,7 +14,8 @@ import (
 // wherever it cannot be: a "/" whose meaning (division or regular
 // expression) depends on more than the previous token, escapes in
 // identifiers, non-ASCII characters that are not letters or digits outside
-// strings and comments, U+2028 and U+2029 anywhere, unterminated literals
+// strings and comments, carriage returns, U+2028 and U+2029 anywhere
+// (Transform has made every line break a "\n"), unterminated literals
 // and unbalanced brackets.
 
 // tokKind is the kind of a token.
@@ -142,6 +144,9 @@ func tokenize(body string, toks []token) ([]token, bool) {
 		toks = make([]token, 0, len(body)/2+8)
 	}
 	toks = toks[:0]
+	if strings.IndexByte(body, '\r') >= 0 {
+		return toks, false // a line break other than "\n"
+	}
 	var stack []int // indices of open ( [ { and template heads/middles
 	i, nl := 0, false
 	for {
