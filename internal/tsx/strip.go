@@ -1253,7 +1253,7 @@ func (s *stripper) primary(i int) (int, bool) {
 			if t := s.tok(i); t.kind != tIdent || t.str(s.body) == "import" {
 				return 0, false
 			}
-		} else if (reserved[t.str(s.body)] && !typeWords[t.str(s.body)]) || forbidden[t.str(s.body)] || t.str(s.body) == "asserts" {
+		} else if (reserved[t.str(s.body)] && !typeWords[t.str(s.body)]) || forbidden[t.str(s.body)] || typeOperatorWords[t.str(s.body)] {
 			return 0, false
 		}
 		i++
