@@ -55,18 +55,21 @@ type Engine struct {
 	live atomic.Int32 // runs holding an instance, or hibernated (hibernate.go)
 
 	// Guarded by idleMu: closed is set by Close; inflight counts the runs
-	// holding an instance, so that the runtime and the snapshot image are
-	// freed only once the last of them has ended (see Close).
+	// holding an instance (and replenish's restores), so that the runtime
+	// and the snapshot image are freed only once the last of them has
+	// ended (see Close).
 	closed   bool
 	inflight int
 	// Guarded by idleMu too (see beginRelease): dirty holds the ended
 	// runs' instances not yet reset; resetting counts, by memory cap, those
-	// their runs are resetting now, and waiters the acquires waiting for
-	// them; releasing counts the runs between beginRelease and the end of
-	// endRelease, and released, when not nil, is closed when releasing
-	// drops to zero (awaitResets).
+	// their runs are resetting now, restoring those replenish is restoring,
+	// and waiters the acquires waiting for a reset; releasing counts the
+	// runs between beginRelease and the end of endRelease and replenish's
+	// restores, and released, when not nil, is closed when releasing drops
+	// to zero (awaitResets).
 	dirty     []*instance
 	resetting map[uint32]int
+	restoring map[uint32]int // by replenish, by memory cap
 	waiters   []*resetWaiter
 	releasing int
 	released  chan struct{}

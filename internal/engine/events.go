@@ -325,7 +325,7 @@ const deferPollsMax = 4
 func (r *run) flushDeferred() {
 	if pc := r.deferred; pc != nil {
 		r.deferred, r.deferPolls = nil, 0
-		dispatch(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
+		callWorkers.run(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
 	}
 }
 

@@ -68,6 +68,7 @@ func TestReusedInstanceIsFresh(t *testing.T) {
 }
 
 func testReusedInstanceIsFresh(t *testing.T, cow bool) {
+	noSpares(t) // the idle instance is the run's
 	e, err := Shared()
 	if err != nil {
 		t.Fatal(err)
@@ -159,6 +160,7 @@ return s;`)
 // panics, which wazero turns into an error out of mb_run, the guest left
 // in the middle of it) is closed, not kept.
 func TestInstanceNotReusedAfterTrap(t *testing.T) {
+	noSpares(t) // the idle instance, or the one restored, is the run's
 	e, err := Shared()
 	if err != nil {
 		t.Fatal(err)

@@ -101,6 +101,7 @@ func TestSmallRunStackGrowsOnce(t *testing.T) {
 // next run on it makes what it needs again. With few runs live, mb_run's
 // is kept.
 func TestWaitingRunHoldsNoCallEngine(t *testing.T) {
+	noSpares(t) // the idle instance, or the one restored, is the run's
 	e, err := Shared()
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +193,7 @@ func randomText(rng *rand.Rand, n int) string {
 // of the last call and a program and setup too big for the stack are
 // served by mb_alloc, made then.
 func TestInputsOnTheStackRoundTrip(t *testing.T) {
+	noSpares(t) // the idle instance, or the one restored, is the run's
 	e, err := Shared()
 	if err != nil {
 		t.Fatal(err)

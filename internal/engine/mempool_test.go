@@ -5,6 +5,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/tetratelabs/wazero/experimental"
@@ -15,8 +16,16 @@ import (
 // TestPooledMemoryIsFresh: a run that filled its memory leaves its mapping
 // in the pool, and the next run's memory, restored into that mapping, is
 // byte for byte what a run restored into a brand-new memory gets. Nothing
-// of the first run is left for the second to find.
+// of the first run is left for the second to find: neither below
+// poolMaxUsed, which Free clears, nor past it (a run of ~10 MB), which it
+// gives back to the kernel.
 func TestPooledMemoryIsFresh(t *testing.T) {
+	for _, n := range []int{4000, 24000} {
+		t.Run(fmt.Sprintf("strings of %d", n), func(t *testing.T) { testPooledMemoryIsFresh(t, n) })
+	}
+}
+
+func testPooledMemoryIsFresh(t *testing.T, n int) {
 	e, err := Shared()
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +33,7 @@ func TestPooledMemoryIsFresh(t *testing.T) {
 	for len(memPool) > 0 { // start from an empty pool
 		(<-memPool).unmap()
 	}
-	p, err := tsx.Transform("const a = [];\nfor (let i = 0; i < 400; i++) a.push(String.fromCharCode(65 + i % 26).repeat(4000) + i);\nreturn a.length;", tsx.JS)
+	p, err := tsx.Transform(fmt.Sprintf("const a = [];\nfor (let i = 0; i < 400; i++) a.push(String.fromCharCode(65 + i %% 26).repeat(%d) + i);\nreturn a.length;", n), tsx.JS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,5 +77,8 @@ func TestPooledMemoryIsFresh(t *testing.T) {
 	// mapping is zero too (the next grow hands it out as new pages).
 	if rest := m.buf[len(gb):r.Stats.PeakMemory]; !allZero(rest) {
 		t.Fatal("pooled memory past the snapshot still holds the last run's bytes")
+	}
+	if big := r.Stats.PeakMemory > poolMaxUsed; big != (n > 4000) {
+		t.Fatalf("the run reached %d bytes: the test wants it past poolMaxUsed (%d) only with the long strings", r.Stats.PeakMemory, poolMaxUsed)
 	}
 }

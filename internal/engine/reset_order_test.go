@@ -174,6 +174,7 @@ func TestNextRunFindsNothingOfTheLast(t *testing.T) {
 }
 
 func testNextRunFindsNothing(t *testing.T, state string) {
+	noSpares(t) // the next run takes the pending instance
 	e, restores, last := countRestores(t)
 	// a first run, so that the instance is restored before the hooks
 	if r := runReuse(t, e, `return 1`); r.Err != nil {
@@ -253,20 +254,118 @@ func testNextRunFindsNothing(t *testing.T, state string) {
 	}
 }
 
-// TestSequentialRunsShareOneInstance: runs one after the other, each
+// noSpares sets spareInstances to 0 for the test: an acquire that finds
+// no instance idle resets one handed back, or waits for its reset.
+func noSpares(t *testing.T) {
+	old := spareInstances
+	spareInstances = 0
+	t.Cleanup(func() { spareInstances = old })
+}
+
+// TestSequentialRunsShareTwoInstances: runs one after the other, each
 // starting as soon as the last returned (its reset maybe not done), run on
-// one instance: an acquire that finds none idle resets the one handed
-// back, or waits for its reset, rather than restoring another.
-func TestSequentialRunsShareOneInstance(t *testing.T) {
+// two instances: the second run, finding the first's instance pending,
+// restores a spare; from then on each run finds one of the two idle, or
+// one pending and the other too (its reset not done: the run resets it, or
+// waits for it), never a third. Without spares (spareInstances 0) they
+// run on one.
+func TestSequentialRunsShareTwoInstances(t *testing.T) {
+	for _, spares := range []int{1, 0} {
+		t.Run(fmt.Sprintf("spares=%d", spares), func(t *testing.T) {
+			old := spareInstances
+			spareInstances = spares
+			defer func() { spareInstances = old }()
+			e, restores, _ := countRestores(t)
+			for i := range 200 {
+				r := e.Run(context.Background(), Request{Code: mustJS(t, newProgram2KB(i)), Setup: addSetup})
+				if r.Err != nil || string(r.Value) != strconv.Itoa(i+1) {
+					t.Fatalf("run %d: %s %+v", i, r.Value, r.Err)
+				}
+			}
+			if n, want := restores.Load(), int32(spares+1); n != want {
+				t.Fatalf("200 runs in sequence restored %d instances, want %d", n, want)
+			}
+		})
+	}
+}
+
+// TestSpareRunFindsNothingOfTheLast: a run leaves a secret everywhere it
+// can and returns, and its instance's reset is held back until the next
+// run is over. The next run does not take that instance (without spares
+// it resets it itself: one instance in all, and the test fails): it runs
+// on the spare, restored the first time and reset since, and finds no
+// trace of any secret, neither from JavaScript nor in the whole memory of
+// any instance but the held one (searched by the host while the run waits
+// in its call). Two instances in all.
+func TestSpareRunFindsNothingOfTheLast(t *testing.T) {
 	e, restores, _ := countRestores(t)
-	for i := range 200 {
-		r := e.Run(context.Background(), Request{Code: mustJS(t, newProgram2KB(i)), Setup: addSetup})
-		if r.Err != nil || string(r.Value) != strconv.Itoa(i+1) {
-			t.Fatalf("run %d: %s %+v", i, r.Value, r.Err)
+	var mu sync.Mutex
+	var all []*instance
+	acquiredHook = func(in *instance) {
+		restores.Add(1)
+		mu.Lock()
+		all = append(all, in)
+		mu.Unlock()
+	}
+	if r := runReuse(t, e, `return 1`); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	e.awaitResets() // no run reads the hooks while they are set
+	var hold holdBack
+	endReleaseHook = hold.hook
+	for i := range 4 {
+		secret := "S3CRET-spare-" + strconv.Itoa(i)
+		release := make(chan struct{})
+		heldCh := make(chan *instance, 1)
+		hold.arm(func(in *instance) { heldCh <- in; <-release })
+		r := e.Run(context.Background(), Request{Code: mustJS(t, secretProgram(secret)), Setup: addSetup})
+		if r.Err != nil || string(r.Value) != strconv.Itoa(len(secret)) {
+			t.Fatalf("the secret's run: %s %+v", r.Value, r.Err)
+		}
+		if r.Stats.PeakMemory != uint64(e.snap.pages)*pageSize {
+			t.Fatalf("the secret's run grew its memory to %d bytes: this test needs one that did not", r.Stats.PeakMemory)
+		}
+		held := <-heldCh // the secret's instance, pending until release
+		var found atomic.Bool
+		h := secretHost{found: &found, mem: func() []byte {
+			mu.Lock()
+			defer mu.Unlock()
+			var b []byte
+			for _, in := range all {
+				if in != held {
+					m, _ := in.mod.Memory().Read(0, in.mod.Memory().Size())
+					b = append(b, m...)
+				}
+			}
+			return b
+		}}
+		for j := 0; j <= i; j++ { // this secret and every one before
+			h.secret = []byte("S3CRET-spare-" + strconv.Itoa(j))
+			done := make(chan *Result, 1)
+			go func() {
+				done <- e.Run(context.Background(), Request{Code: mustJS(t, searchProgram), Setup: addSetup, Host: h})
+			}()
+			select {
+			case r = <-done:
+			case <-time.After(2 * time.Minute):
+				close(release)
+				t.Fatal("the next run did not end: it waited for the held-back reset")
+			}
+			if r.Err != nil || string(r.Value) != `"clean 5"` {
+				t.Fatalf("the next run: %s %+v", r.Value, r.Err)
+			}
+		}
+		close(release)
+		e.awaitResets()
+		if found.Load() {
+			t.Fatal("a run's memory holds the secret of a run before it")
+		}
+		if n := restores.Load(); n != 2 {
+			t.Fatalf("%d instances restored, want 2: the first and the spare", n)
 		}
 	}
-	if n := restores.Load(); n != 1 {
-		t.Fatalf("200 runs in sequence restored %d instances, want 1", n)
+	if hold.count() != 4 {
+		t.Fatalf("the hook held back %d releases, want 4", hold.count())
 	}
 }
 
@@ -376,9 +475,10 @@ func TestCloseWhileResetPending(t *testing.T) {
 	}
 }
 
-// BenchmarkReset is one reset of an instance (a rewrite of its whole
-// memory with the snapshot), off a run's critical path since it is done
-// after Run returns.
+// BenchmarkReset is one reset of an instance that no run wrote since its
+// last: the compare of its whole memory with the snapshot, and nothing
+// rewritten (a reset is off a run's critical path: it is done after Run
+// returns).
 func BenchmarkReset(b *testing.B) {
 	old := shareMode
 	shareMode = shareNever

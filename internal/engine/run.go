@@ -167,7 +167,7 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 	peak := new(atomic.Uint64)
 	endRun := func() { cancelCalls(); close(r.done) }
 	r.endDrive = endRun
-	go func() {
+	drivers.run(func() {
 		defer func() {
 			if r.inTool.Load() != takenOver { // else Run ended it (takeOver)
 				endRun()
@@ -183,7 +183,7 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 			}
 		}()
 		r.drive(e, req, seed, peak)
-	}()
+	})
 
 	timer := time.NewTimer(time.Until(r.deadline))
 	defer timer.Stop()
