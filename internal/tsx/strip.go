@@ -208,6 +208,10 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 			if p != nil && !t.nl {
 				switch endsExpr(s.body, p) {
 				case yes:
+					if n := s.tok(s.i + 1); !n.nl && (n.kind == tNum || n.kind == tStr ||
+						(n.kind == tIdent && !binaryWords[n.str(s.body)])) {
+						decline() // x! y: blanked, x and y would join (type!A={})
+					}
 					s.blank(s.i, s.i+1) // a non-null assertion
 				case unsure:
 					decline()
@@ -841,6 +845,10 @@ func (s *stripper) typeEndArrow(i int) int {
 	}
 	return j
 }
+
+// binaryWords are the words that can follow an expression on its line as
+// an operator.
+var binaryWords = map[string]bool{"as": true, "satisfies": true, "in": true, "instanceof": true}
 
 // typeWords are reserved words that are also types.
 var typeWords = map[string]bool{"void": true, "null": true, "this": true, "true": true, "false": true}
