@@ -1389,6 +1389,9 @@ func (s *stripper) typeParams(i int) (int, bool) {
 			return j + 1, true
 		case s.isPunct(j, ","):
 			if s.isPunct(j+1, ">") {
+				if gt, n := s.tok(j+1), s.tok(j+2); n.kind == tPunct && n.start == gt.end && (s.body[n.start] == '=' || s.body[n.start] == '>') {
+					return 0, false // esbuild reads ",>=" and ",>>" as "," then ">=" or ">>"
+				}
 				return j + 2, true
 			}
 			i = j + 1
