@@ -129,10 +129,6 @@ func (e *Engine) replenish(hardMem uint32) {
 		}
 		e.inflight--
 		last := e.closed && e.inflight == 0
-		if e.releasing--; e.releasing == 0 && e.released != nil {
-			close(e.released)
-			e.released = nil
-		}
 		e.idleMu.Unlock()
 		if err == nil && in != nil {
 			in.mod.Close(context.Background())
@@ -140,6 +136,13 @@ func (e *Engine) replenish(hardMem uint32) {
 		if last {
 			e.free()
 		}
+		// as endRelease: the release ends once the image may be freed
+		e.idleMu.Lock()
+		if e.releasing--; e.releasing == 0 && e.released != nil {
+			close(e.released)
+			e.released = nil
+		}
+		e.idleMu.Unlock()
 	}()
 }
 
