@@ -127,22 +127,12 @@ func (e *Engine) replenish(hardMem uint32) {
 			e.idle = append(e.idle, in)
 			in = nil
 		}
-		e.inflight--
-		last := e.closed && e.inflight == 0
 		e.idleMu.Unlock()
 		if err == nil && in != nil {
 			in.mod.Close(context.Background())
 		}
-		if last {
-			e.free()
-		}
-		// as endRelease: the release ends once the image may be freed
-		e.idleMu.Lock()
-		if e.releasing--; e.releasing == 0 && e.released != nil {
-			close(e.released)
-			e.released = nil
-		}
-		e.idleMu.Unlock()
+		e.unhold()
+		e.releaseEnded() // as endRelease: once the image may be freed
 	}()
 }
 
@@ -307,6 +297,12 @@ func (e *Engine) endRelease(in *instance) {
 		e.resetAndKeep(in)
 	}
 	e.done()
+	e.releaseEnded()
+}
+
+// releaseEnded ends a release counted in releasing (endRelease,
+// replenish): awaitResets returns once none is left.
+func (e *Engine) releaseEnded() {
 	e.idleMu.Lock()
 	if e.releasing--; e.releasing == 0 && e.released != nil {
 		close(e.released)
@@ -429,6 +425,12 @@ func (e *Engine) awaitResets() {
 // done ends a run's hold on the engine; the last one after Close frees it.
 func (e *Engine) done() {
 	e.live.Add(-1)
+	e.unhold()
+}
+
+// unhold ends a hold counted in inflight (a run's, or replenish's); the
+// last one after Close frees the engine.
+func (e *Engine) unhold() {
 	e.idleMu.Lock()
 	e.inflight--
 	last := e.closed && e.inflight == 0
