@@ -53,6 +53,9 @@ type Engine struct {
 	// none (not Linux, or the image kept its data segments).
 	cow  *cowImage
 	live atomic.Int32 // runs holding an instance, or hibernated (hibernate.go)
+	// released1 is set once a run has handed its instance back: replenish
+	// restores spares from then on.
+	released1 atomic.Bool
 
 	// Guarded by idleMu: closed is set by Close; inflight counts the runs
 	// holding an instance (and replenish's restores), so that the runtime

@@ -70,7 +70,9 @@ var reuseInstances = true
 // keeps besides those runs hold: idle, pending (handed back by a run that
 // ended, its reset not done) or being restored. When a run takes the last
 // one, or its instance is closed rather than kept (its memory grew, a
-// trap), a new one is restored in the background (replenish). So runs in
+// trap), a new one is restored in the background (replenish), once a
+// first run has ended (an engine that runs one program restores nothing
+// for a second). So runs in
 // sequence alternate between two instances: each one's reset is done
 // after its Run returned (on another processor when one is free) while
 // the next run runs on the other, instead of that run resetting it first,
@@ -105,6 +107,9 @@ func (e *Engine) spares(hardMem uint32) int {
 // engine as a run does (Close frees the image after it) and counts as a
 // release (Close waits for it).
 func (e *Engine) replenish(hardMem uint32) {
+	if !e.released1.Load() {
+		return // no run has ended yet: maybe none comes after this one (a CLI's single run)
+	}
 	e.idleMu.Lock()
 	if e.closed || !e.reusable || !reuseInstances || e.spares(hardMem) >= spareInstances {
 		e.idleMu.Unlock()
@@ -246,6 +251,7 @@ var endReleaseHook, resetHook func(*instance)
 // at once (so that after a Close the last run frees the image before its
 // Run returns), and returns false: the caller must not call endRelease.
 func (e *Engine) beginRelease(in *instance, clean bool) bool {
+	e.released1.Store(true)
 	keep := clean && e.reusable && reuseInstances && in.sp != nil &&
 		in.mod.Memory().Size() == uint32(e.snap.pages)*pageSize
 	if keep {

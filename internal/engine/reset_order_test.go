@@ -293,7 +293,7 @@ func TestSequentialRunsShareTwoInstances(t *testing.T) {
 // can and returns, and its instance's reset is held back until the next
 // run is over. The next run does not take that instance (without spares
 // it resets it itself: one instance in all, and the test fails): it runs
-// on the spare, restored the first time and reset since, and finds no
+// on the spare, restored after the first run and reset since, and finds no
 // trace of any secret, neither from JavaScript nor in the whole memory of
 // any instance but the held one (searched by the host while the run waits
 // in its call). Two instances in all.
@@ -307,10 +307,17 @@ func TestSpareRunFindsNothingOfTheLast(t *testing.T) {
 		all = append(all, in)
 		mu.Unlock()
 	}
-	if r := runReuse(t, e, `return 1`); r.Err != nil {
-		t.Fatal(r.Err)
+	// two runs: the second restores the spare (replenish: once a run has
+	// ended); awaitResets waits for that restore too
+	for range 2 {
+		if r := runReuse(t, e, `return 1`); r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		e.awaitResets() // no run reads the hooks while they are set
 	}
-	e.awaitResets() // no run reads the hooks while they are set
+	if n := idleCount(e); n != 2 {
+		t.Fatalf("%d instances idle after two runs, want 2: the run's and the spare", n)
+	}
 	var hold holdBack
 	endReleaseHook = hold.hook
 	for i := range 4 {
@@ -498,4 +505,26 @@ func BenchmarkReset(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestSpareOnlyAfterARunEnded: an engine's first run restores no spare
+// (an engine may run one program only: a CLI's run); the second does,
+// in the background, and a run whose memory grew (its instance closed)
+// leaves the spare it found for the next run, which restores another.
+func TestSpareOnlyAfterARunEnded(t *testing.T) {
+	e, restores, _ := countRestores(t)
+	step := func(src string, wantRestores int32, wantIdle int) {
+		t.Helper()
+		if r := runReuse(t, e, src); r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		e.awaitResets()
+		if n, idle := restores.Load(), idleCount(e); n != wantRestores || idle != wantIdle {
+			t.Fatalf("after %.20q: %d instances restored and %d idle, want %d and %d", src, n, idle, wantRestores, wantIdle)
+		}
+	}
+	step(`return 1`, 1, 1) // the first run's instance, no spare
+	step(`return 2`, 2, 2) // the second's and the spare
+	step(`const a = []; for (let i = 0; i < 300; i++) a.push("x".repeat(9000) + i); return a.length`, 2, 1)
+	step(`return 3`, 3, 2) // it took the spare: a new one
 }
