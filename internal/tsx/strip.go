@@ -1344,7 +1344,7 @@ func (s *stripper) mayBeTypeArgs(i int) bool {
 			}
 		case "(", "[", "{":
 			k = t.match
-		case ".", ",", "|", "&", "=>", "?", ":", "-":
+		case ".", ",", "|", "&", "=>", "?", ":", "-", "!": // T! and ?T: esbuild reads JSDoc's types too
 		default:
 			return false
 		}
