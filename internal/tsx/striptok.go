@@ -41,6 +41,7 @@ type token struct {
 	hdr        bool // "(" or ")" of an if, while, for or with header
 	obj        bool // "{" or "}" of an object literal (set by the stripper)
 	stripped   bool // blanked out by the stripper
+	prop       bool // an identifier after "." or "?.": a property name, whatever the word
 	start, end int  // byte offsets in the body
 	match      int  // for ( [ { and template heads and middles: the index of the closing token
 }
@@ -89,6 +90,9 @@ func endsExpr(body string, t *token) tri {
 	case tNum, tStr, tTmplFull, tTmplTail, tRegex:
 		return yes
 	case tIdent:
+		if t.prop {
+			return yes // x.catch, x?.of
+		}
 		if unsureWords[t.str(body)] {
 			return unsure
 		}
@@ -262,6 +266,9 @@ func tokenize(body string, toks []token) ([]token, bool) {
 				return nil, false
 			}
 			t.kind, t.end = tIdent, j
+			if n := len(toks); n > 0 && toks[n-1].kind == tPunct && (toks[n-1].str(body) == "." || toks[n-1].str(body) == "?.") {
+				t.prop = true
+			}
 		case c == '/' && regexAllowed(body, toks) == yes:
 			j, ok := scanRegex(body, i)
 			if !ok {
