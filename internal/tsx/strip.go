@@ -194,6 +194,8 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 			colonTern = q > 0
 			if q > 0 {
 				q--
+			} else if ctx != ctxBlock {
+				decline() // no label or case here: a type (esbuild takes (a = 0: T) => a)
 			}
 			s.i++
 		case ",", ";":
