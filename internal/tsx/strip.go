@@ -765,7 +765,9 @@ func (s *stripper) typeDeclaration() bool {
 			j++ // esbuild prints an empty statement, and TypeScript's alias takes it
 		}
 	} else {
-		for s.isIdent(j, "extends") || (j > kw+2 && s.isPunct(j, ",")) {
+		extends := false
+		for (!extends && s.isIdent(j, "extends")) || (extends && s.isPunct(j, ",")) {
+			extends = true // a comma only between the names extends lists
 			if s.tok(j+1).kind != tIdent {
 				decline()
 			}
