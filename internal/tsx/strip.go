@@ -1040,6 +1040,8 @@ func (s *stripper) members(i int) bool {
 			if t.str(s.body) == "new" {
 				k++
 			}
+		case t.kind == tNum && strings.HasSuffix(t.str(s.body), "n"):
+			return false // a BigInt key: esbuild rejects it in a type
 		case t.kind == tIdent || t.kind == tStr || t.kind == tNum:
 			k++
 		case s.isPunct(k, "["):
