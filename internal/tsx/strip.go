@@ -214,6 +214,9 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 						(n.kind == tIdent && !binaryWords[n.str(s.body)])) {
 						decline() // x! y: blanked, x and y would join (type!A={})
 					}
+					if s.i >= 2 && (s.isIdent(s.i-2, "break") || s.isIdent(s.i-2, "continue")) {
+						decline() // break label!: a label, not an expression
+					}
 					s.blank(s.i, s.i+1) // a non-null assertion
 				case unsure:
 					decline()
