@@ -857,6 +857,14 @@ func (s *stripper) typeEndArrow(i int) int {
 // an operator.
 var binaryWords = map[string]bool{"as": true, "satisfies": true, "in": true, "instanceof": true}
 
+// keywordTypes are the types TypeScript names with a keyword, which take
+// no type arguments.
+var keywordTypes = map[string]bool{
+	"any": true, "unknown": true, "never": true, "string": true, "number": true, "boolean": true,
+	"object": true, "symbol": true, "bigint": true, "undefined": true, "void": true, "null": true,
+	"this": true, "true": true, "false": true,
+}
+
 // typeWords are reserved words that are also types.
 var typeWords = map[string]bool{"void": true, "null": true, "this": true, "true": true, "false": true}
 
@@ -1265,6 +1273,7 @@ func (s *stripper) primary(i int) (int, bool) {
 	t := s.tok(i)
 	switch t.kind {
 	case tIdent:
+		j := i // the name's first token
 		if t.str(s.body) == "typeof" {
 			i++
 			if t := s.tok(i); t.kind != tIdent || t.str(s.body) == "import" {
@@ -1278,6 +1287,9 @@ func (s *stripper) primary(i int) (int, bool) {
 			i += 2
 		}
 		if s.isPunct(i, "<") && !s.tok(i).nl {
+			if i == j+1 && keywordTypes[t.str(s.body)] {
+				return 0, false // unknown<T>: esbuild rejects type arguments here
+			}
 			return s.typeArgs(i)
 		}
 		return i, true
