@@ -337,7 +337,7 @@ func opener(c byte) byte {
 // if, while, for (or for await) or with header.
 func isHeaderWord(body string, toks []token, k int) bool {
 	t := &toks[k]
-	if t.kind != tIdent || (k > 0 && toks[k-1].kind == tPunct && (toks[k-1].str(body) == "." || toks[k-1].str(body) == "?.")) {
+	if t.kind != tIdent || t.prop {
 		return false
 	}
 	switch t.str(body) {
@@ -363,7 +363,7 @@ func regexAllowed(body string, toks []token) tri {
 	case tTmplHead, tTmplMid:
 		return yes
 	case tIdent:
-		if len(toks) > 1 && toks[len(toks)-2].kind == tPunct && (toks[len(toks)-2].str(body) == "." || toks[len(toks)-2].str(body) == "?.") {
+		if p.prop {
 			return no // a property name
 		}
 		switch p.str(body) {
