@@ -73,6 +73,24 @@ t('then call', () => Promise.resolve().nope());
 await at('await member', async () => await x.o());
 await at('await call result', async () => { const r = await Promise.resolve(x); return r.foo().zz(); });
 await at('in async function', async () => { const f = async () => x.s.nope(); return await f(); });
+// names past the parser's 64-byte buffer for a callee's text, and names
+// that are not ASCII (Latin-1 and wider)
+const café = { entrée: {} }, 日本 = { 東京: {} }, ñ = 5;
+const deep = { aLongPropertyNameNumberOne: { aLongPropertyNameNumberTwo: { aLongPropertyNameNumberThree: {} } } };
+t('long chain', () => deep.aLongPropertyNameNumberOne.aLongPropertyNameNumberTwo.aLongPropertyNameNumberThree.nope());
+t('long chain 63', () => deep.aLongPropertyNameNumberOne.aLongPropertyNameNumberTwo.abcdefgh());
+t('long chain 64', () => deep.aLongPropertyNameNumberOne.aLongPropertyNameNumberTwo.abcdefghi());
+t('long chain 65', () => deep.aLongPropertyNameNumberOne.aLongPropertyNameNumberTwo.abcdefghij());
+t('long key', () => deep['aLongPropertyNameNumberOne'].aLongPropertyNameNumberTwo.aLongPropertyNameNumberThree['k']());
+t('long parenthesized', () => (deep.aLongPropertyNameNumberOne.aLongPropertyNameNumberTwo.aLongPropertyNameNumberThree)());
+t('long name in key', () => a[deep.aLongPropertyNameNumberOne.aLongPropertyNameNumberTwo.aLongPropertyNameNumberThree]());
+t('latin-1 identifier', () => ñ());
+t('latin-1 member', () => café.entrée());
+t('latin-1 chain', () => café.entrée.déjà());
+t('wide identifier', () => 日本.東京());
+t('wide chain', () => 日本.東京.大阪());
+t('escaped identifier', () => \u0078.o());
+t('long latin-1 chain', () => café.entrée.aLongPropertyNameNumberOne.aLongPropertyNameNumberTwo.déjà());
 t('tail call', () => { const g = () => x.o(); return g(); });
 t('in catch', () => { try { throw 1; } catch { return x.u(); } });
 t('message once', () => { try { x.u(); } catch (e) { return [e instanceof TypeError, e.constructor === TypeError, String(e)]; } });
