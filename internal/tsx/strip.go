@@ -668,6 +668,10 @@ func (s *stripper) asExpr() {
 	var j int
 	if s.isIdent(kw, "as") && s.isIdent(kw+1, "const") {
 		j = kw + 2
+		// esbuild reads "as const & T" and "as const | T" as one type
+		if s.isPunct(j, "&") || s.isPunct(j, "|") {
+			decline()
+		}
 	} else {
 		j = s.typeEnd(kw + 1)
 	}
