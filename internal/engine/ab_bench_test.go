@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/modebox/modebox/internal/guest"
+	"github.com/modebox/modebox/internal/tsx"
+)
+
+// BenchmarkImageAB compares two engine images in one process, so that the
+// machine's swings in speed fall on both alike: MODEBOX_AB_A and
+// MODEBOX_AB_B name the images (internal/guest/build.sh outputs), and the
+// program is bench/programs/$MODEBOX_AB_PROGRAM.js, or, when that is
+// "new", a distinct 2 KB program each run (newProgram2KB). Batches of runs
+// alternate between the two engines, A first in even rounds and B first
+// in odd ones; it reports each image's median time per run and the median
+// of the rounds' B/A ratios. b.N is not used: run it with -benchtime 1x.
+//
+//	MODEBOX_AB_A=/tmp/a.wasm MODEBOX_AB_B=/tmp/b.wasm MODEBOX_AB_PROGRAM=new \
+//	  go test -run '^$' -bench BenchmarkImageAB -benchtime 1x ./internal/engine/
+func BenchmarkImageAB(b *testing.B) {
+	fa, fb, prog := os.Getenv("MODEBOX_AB_A"), os.Getenv("MODEBOX_AB_B"), os.Getenv("MODEBOX_AB_PROGRAM")
+	if fa == "" || fb == "" || prog == "" {
+		b.Skip("set MODEBOX_AB_A, MODEBOX_AB_B and MODEBOX_AB_PROGRAM")
+	}
+	saved := guest.Wasm
+	defer func() { guest.Wasm = saved }()
+	load := func(f string) *Engine {
+		img, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		guest.Wasm = img
+		e, err := Load(context.Background(), b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { e.Close() })
+		return e
+	}
+	ea, eb := load(fa), load(fb)
+	batch, rounds := 100, 40
+	var src string
+	if prog != "new" {
+		s, err := os.ReadFile("../../bench/programs/" + prog + ".js")
+		if err != nil {
+			b.Fatal(err)
+		}
+		src, batch, rounds = string(s), 2, 30
+	}
+	i := 0
+	run := func(e *Engine) time.Duration {
+		i++
+		code := src
+		if prog == "new" {
+			code = newProgram2KB(i)
+		}
+		p, err := tsx.Transform(code, tsx.JS)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		r := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup})
+		d := time.Since(t0)
+		if r.Err != nil {
+			b.Fatal(r.Err.Code, r.Err.Message)
+		}
+		if prog == "new" && string(r.Value) != strconv.Itoa(i+1) {
+			b.Fatalf("run %d returned %s", i, r.Value)
+		}
+		return d
+	}
+	batchOf := func(e *Engine) time.Duration {
+		var d time.Duration
+		for range batch {
+			d += run(e)
+		}
+		return d
+	}
+	var da, db, ratio []float64
+	for round := range rounds {
+		var sa, sb time.Duration
+		if round%2 == 0 {
+			sa = batchOf(ea)
+			sb = batchOf(eb)
+		} else {
+			sb = batchOf(eb)
+			sa = batchOf(ea)
+		}
+		da = append(da, float64(sa)/float64(batch)/1e3)
+		db = append(db, float64(sb)/float64(batch)/1e3)
+		ratio = append(ratio, float64(sb)/float64(sa))
+	}
+	median := func(x []float64) float64 {
+		x = slices.Clone(x)
+		slices.Sort(x)
+		return x[len(x)/2]
+	}
+	b.ReportMetric(median(da), "A-µs/run")
+	b.ReportMetric(median(db), "B-µs/run")
+	b.ReportMetric(median(ratio), "B/A")
+}
