@@ -17,8 +17,8 @@ import (
 // MODEBOX_AB_B name the images (internal/guest/build.sh outputs), and the
 // program is bench/programs/$MODEBOX_AB_PROGRAM.js, or, when that is
 // "new", a distinct 2 KB program each run (newProgram2KB). Batches of runs
-// alternate between the two engines, A first in even rounds and B first
-// in odd ones; it reports each image's median time per run and the median
+// (~30 ms each) alternate between the two engines, A first in even rounds
+// and B first in odd ones, 40 rounds; it reports each image's median time per run and the median
 // of the rounds' B/A ratios. b.N is not used: run it with -benchtime 1x.
 //
 //	MODEBOX_AB_A=/tmp/a.wasm MODEBOX_AB_B=/tmp/b.wasm MODEBOX_AB_PROGRAM=new \
@@ -44,14 +44,13 @@ func BenchmarkImageAB(b *testing.B) {
 		return e
 	}
 	ea, eb := load(fa), load(fb)
-	batch, rounds := 100, 40
 	var src string
 	if prog != "new" {
 		s, err := os.ReadFile("../../bench/programs/" + prog + ".js")
 		if err != nil {
 			b.Fatal(err)
 		}
-		src, batch, rounds = string(s), 2, 30
+		src = string(s)
 	}
 	i := 0
 	run := func(e *Engine) time.Duration {
@@ -74,6 +73,13 @@ func BenchmarkImageAB(b *testing.B) {
 			b.Fatalf("run %d returned %s", i, r.Value)
 		}
 		return d
+	}
+	// a batch takes ~30 ms: long enough to time, short enough that the
+	// machine's speed holds for the two batches of a round
+	batch, rounds := 1, 40
+	run(ea)
+	if d := run(eb); d < 30*time.Millisecond {
+		batch = int(30*time.Millisecond/d) + 1
 	}
 	batchOf := func(e *Engine) time.Duration {
 		var d time.Duration
