@@ -207,6 +207,9 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 			}
 			s.i++
 		case "!":
+			if p != nil && !t.nl && p.kind == tPunct && (p.str(s.body) == "++" || p.str(s.body) == "--") {
+				decline() // x++!: esbuild reads a non-null assertion after x++
+			}
 			if p != nil && !t.nl {
 				switch endsExpr(s.body, p) {
 				case yes:
