@@ -18,8 +18,9 @@ import (
 // program is bench/programs/$MODEBOX_AB_PROGRAM.js, or, when that is
 // "new", a distinct 2 KB program each run (newProgram2KB). Batches of runs
 // (~30 ms each) alternate between the two engines, A first in even rounds
-// and B first in odd ones, 40 rounds; it reports each image's median time per run and the median
-// of the rounds' B/A ratios. b.N is not used: run it with -benchtime 1x.
+// and B first in odd ones, 40 rounds; it reports each image's median time
+// per run and the median of the rounds' B/A ratios. b.N is not used: run
+// it with -benchtime 1x.
 //
 //	MODEBOX_AB_A=/tmp/a.wasm MODEBOX_AB_B=/tmp/b.wasm MODEBOX_AB_PROGRAM=new \
 //	  go test -run '^$' -bench BenchmarkImageAB -benchtime 1x ./internal/engine/
