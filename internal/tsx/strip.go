@@ -318,10 +318,10 @@ func (s *stripper) word(end int, ctx ctxKind) bool {
 	return false
 }
 
-// bindingPattern declines a declaration's destructuring pattern at s.i
-// that holds a "!": in a pattern it is never a non-null assertion (esbuild
-// rejects const {...d!} = o), and a "!" in a default value ({a = !b})
-// is rare enough to leave to esbuild.
+// bindingPattern declines a declaration's or a parameter's destructuring
+// pattern at s.i that holds a "!": in a pattern it is never a non-null
+// assertion (esbuild rejects const {...d!} = o and function f([a!])), and
+// a "!" in a default value ({a = !b}) is rare enough to leave to esbuild.
 func (s *stripper) bindingPattern() {
 	for j := s.i + 1; j < s.tok(s.i).match; j++ {
 		if s.isPunct(j, "!") {
@@ -441,8 +441,10 @@ func (s *stripper) params(open, close int) {
 		case t.kind == tIdent && t.str(s.body) != "this" && !reserved[t.str(s.body)] && !forbidden[t.str(s.body)] && !unsureWords[t.str(s.body)]:
 			s.i++
 		case s.isPunct(s.i, "{"):
+			s.bindingPattern()
 			s.object()
 		case s.isPunct(s.i, "["):
+			s.bindingPattern()
 			s.i++
 			s.scan(t.match, ctxBracket)
 			s.i = t.match + 1
