@@ -571,7 +571,11 @@ static inline void small_put(void *p, size_t n)
     free(p);
 }
 
-static void *mb_js_malloc(JSMallocState *s, size_t size)
+/* The runtime's allocation functions: JSMallocFunctions names them, and
+   quickjs.c's js_malloc_rt, js_free_rt, js_realloc_rt and
+   js_malloc_usable_size_rt call them directly (patch zm4), so they are not
+   static. */
+void *mb_js_malloc(JSMallocState *s, size_t size)
 {
     void *p = NULL;
     if (alloc_poll())
@@ -601,7 +605,7 @@ static void *mb_js_malloc(JSMallocState *s, size_t size)
     return p;
 }
 
-static void mb_js_free(JSMallocState *s, void *ptr)
+void mb_js_free(JSMallocState *s, void *ptr)
 {
     size_t n;
     if (!ptr)
@@ -612,7 +616,7 @@ static void mb_js_free(JSMallocState *s, void *ptr)
     small_put(ptr, n);
 }
 
-static void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
+void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
 {
     size_t old_n, old_size;
     void *p = NULL;
@@ -654,7 +658,7 @@ static void *mb_js_realloc(JSMallocState *s, void *ptr, size_t size)
     return p;
 }
 
-static size_t mb_js_usable_size(const void *ptr)
+size_t mb_js_usable_size(const void *ptr)
 {
     return ptr ? block_size(ptr) : 0;
 }
