@@ -16,11 +16,12 @@ import (
 // machine's swings in speed fall on both alike: MODEBOX_AB_A and
 // MODEBOX_AB_B name the images (internal/guest/build.sh outputs), and the
 // program is bench/programs/$MODEBOX_AB_PROGRAM.js, or, when that is
-// "new", a distinct 2 KB program each run (newProgram2KB). Batches of runs
-// (~30 ms each) alternate between the two engines, A first in even rounds
-// and B first in odd ones, 40 rounds; it reports each image's median time
-// per run and the median of the rounds' B/A ratios. b.N is not used: run
-// it with -benchtime 1x.
+// "new", a distinct 2 KB program each run (newProgram2KB); runs have the
+// add tool of BenchmarkHostCalls100. Batches of runs (~30 ms each)
+// alternate between the two engines, A first in even rounds and B first
+// in odd ones, 40 rounds; it reports each image's median time per run and
+// the median of the rounds' B/A ratios. b.N is not used: run it with
+// -benchtime 1x.
 //
 //	MODEBOX_AB_A=/tmp/a.wasm MODEBOX_AB_B=/tmp/b.wasm MODEBOX_AB_PROGRAM=new \
 //	  go test -run '^$' -bench BenchmarkImageAB -benchtime 1x ./internal/engine/
@@ -65,7 +66,7 @@ func BenchmarkImageAB(b *testing.B) {
 			b.Fatal(err)
 		}
 		t0 := time.Now()
-		r := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup})
+		r := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Host: addHost{}})
 		d := time.Since(t0)
 		if r.Err != nil {
 			b.Fatal(r.Err.Code, r.Err.Message)
