@@ -220,6 +220,9 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 					if s.i >= 2 && (s.isIdent(s.i-2, "break") || s.isIdent(s.i-2, "continue")) {
 						decline() // break label!: a label, not an expression
 					}
+					if n := s.tok(s.i + 1); !n.nl && n.kind == tRegex {
+						decline() // x!/a/: after an assertion "/" divides, but it was read as a regex (x!!/#/)
+					}
 					s.blank(s.i, s.i+1) // a non-null assertion
 				case unsure:
 					decline()
