@@ -207,10 +207,10 @@ func (s *stripper) scan(end int, ctx ctxKind) {
 			}
 			s.i++
 		case "!":
-			if p != nil && !t.nl && p.kind == tPunct && (p.str(s.body) == "++" || p.str(s.body) == "--") {
-				decline() // x++!: esbuild reads a non-null assertion after x++
-			}
 			if p != nil && !t.nl {
+				if p.kind == tPunct && (p.str(s.body) == "++" || p.str(s.body) == "--") {
+					decline() // x++!: esbuild reads a non-null assertion after x++
+				}
 				switch endsExpr(s.body, p) {
 				case yes:
 					if n := s.tok(s.i + 1); !n.nl && (n.kind == tNum || n.kind == tStr ||
