@@ -47,10 +47,10 @@ type hibernated struct {
 // its instance goes back; hibernateNow makes every wait hibernate at once
 // (when it may), without the sweeper.
 var (
-	verifyWake     bool
-	hibernateNow   bool
+	verifyWake     atomic.Bool
+	hibernateNow   atomic.Bool
 	hibernations   atomic.Int64
-	hibernatedHook func(*hibernated)
+	hibernatedHook atomic.Pointer[func(*hibernated)]
 )
 
 // memDiff is a memory as runs of bytes that differ from the snapshot.
@@ -61,7 +61,7 @@ type memDiff struct {
 }
 
 // hibernateRuns turns hibernation on; tests turn it off to compare.
-var hibernateRuns = true
+var hibernateRuns = newFlag(true)
 
 // diffGap is how many equal bytes may lie inside one run of a memDiff:
 // a run's offset and length cost 8 bytes.
@@ -142,7 +142,7 @@ const (
 func (e *Engine) arm(r *run, in *instance) {
 	r.hibInst = in
 	r.hibSince.Store(time.Now().UnixNano())
-	if hibernateNow { // tests: every wait hibernates, at once
+	if hibernateNow.Load() { // tests: every wait hibernates, at once
 		if h, ok := e.hibernate(in); ok {
 			r.hib, r.hibInst = h, nil
 			r.hibState.Store(hibDone)
@@ -247,7 +247,7 @@ func (e *Engine) sweep() {
 
 // canHibernate reports whether the run of in may hibernate now.
 func (e *Engine) canHibernate(in *instance) bool {
-	return hibernateRuns && in != nil && in.sp != nil && e.cow != nil && e.reusable && reuseInstances &&
+	return hibernateRuns.Load() && in != nil && in.sp != nil && e.cow != nil && e.reusable && reuseInstances.Load() &&
 		e.live.Load() > shareThreshold
 }
 
@@ -282,12 +282,12 @@ func (e *Engine) hibernate(in *instance) (*hibernated, bool) {
 			page(off)
 		}
 	}
-	if verifyWake {
+	if verifyWake.Load() {
 		h.full = bytes.Clone(buf)
 	}
 	hibernations.Add(1)
-	if hibernatedHook != nil {
-		hibernatedHook(h)
+	if f := hibernatedHook.Load(); f != nil {
+		(*f)(h)
 	}
 	// the reset: the snapshot's bytes back where the run's differ (the
 	// pages stay the instance's own copies: no page is dropped, so the

@@ -117,8 +117,9 @@ func TestHibernatedRunsResume(t *testing.T) {
 	if e.cow == nil {
 		t.Fatal("no copy-on-write snapshot image on this system: nothing hibernates")
 	}
-	verifyWake, hibernateNow = true, true
-	defer func() { verifyWake, hibernateNow = false, false }()
+	verifyWake.Store(true)
+	hibernateNow.Store(true)
+	defer func() { verifyWake.Store(false); hibernateNow.Store(false) }()
 	n := 3 * int(shareThreshold)
 	h := newBarrierHost(n)
 	before := hibernations.Load()
@@ -257,9 +258,9 @@ func BenchmarkHostCallsManyLive(b *testing.B) {
 			name = "keep"
 		}
 		b.Run(name, func(b *testing.B) {
-			old := hibernateRuns
-			hibernateRuns = on
-			defer func() { hibernateRuns = old }()
+			old := hibernateRuns.Load()
+			hibernateRuns.Store(on)
+			defer hibernateRuns.Store(old)
 			c0, h0 := processCPU(), hibernations.Load()
 			calls := 0
 			for b.Loop() {
@@ -317,12 +318,13 @@ const r = await tools.add({a: 1, b: 2}); return kept.length + r;`, tsx.JS)
 	hold := blockHost{entered: make(chan struct{}, n), release: make(chan struct{})}
 	var mu sync.Mutex
 	var records [][]byte
-	hibernatedHook = func(h *hibernated) {
+	record := func(h *hibernated) {
 		mu.Lock()
 		records = append(records, append([]byte(nil), h.diff.data...))
 		mu.Unlock()
 	}
-	defer func() { hibernatedHook = nil }()
+	hibernatedHook.Store(&record)
+	defer hibernatedHook.Store(nil)
 	before := hibernations.Load()
 	results := make(chan *Result, n)
 	for range n {
@@ -428,8 +430,8 @@ func TestGrownRunDoesNotHibernate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	hibernateNow = true
-	defer func() { hibernateNow = false }()
+	hibernateNow.Store(true)
+	defer hibernateNow.Store(false)
 	p, err := tsx.Transform(`const big = new Uint8Array(4 << 20);
 for (let i = 0; i < big.length; i += 4096) big[i] = (i >> 12) & 0xff;
 let s = 0;

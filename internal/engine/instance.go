@@ -64,7 +64,7 @@ const hibIdleMax = 2
 
 // reuseInstances turns reuse on; tests and benchmarks turn it off to
 // measure a fresh instance per run.
-var reuseInstances = true
+var reuseInstances = newFlag(true)
 
 // spareInstances is how many instances with a run's memory cap the engine
 // keeps besides those runs hold: idle, pending (handed back by a run that
@@ -82,7 +82,7 @@ var reuseInstances = true
 // (~0.7 ms, or several with page faults). It costs one more instance's
 // memory per memory cap in use. Tests set it to 0 to reach the pending
 // states.
-var spareInstances = 1
+var spareInstances = newKnob(1)
 
 // spares counts the instances with this memory cap that no run holds:
 // idle, pending or being restored by replenish. The caller holds idleMu.
@@ -111,7 +111,7 @@ func (e *Engine) replenish(hardMem uint32) {
 		return // no run has ended yet: maybe none comes after this one (a CLI's single run)
 	}
 	e.idleMu.Lock()
-	if e.closed || !e.reusable || !reuseInstances || e.spares(hardMem) >= spareInstances {
+	if e.closed || !e.reusable || !reuseInstances.Load() || e.spares(hardMem) >= int(spareInstances.Load()) {
 		e.idleMu.Unlock()
 		return
 	}
@@ -164,7 +164,7 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 // for a run already counted (acquire, or a hibernated run waking). The
 // caller holds idleMu; take releases it.
 func (e *Engine) take(ctx context.Context, hardMem uint32) (*instance, error) {
-	if e.reusable && reuseInstances {
+	if e.reusable && reuseInstances.Load() {
 		for i := len(e.idle) - 1; i >= 0; i-- {
 			if in := e.idle[i]; in.hardMem == hardMem {
 				e.idle = append(e.idle[:i], e.idle[i+1:]...)
@@ -224,19 +224,17 @@ func (e *Engine) newInstance(ctx context.Context, hardMem uint32) (*instance, er
 		cow:     mapped,
 	}
 	in.sp, _ = mod.ExportedGlobal(spExport).(api.MutableGlobal)
-	if acquiredHook != nil {
-		acquiredHook(in)
-	}
+	acquiredHook.call(in)
 	return in, nil
 }
 
 // acquiredHook, when set (by tests only), sees every new instance.
-var acquiredHook func(*instance)
+var acquiredHook hook
 
 // endReleaseHook and resetHook, when set (by tests only), are called at
 // the start of endRelease and of resetAndKeep, on the goroutine of the run
 // that ended, after its Run has its result.
-var endReleaseHook, resetHook func(*instance)
+var endReleaseHook, resetHook hook
 
 // A run hands its instance back in two steps, so that resetting it is
 // not on the run's critical path: beginRelease before the run's result is
@@ -252,7 +250,7 @@ var endReleaseHook, resetHook func(*instance)
 // Run returns), and returns false: the caller must not call endRelease.
 func (e *Engine) beginRelease(in *instance, clean bool) bool {
 	e.released1.Store(true)
-	keep := clean && e.reusable && reuseInstances && in.sp != nil &&
+	keep := clean && e.reusable && reuseInstances.Load() && in.sp != nil &&
 		in.mod.Memory().Size() == uint32(e.snap.pages)*pageSize
 	if keep {
 		e.idleMu.Lock()
@@ -279,9 +277,7 @@ func (e *Engine) beginRelease(in *instance, clean bool) bool {
 // holding an instance has ended its hold (done), which is after its
 // reset, and an acquire that resets holds the engine for its own run.
 func (e *Engine) endRelease(in *instance) {
-	if endReleaseHook != nil {
-		endReleaseHook(in)
-	}
+	endReleaseHook.call(in)
 	e.idleMu.Lock()
 	h := in.hardMem
 	claimed := false
@@ -320,9 +316,7 @@ func (e *Engine) releaseEnded() {
 // resetAndKeep is endRelease's reset of an instance it took from the dirty
 // list (counted in resetting), and what follows it.
 func (e *Engine) resetAndKeep(in *instance) {
-	if resetHook != nil {
-		resetHook(in)
-	}
+	resetHook.call(in)
 	ok := e.reset(in) == nil // a full rewrite: nothing of the run stays
 	e.idleMu.Lock()
 	h := in.hardMem
@@ -568,7 +562,7 @@ func zeroPages(dst []byte) {
 // shareMode says which new instances map the snapshot copy-on-write
 // instead of copying it: shareNever, shareAlways, or shareAbove (once more
 // than shareThreshold runs hold an instance).
-var shareMode = func() int {
+var shareMode = newKnob(func() int32 {
 	switch os.Getenv("MODEBOX_SHARE_SNAPSHOT") {
 	case "never":
 		return shareNever
@@ -576,7 +570,7 @@ var shareMode = func() int {
 		return shareAlways
 	}
 	return shareAbove
-}()
+}())
 
 const (
 	shareNever = iota
@@ -587,7 +581,7 @@ const (
 var shareThreshold int32 = 8
 
 func (e *Engine) shareSnapshot() bool {
-	switch shareMode {
+	switch shareMode.Load() {
 	case shareAlways:
 		return true
 	case shareAbove:

@@ -56,12 +56,12 @@ func runReuse(t *testing.T, e *Engine, src string) *Result {
 func TestReusedInstanceIsFresh(t *testing.T) {
 	for _, mode := range []struct {
 		name  string
-		share int
+		share int32
 	}{{"copied", shareNever}, {"copy-on-write", shareAlways}} {
 		t.Run(mode.name, func(t *testing.T) {
-			old := shareMode
-			shareMode = mode.share
-			defer func() { shareMode = old }()
+			old := shareMode.Load()
+			shareMode.Store(mode.share)
+			defer shareMode.Store(old)
 			testReusedInstanceIsFresh(t, mode.share == shareAlways)
 		})
 	}
@@ -190,9 +190,9 @@ type panicGate struct{ addHost }
 func (panicGate) Gate(Call, bool) Verdict { panic("gate fails") }
 
 func setReuse(b *testing.B, on bool) {
-	old := reuseInstances
-	reuseInstances = on
-	b.Cleanup(func() { reuseInstances = old })
+	old := reuseInstances.Load()
+	reuseInstances.Store(on)
+	b.Cleanup(func() { reuseInstances.Store(old) })
 }
 
 // BenchmarkRunStartNoReuse is BenchmarkRunStart with a fresh instance per

@@ -63,9 +63,9 @@ func TestSmallRunStackGrowsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := reuseInstances
-	reuseInstances = false // a fresh instance, a fresh call stack, each run
-	defer func() { reuseInstances = old }()
+	old := reuseInstances.Load()
+	reuseInstances.Store(false) // a fresh instance, a fresh call stack, each run
+	defer reuseInstances.Store(old)
 	for _, src := range []string{
 		liveProgram,
 		"return 1",
@@ -79,9 +79,9 @@ func TestSmallRunStackGrowsOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		var run api.Function
-		acquiredHook = func(in *instance) { run = in.run }
+		acquiredHook.set(func(in *instance) { run = in.run })
 		r := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Host: addHost{}})
-		acquiredHook = nil
+		acquiredHook.set(nil)
 		if r.Err != nil {
 			t.Fatalf("%q: %+v", src, r.Err)
 		}
@@ -222,8 +222,8 @@ return out;`, len(values))
 	for _, idle := range takeIdle(e) {
 		idle.mod.Close(context.Background())
 	}
-	acquiredHook = func(i *instance) { in = i }
-	defer func() { acquiredHook = nil }()
+	acquiredHook.set(func(i *instance) { in = i })
+	defer acquiredHook.set(nil)
 	r := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Host: valuesHost{values}})
 	if r.Err != nil {
 		t.Fatalf("%+v", r.Err)
@@ -295,12 +295,12 @@ func TestInputsOnTheStackKeepStackOverflowCaught(t *testing.T) {
 		fill := stackInputMax - (len(p.Code) + 1) - (len(addSetup) + len(`,"pad":""`) + 1) - 64
 		setup := strings.TrimSuffix(string(addSetup), "}") + `,"pad":"` + strings.Repeat("y", fill) + `"}`
 		var in *instance
-		acquiredHook = func(i *instance) { in = i }
+		acquiredHook.set(func(i *instance) { in = i })
 		for _, idle := range takeIdle(e) {
 			idle.mod.Close(context.Background())
 		}
 		r := e.Run(context.Background(), Request{Code: p.Code, Setup: []byte(setup), Host: addHost{}})
-		acquiredHook = nil
+		acquiredHook.set(nil)
 		if r.Err == nil || r.Err.Code != codes.StackOverflow {
 			t.Fatalf("%q: %s %+v, want %s", src, r.Value, r.Err, codes.StackOverflow)
 		}

@@ -46,8 +46,8 @@ func whileWaiting(t *testing.T, e *Engine, src string, inspect func(in *instance
 		in.mod.Close(context.Background())
 	}
 	got := make(chan *instance, 1)
-	acquiredHook = func(in *instance) { got <- in }
-	defer func() { acquiredHook = nil }()
+	acquiredHook.set(func(in *instance) { got <- in })
+	defer acquiredHook.set(nil)
 	h := blockHost{entered: make(chan struct{}), release: make(chan struct{})}
 	done := make(chan *Result)
 	go func() {

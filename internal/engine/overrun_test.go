@@ -106,3 +106,46 @@ func TestRunEndsAfterStopIgnored(t *testing.T) {
 		}
 	}
 }
+
+// TestExitedAfterRelease: Exited is called once the run's instance is
+// handed back, so that what its release goes on to do in the background
+// (the reset of an instance kept, a spare's restore) is counted by then,
+// and a caller that waited for Exited and then for the engine's resets (as
+// the tests that count restores do, quietShared) finds nothing of the run
+// still going. At Exited the run either holds the engine no longer (its
+// instance closed) or its instance's reset is counted as pending.
+func TestExitedAfterRelease(t *testing.T) {
+	noSpares(t) // no restore in the background counts as a release
+	e, err := Load(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	p, err := tsx.Transform(`for (;;) {}`, tsx.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type state struct{ live, releasing int }
+	for _, timeout := range []time.Duration{time.Millisecond, 20 * time.Millisecond, 100 * time.Millisecond} {
+		exited := make(chan state, 1)
+		res := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup,
+			Limits: Limits{Timeout: timeout},
+			Exited: func(time.Duration) {
+				e.idleMu.Lock()
+				exited <- state{int(e.live.Load()), e.releasing}
+				e.idleMu.Unlock()
+			}})
+		if res.Err == nil || res.Err.Code != codes.Timeout {
+			t.Fatalf("timeout %v: %+v", timeout, res.Err)
+		}
+		select {
+		case s := <-exited:
+			if s.live > s.releasing {
+				t.Fatalf("timeout %v: at Exited %d runs hold the engine and %d releases are pending: the instance was not handed back yet", timeout, s.live, s.releasing)
+			}
+		case <-giveUp(t):
+			t.Fatalf("timeout %v: the guest never stopped", timeout)
+		}
+		e.awaitResets()
+	}
+}

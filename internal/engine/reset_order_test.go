@@ -79,10 +79,23 @@ func (h secretHost) Call(ctx context.Context, c Call) (json.RawMessage, error) {
 	return h.addHost.Call(ctx, c)
 }
 
+// quietShared waits until the process-wide engine (Shared), which earlier
+// tests ran on, has ended its runs' resets and restores in the background:
+// the hooks a test sets then see only its own engine's instances.
+func quietShared(t *testing.T) {
+	t.Helper()
+	s, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.awaitResets()
+}
+
 // countRestores loads a new engine and counts the instances it restores.
 // last returns the last instance restored.
 func countRestores(t *testing.T) (e *Engine, restores *atomic.Int32, last func() *instance) {
 	t.Helper()
+	quietShared(t)
 	e, err := Load(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -93,15 +106,17 @@ func countRestores(t *testing.T) (e *Engine, restores *atomic.Int32, last func()
 	var n atomic.Int32
 	var mu sync.Mutex
 	var lastIn *instance
-	acquiredHook = func(in *instance) {
+	acquiredHook.set(func(in *instance) {
 		n.Add(1)
 		mu.Lock()
 		lastIn = in
 		mu.Unlock()
-	}
+	})
 	t.Cleanup(func() {
 		e.awaitResets() // no run reads the hooks any more
-		acquiredHook, endReleaseHook, resetHook = nil, nil, nil
+		acquiredHook.set(nil)
+		endReleaseHook.set(nil)
+		resetHook.set(nil)
 		e.Close()
 	})
 	return e, &n, func() *instance { mu.Lock(); defer mu.Unlock(); return lastIn }
@@ -160,13 +175,13 @@ func mustJS(t *testing.T, src string) string {
 func TestNextRunFindsNothingOfTheLast(t *testing.T) {
 	for _, mode := range []struct {
 		name  string
-		share int
+		share int32
 	}{{"copied", shareNever}, {"copy-on-write", shareAlways}} {
 		for _, state := range []string{"not yet reset", "being reset", "reset"} {
 			t.Run(mode.name+"/"+state, func(t *testing.T) {
-				old := shareMode
-				shareMode = mode.share
-				defer func() { shareMode = old }()
+				old := shareMode.Load()
+				shareMode.Store(mode.share)
+				defer shareMode.Store(old)
 				testNextRunFindsNothing(t, state)
 			})
 		}
@@ -182,9 +197,11 @@ func testNextRunFindsNothing(t *testing.T, state string) {
 	}
 	e.awaitResets() // no run reads the hooks while they are set
 	var hold holdBack
-	endReleaseHook, resetHook = hold.hook, nil
+	endReleaseHook.set(hold.hook)
+	resetHook.set(nil)
 	if state == "being reset" {
-		endReleaseHook, resetHook = nil, hold.hook
+		endReleaseHook.set(nil)
+		resetHook.set(hold.hook)
 	}
 	for i := range 3 {
 		secret := "S3CRET-" + strconv.Itoa(i) + "-" + state
@@ -257,9 +274,9 @@ func testNextRunFindsNothing(t *testing.T, state string) {
 // noSpares sets spareInstances to 0 for the test: an acquire that finds
 // no instance idle resets one handed back, or waits for its reset.
 func noSpares(t *testing.T) {
-	old := spareInstances
-	spareInstances = 0
-	t.Cleanup(func() { spareInstances = old })
+	old := spareInstances.Load()
+	spareInstances.Store(0)
+	t.Cleanup(func() { spareInstances.Store(old) })
 }
 
 // TestSequentialRunsShareTwoInstances: runs one after the other, each
@@ -270,11 +287,11 @@ func noSpares(t *testing.T) {
 // waits for it), never a third. Without spares (spareInstances 0) they
 // run on one.
 func TestSequentialRunsShareTwoInstances(t *testing.T) {
-	for _, spares := range []int{1, 0} {
+	for _, spares := range []int32{1, 0} {
 		t.Run(fmt.Sprintf("spares=%d", spares), func(t *testing.T) {
-			old := spareInstances
-			spareInstances = spares
-			defer func() { spareInstances = old }()
+			old := spareInstances.Load()
+			spareInstances.Store(spares)
+			defer spareInstances.Store(old)
 			e, restores, _ := countRestores(t)
 			for i := range 200 {
 				r := e.Run(context.Background(), Request{Code: mustJS(t, newProgram2KB(i)), Setup: addSetup})
@@ -301,12 +318,12 @@ func TestSpareRunFindsNothingOfTheLast(t *testing.T) {
 	e, restores, _ := countRestores(t)
 	var mu sync.Mutex
 	var all []*instance
-	acquiredHook = func(in *instance) {
+	acquiredHook.set(func(in *instance) {
 		restores.Add(1)
 		mu.Lock()
 		all = append(all, in)
 		mu.Unlock()
-	}
+	})
 	// two runs: the second restores the spare (replenish: once a run has
 	// ended); awaitResets waits for that restore too
 	for range 2 {
@@ -319,7 +336,7 @@ func TestSpareRunFindsNothingOfTheLast(t *testing.T) {
 		t.Fatalf("%d instances idle after two runs, want 2: the run's and the spare", n)
 	}
 	var hold holdBack
-	endReleaseHook = hold.hook
+	endReleaseHook.set(hold.hook)
 	for i := range 4 {
 		secret := "S3CRET-spare-" + strconv.Itoa(i)
 		release := make(chan struct{})
@@ -437,17 +454,17 @@ func TestConcurrentRunsReuseResetInstances(t *testing.T) {
 func TestCloseWhileResetPending(t *testing.T) {
 	for _, hook := range []string{"endRelease", "reset"} {
 		t.Run(hook, func(t *testing.T) {
-			old := shareMode
-			shareMode = shareAlways // the reset maps the memfd
-			defer func() { shareMode = old }()
+			old := shareMode.Load()
+			shareMode.Store(shareAlways) // the reset maps the memfd
+			defer shareMode.Store(old)
 			e, _, _ := countRestores(t)
 			entered, release := make(chan struct{}), make(chan struct{})
 			var hold holdBack
 			hold.arm(func(*instance) { close(entered); <-release })
 			if hook == "endRelease" {
-				endReleaseHook = hold.hook
+				endReleaseHook.set(hold.hook)
 			} else {
-				resetHook = hold.hook
+				resetHook.set(hold.hook)
 			}
 			if r := runReuse(t, e, `return 1`); r.Err != nil || string(r.Value) != "1" {
 				t.Fatalf("%s %+v", r.Value, r.Err)
@@ -487,9 +504,9 @@ func TestCloseWhileResetPending(t *testing.T) {
 // rewritten (a reset is off a run's critical path: it is done after Run
 // returns).
 func BenchmarkReset(b *testing.B) {
-	old := shareMode
-	shareMode = shareNever
-	defer func() { shareMode = old }()
+	old := shareMode.Load()
+	shareMode.Store(shareNever)
+	defer shareMode.Store(old)
 	e, err := Shared()
 	if err != nil {
 		b.Fatal(err)

@@ -315,11 +315,14 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 			return
 		}
 		peak.Store(uint64(mod.Memory().Size()))
-		if req.Exited != nil {
-			req.Exited(max(0, time.Since(r.effectiveDeadline())))
-		}
+		overrun := max(0, time.Since(r.effectiveDeadline()))
 		if e.beginRelease(inst, clean) {
 			r.toReset = inst
+		}
+		// after beginRelease: what the instance's release starts in the
+		// background (a spare's restore) is counted by then
+		if req.Exited != nil {
+			req.Exited(overrun)
 		}
 	}
 	// A run whose wait lasts while many runs are in flight gives its

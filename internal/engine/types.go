@@ -87,9 +87,10 @@ type Request struct {
 	// it starts and as it settles. It is called from the run's goroutines,
 	// possibly at once from several, and must not block.
 	Observe func(Event)
-	// Exited, if set, is called when the guest has left wasm for good, with
-	// how long after the deadline that was (0 if before): the CPU work a
-	// run still did after its caller got TIMEOUT.
+	// Exited, if set, is called when the guest has left wasm for good and
+	// its instance has been handed back, with how long after the deadline
+	// the guest left (0 if before): the CPU work a run still did after its
+	// caller got TIMEOUT.
 	Exited func(overrun time.Duration)
 }
 
