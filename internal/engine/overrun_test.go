@@ -149,3 +149,35 @@ func TestExitedAfterRelease(t *testing.T) {
 		e.awaitResets()
 	}
 }
+
+// TestCompareBranchLoopsStop: loops whose only conditional jump is fused
+// with their comparison (a do-while's jump back) still poll for the
+// deadline there: the run times out and its guest leaves wasm.
+func TestCompareBranchLoopsStop(t *testing.T) {
+	e, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		`let i = 0; do { i++; } while (i < 1e15); return i;`,
+		`let i = 0; do { i += 2; } while (i !== 1); return i;`,
+		`let i = 1e15; do { i--; } while (i >= 0); return i;`,
+		`let i = 0, s = "a"; do { i++; } while (s == "a"); return i;`,
+	} {
+		p, err := tsx.Transform(src, tsx.JS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		res := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Limits: Limits{Timeout: 50 * time.Millisecond},
+			Exited: func(time.Duration) { close(exited) }})
+		if res.Err == nil || res.Err.Code != codes.Timeout {
+			t.Fatalf("%s: %s %+v, want TIMEOUT", src, res.Value, res.Err)
+		}
+		select {
+		case <-exited:
+		case <-giveUp(t):
+			t.Fatalf("%s: the guest never stopped", src)
+		}
+	}
+}
