@@ -8,9 +8,10 @@
  * returns an already resolved promise, so "host calls" here are only
  * QuickJS promise/job overhead.
  *
- * Usage: harness N FILE.js
+ * Usage: harness N FILE.js [WARMUP]
  *
- * For each of N iterations (after one untimed warm-up) it:
+ * For each of N iterations (after WARMUP untimed warm-up runs, default 1)
+ * it:
  *   1. creates a fresh JSRuntime + JSContext and defines tools.add,
  *   2. evaluates "(async function(){\nBODY\n})()", attaches then-handlers,
  *      runs pending jobs until none are left, JSON-stringifies the result,
@@ -213,10 +214,11 @@ int main(int argc, char **argv)
     char *body, *wrapped, *json = NULL;
     size_t blen, wlen;
     double *tot, *prog, t, pr;
-    int n, i;
+    int n, i, warm = 1;
 
-    if (argc != 3 || (n = atoi(argv[1])) <= 0) {
-        fprintf(stderr, "usage: %s N FILE.js\n", argv[0]);
+    if ((argc != 3 && argc != 4) || (n = atoi(argv[1])) <= 0 ||
+        (argc == 4 && (warm = atoi(argv[3])) <= 0)) {
+        fprintf(stderr, "usage: %s N FILE.js [WARMUP]\n", argv[0]);
         return 2;
     }
     body = read_file(argv[2], &blen);
@@ -233,6 +235,11 @@ int main(int argc, char **argv)
     tot = calloc((size_t)n, sizeof(double));
     prog = calloc((size_t)n, sizeof(double));
     one_run(wrapped, wlen, &t, &pr, &json); /* warm-up, untimed */
+    for (i = 1; i < warm; i++) {
+        free(json);
+        json = NULL;
+        one_run(wrapped, wlen, &t, &pr, &json);
+    }
     for (i = 0; i < n; i++) {
         one_run(wrapped, wlen, &tot[i], &prog[i], NULL);
         printf("iter %d %.6f %.6f\n", i, tot[i], prog[i]);

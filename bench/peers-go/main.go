@@ -11,17 +11,27 @@
 // table reports the median over rounds of each engine's per-run time and
 // the ratios of those medians.
 //
-// Usage: peers-go [-rounds 16] [-programs DIR]
+// With -native, native QuickJS (the harness bench/peers.sh builds,
+// bench/native) is a fourth column, interleaved like the others: it times
+// its own runs in a child process per row and round (no process start in
+// its figure), and has no memory row.
+//
+// With -medians FILE, it also writes every median there, one "ROW ENGINE
+// VALUE" line each (bench/peers.sh reads its targets from them).
+//
+// Usage: peers-go [-rounds 16] [-programs DIR] [-native HARNESS] [-medians FILE]
 package main
 
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -44,6 +54,8 @@ var rows = []row{
 func main() {
 	rounds := flag.Int("rounds", 16, "interleaved rounds")
 	dir := flag.String("programs", "", "bench/programs directory (default: ../programs next to this module)")
+	native := flag.String("native", "", "the native QuickJS harness (bench/native, built by bench/peers.sh): a fourth, interleaved column")
+	medians := flag.String("medians", "", "also write every median to this file, one \"ROW ENGINE VALUE\" line each")
 	live := flag.Int("live", 0, "only modebox's memory-per-live-run row, this many times (KiB per live run, one a line)")
 	flag.Parse()
 	if *live > 0 {
@@ -60,18 +72,26 @@ func main() {
 	if *dir == "" {
 		*dir = filepath.Join("..", "programs")
 	}
-	if err := mainErr(*rounds, *dir); err != nil {
+	if err := mainErr(*rounds, *dir, *native, *medians); err != nil {
 		fmt.Fprintln(os.Stderr, "peers-go: FAILED:", err)
 		os.Exit(1)
 	}
 }
 
-func mainErr(rounds int, dir string) error {
+func mainErr(rounds int, dir, native, medians string) error {
 	mb, err := newModebox()
 	if err != nil {
 		return err
 	}
 	engines := []engine{mb, gojaEngine{}, moderncEngine{}}
+	if native != "" {
+		tmp, err := os.MkdirTemp("", "peers-go-native-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		engines = append(engines, &nativeEngine{harness: native, dir: tmp})
+	}
 	src := map[string]string{}
 	for _, r := range rows {
 		if r.file == "" {
@@ -119,13 +139,10 @@ func mainErr(rounds int, dir string) error {
 				ei := (k + round) % len(engines)
 				e := engines[ei]
 				runtime.GC()
-				t0 := time.Now()
-				for range r.reps {
-					if err := once(e, r); err != nil {
-						return err
-					}
+				ms, err := timeRow(e, r, src, once, &seq)
+				if err != nil {
+					return err
 				}
-				ms := float64(time.Since(t0).Nanoseconds()) / 1e6 / float64(r.reps)
 				samples[ei][r.key] = append(samples[ei][r.key], ms)
 			}
 		}
@@ -141,6 +158,9 @@ func mainErr(rounds int, dir string) error {
 		fmt.Fprintf(os.Stderr, "peers-go: memory round %d/%d\n", round+1, memRounds)
 		for k := range engines {
 			ei := (k + round) % len(engines)
+			if _, ok := engines[ei].(*nativeEngine); ok {
+				continue // not a Go engine: no memory row
+			}
 			kib, err := liveKiB(engines[ei].name())
 			if err != nil {
 				return fmt.Errorf("%s on the live-run row: %w", engines[ei].name(), err)
@@ -149,12 +169,29 @@ func mainErr(rounds int, dir string) error {
 		}
 	}
 
-	med := func(ei int, key string) float64 { return median(samples[ei][key]) }
-	fmt.Printf("| figure (median of %d interleaved rounds) | modebox | goja | modernc | modebox / goja | modebox / modernc |\n", rounds)
-	fmt.Println("|---|---:|---:|---:|---:|---:|")
+	med := func(ei int, key string) float64 {
+		if len(samples[ei][key]) == 0 {
+			return math.NaN() // native's memory row
+		}
+		return median(samples[ei][key])
+	}
+	fmt.Printf("| figure (median of %d interleaved rounds) |", rounds)
+	for _, e := range engines {
+		fmt.Printf(" %s |", e.name())
+	}
+	for _, e := range engines[1:] {
+		fmt.Printf(" modebox / %s |", e.name())
+	}
+	fmt.Printf("\n|---|%s\n", strings.Repeat("---:|", 2*len(engines)-1))
 	line := func(label, key string, prec int) {
-		a, g, q := med(0, key), med(1, key), med(2, key)
-		fmt.Printf("| %s | %.*f | %.*f | %.*f | %.2f× | %.2f× |\n", label, prec, a, prec, g, prec, q, a/g, a/q)
+		fmt.Printf("| %s |", label)
+		for ei := range engines {
+			fmt.Printf(" %s |", figure(med(ei, key), prec))
+		}
+		for ei := range engines[1:] {
+			fmt.Printf(" %s |", ratio(med(0, key), med(ei+1, key)))
+		}
+		fmt.Println()
 	}
 	for _, r := range rows {
 		prec := 3
@@ -168,6 +205,19 @@ func mainErr(rounds int, dir string) error {
 	}
 	line(fmt.Sprintf("memory per live run: resident growth with %d runs waiting in a host call, / %d (KiB)", liveRuns, liveRuns), "live", 0)
 	fmt.Println()
+	if medians != "" {
+		var b strings.Builder
+		for _, key := range append([]string{"rtt", "live"}, rowKeys()...) {
+			for ei, e := range engines {
+				if v := med(ei, key); !math.IsNaN(v) {
+					fmt.Fprintf(&b, "%s %s %g\n", key, e.name(), v)
+				}
+			}
+		}
+		if err := os.WriteFile(medians, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
 	fmt.Printf("Runs per engine per round: ")
 	for i, r := range rows {
 		if i > 0 {
@@ -177,6 +227,61 @@ func mainErr(rounds int, dir string) error {
 	}
 	fmt.Printf("; memory %d rounds. %s, %d cores, GOMAXPROCS %d.\n", memRounds, runtime.Version(), runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	return nil
+}
+
+// timeRow times r.reps runs of row r on e and returns ms per run. An
+// engine that times itself (native) runs them in one go; the others are
+// timed here, run by run.
+func timeRow(e engine, r row, src map[string]string, once func(engine, row) error, seq *int) (float64, error) {
+	if n, ok := e.(*nativeEngine); ok {
+		s, want := src[r.key], r.want
+		if r.key == "newprog" {
+			// one new program per row and round: the harness compiles it
+			// afresh at every run (QuickJS caches nothing between runs)
+			*seq++
+			s, want = newProgram(*seq), strconv.Itoa(*seq+1)
+		}
+		ms, got, err := n.timed(s, r.reps)
+		if err != nil {
+			return 0, fmt.Errorf("native on %s: %w", r.key, err)
+		}
+		if got != want {
+			return 0, fmt.Errorf("native on %s returned %s, want %s", r.key, got, want)
+		}
+		return ms, nil
+	}
+	t0 := time.Now()
+	for range r.reps {
+		if err := once(e, r); err != nil {
+			return 0, err
+		}
+	}
+	return float64(time.Since(t0).Nanoseconds()) / 1e6 / float64(r.reps), nil
+}
+
+// rowKeys lists the rows' keys.
+func rowKeys() []string {
+	keys := make([]string, len(rows))
+	for i, r := range rows {
+		keys[i] = r.key
+	}
+	return keys
+}
+
+// figure formats a median, or – where an engine has none.
+func figure(v float64, prec int) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
+// ratio formats a / b, or – where either is missing.
+func ratio(a, b float64) string {
+	if math.IsNaN(a) || math.IsNaN(b) || b == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f×", a/b)
 }
 
 // memRounds is the number of rounds of the memory-per-live-run row.
