@@ -372,6 +372,9 @@ func (s *stripper) declarations(end int) {
 			s.blank(s.i, j)
 			s.i = j
 		}
+		if n := s.tok(s.i); n.kind == tIdent && !n.nl && (n.str(s.body) == "as" || n.str(s.body) == "satisfies") {
+			decline() // let A as T: no assertion here, esbuild rejects it
+		}
 		if s.isPunct(s.i, "=") {
 			s.i++
 			s.scan(end, ctxExpr)

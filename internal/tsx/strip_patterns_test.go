@@ -49,3 +49,26 @@ func TestStripBindingPatterns(t *testing.T) {
 		checkStrip(t, src, src)
 	}
 }
+
+// TestStripDeclarationAs: "as" and "satisfies" right after a declared
+// binding are no assertions (esbuild rejects let A as 0), where after an
+// initializer they are.
+func TestStripDeclarationAs(t *testing.T) {
+	for _, src := range []string{
+		"let A as 0",
+		"let A as T",
+		"const a satisfies T = 1",
+		"var a as const",
+		"let {a} as T = o",
+		"let [a] as T = o",
+		"let a: T as U",
+		"let a, b as T",
+		"for (let a as T of x) {}",
+		"let a = b as T",
+		"let a = b satisfies T, c = d as U",
+		"for (const a of b as T[]) {}",
+		"let a\nas\n0",
+	} {
+		checkStrip(t, src, src)
+	}
+}
