@@ -248,7 +248,7 @@ func (e *Engine) sweep() {
 // canHibernate reports whether the run of in may hibernate now.
 func (e *Engine) canHibernate(in *instance) bool {
 	return hibernateRuns.Load() && in != nil && in.sp != nil && e.cow != nil && e.reusable && reuseInstances.Load() &&
-		e.live.Load() > shareThreshold
+		e.live.Load() > shareThreshold.Load()
 }
 
 // hibernate records the run's state on in and hands in back; ok is false

@@ -120,7 +120,7 @@ func TestHibernatedRunsResume(t *testing.T) {
 	verifyWake.Store(true)
 	hibernateNow.Store(true)
 	defer func() { verifyWake.Store(false); hibernateNow.Store(false) }()
-	n := 3 * int(shareThreshold)
+	n := 3 * int(shareThreshold.Load())
 	h := newBarrierHost(n)
 	before := hibernations.Load()
 	var wg sync.WaitGroup
@@ -149,8 +149,8 @@ func TestHibernatedRunsResume(t *testing.T) {
 		t.Error(err)
 	}
 	got := hibernations.Load() - before
-	if got < int64(n)-int64(shareThreshold) {
-		t.Errorf("%d hibernations for %d runs in flight together, want at least %d", got, n, n-int(shareThreshold))
+	if got < int64(n)-int64(shareThreshold.Load()) {
+		t.Errorf("%d hibernations for %d runs in flight together, want at least %d", got, n, n-int(shareThreshold.Load()))
 	}
 	t.Logf("%d hibernations", got)
 	e.awaitResets()
@@ -173,7 +173,7 @@ func TestHibernatedRunStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 2 * int(shareThreshold)
+	n := 2 * int(shareThreshold.Load())
 	hold := blockHost{entered: make(chan struct{}, n), release: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	before := hibernations.Load()
@@ -219,7 +219,7 @@ func awaitWaiting(t *testing.T, hold blockHost, n int, before int64) {
 			t.Fatal("the runs did not all reach their call within a minute")
 		}
 	}
-	awaitHibernations(t, before, n-int(shareThreshold))
+	awaitHibernations(t, before, n-int(shareThreshold.Load()))
 }
 
 // awaitHibernations waits until want runs have hibernated since before:
@@ -251,7 +251,7 @@ func BenchmarkHostCallsManyLive(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	n := 2 * int(shareThreshold)
+	n := 2 * int(shareThreshold.Load())
 	for _, on := range []bool{true, false} {
 		name := "hibernate"
 		if !on {
@@ -314,7 +314,7 @@ const r = await tools.add({a: 1, b: 2}); return kept.length + r;`, tsx.JS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 2 * int(shareThreshold)
+	n := 2 * int(shareThreshold.Load())
 	hold := blockHost{entered: make(chan struct{}, n), release: make(chan struct{})}
 	var mu sync.Mutex
 	var records [][]byte
@@ -442,7 +442,7 @@ return [s, sum];`, tsx.JS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 2 * int(shareThreshold)
+	n := 2 * int(shareThreshold.Load())
 	h := newBarrierHost(n)
 	before := hibernations.Load()
 	want := fmt.Sprintf("[6,%d]", 1024/256*(255*256/2))

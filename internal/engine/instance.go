@@ -578,14 +578,14 @@ const (
 	shareAbove
 )
 
-var shareThreshold int32 = 8
+var shareThreshold = newKnob(8)
 
 func (e *Engine) shareSnapshot() bool {
 	switch shareMode.Load() {
 	case shareAlways:
 		return true
 	case shareAbove:
-		return e.live.Load() > shareThreshold
+		return e.live.Load() > shareThreshold.Load()
 	}
 	return false
 }

@@ -3,10 +3,11 @@ package engine
 import "sync/atomic"
 
 // The engine's test knobs (reuseInstances, spareInstances, shareMode,
-// hibernateRuns) and test hooks (acquiredHook, endReleaseHook, resetHook)
-// are atomics: a test changes them while the process-wide engine (Shared)
-// may still be ending an earlier test's run in the background (a reset, a
-// spare's restore), and that goroutine reads them.
+// shareThreshold, hibernateRuns, verifyWake, hibernateNow) and test hooks
+// (acquiredHook, endReleaseHook, resetHook, hibernatedHook) are atomics: a
+// test changes them while the process-wide engine (Shared) may still be
+// ending an earlier test's run in the background (a reset, a spare's
+// restore), and that goroutine reads them.
 
 // newFlag returns a boolean knob set to v.
 func newFlag(v bool) *atomic.Bool {

@@ -115,9 +115,9 @@ func TestWaitingRunHoldsNoCallEngine(t *testing.T) {
 		}
 		in.mod.Close(context.Background())
 	}
-	old := shareThreshold
-	shareThreshold = 0
-	defer func() { shareThreshold = old }()
+	old := shareThreshold.Load()
+	shareThreshold.Store(0)
+	defer shareThreshold.Store(old)
 	for _, in := range takeIdle(e) {
 		in.mod.Close(context.Background())
 	}

@@ -363,7 +363,7 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 	_, err = inst.run.Call(ctx, uint64(codePtr), uint64(len(req.Code)),
 		uint64(setupPtr), uint64(len(req.Setup)), seed&0xffffffff, seed>>32, memLimit)
 	inst.endInputs()
-	if err == nil && e.live.Load() > shareThreshold && !r.isFinished() {
+	if err == nil && e.live.Load() > shareThreshold.Load() && !r.isFinished() {
 		// The run goes on to wait (a host call, a timer) while many runs
 		// hold an instance. mb_run's call engine, whose stack has grown to
 		// ~20 KiB, has no use before the instance's next run: a waiting
