@@ -103,13 +103,18 @@ func mainErr(rounds int, dir, native, medians string) error {
 		}
 		src[r.key] = string(b)
 	}
+	// program gives row r's source and expected result: a new one at every
+	// call for the new-program row
 	seq := 0
-	once := func(e engine, r row) error {
-		s, want := src[r.key], r.want
+	program := func(r row) (string, string) {
 		if r.key == "newprog" {
 			seq++
-			s, want = newProgram(seq), strconv.Itoa(seq+1)
+			return newProgram(seq), strconv.Itoa(seq + 1)
 		}
+		return src[r.key], r.want
+	}
+	once := func(e engine, r row) error {
+		s, want := program(r)
 		got, err := e.run(s)
 		if err != nil {
 			return fmt.Errorf("%s on %s: %w", e.name(), r.key, err)
@@ -139,7 +144,7 @@ func mainErr(rounds int, dir, native, medians string) error {
 				ei := (k + round) % len(engines)
 				e := engines[ei]
 				runtime.GC()
-				ms, err := timeRow(e, r, src, once, &seq)
+				ms, err := timeRow(e, r, program, once)
 				if err != nil {
 					return err
 				}
@@ -232,15 +237,12 @@ func mainErr(rounds int, dir, native, medians string) error {
 // timeRow times r.reps runs of row r on e and returns ms per run. An
 // engine that times itself (native) runs them in one go; the others are
 // timed here, run by run.
-func timeRow(e engine, r row, src map[string]string, once func(engine, row) error, seq *int) (float64, error) {
+func timeRow(e engine, r row, program func(row) (string, string), once func(engine, row) error) (float64, error) {
 	if n, ok := e.(*nativeEngine); ok {
-		s, want := src[r.key], r.want
-		if r.key == "newprog" {
-			// one new program per row and round: the harness compiles it
-			// afresh at every run (QuickJS caches nothing between runs)
-			*seq++
-			s, want = newProgram(*seq), strconv.Itoa(*seq+1)
-		}
+		// the new-program row gets one new program per row and round: the
+		// harness compiles it afresh at every run (QuickJS caches nothing
+		// between runs)
+		s, want := program(r)
 		ms, got, err := n.timed(s, r.reps)
 		if err != nil {
 			return 0, fmt.Errorf("native on %s: %w", r.key, err)
