@@ -24,6 +24,9 @@ func dirtiedPages(t *testing.T, e *Engine, src string) int {
 	t.Helper()
 	n := 0
 	whileWaiting(t, e, src, func(_ *instance, buf, snap []byte) {
+		if len(buf) != len(snap) {
+			t.Fatalf("the run's memory is %d bytes, the snapshot %d: it grew", len(buf), len(snap))
+		}
 		for p := 0; p < len(snap); p += osPage {
 			if !bytes.Equal(buf[p:p+osPage], snap[p:p+osPage]) {
 				n++
@@ -36,6 +39,8 @@ func dirtiedPages(t *testing.T, e *Engine, src string) int {
 // whileWaiting runs src on a new instance until it waits in its host call
 // (tools.add, answered 5), calls inspect with the run's instance, its
 // memory and the snapshot's, then lets the run finish; its result must be 6.
+// The run's memory may be longer than the snapshot's, if the run grew it:
+// an inspect that counts on the same length checks it.
 func whileWaiting(t *testing.T, e *Engine, src string, inspect func(in *instance, run, snap []byte)) {
 	t.Helper()
 	prog, err := tsx.Transform(src, tsx.JS)
@@ -69,8 +74,8 @@ func whileWaiting(t *testing.T, e *Engine, src string, inspect func(in *instance
 	for _, c := range e.snap.image {
 		copy(snap[c.off:], c.data)
 	}
-	if len(buf) != len(snap) {
-		t.Fatalf("the run's memory is %d bytes, the snapshot %d: it grew", len(buf), len(snap))
+	if len(buf) < len(snap) {
+		t.Fatalf("the run's memory is %d bytes, the snapshot %d", len(buf), len(snap))
 	}
 	inspect(in, buf, snap)
 	close(h.release)
@@ -170,7 +175,12 @@ return a.length;`, tsx.JS)
 // are never freed). A run that drops every reference it can reach to them,
 // churns strings, symbols and closures made from them, and makes the cycle
 // collector run over them many times, still finds them intact, and so does
-// the next run on the same instance.
+// the next run on the same instance. The counts are checked over the
+// snapshot's part of the run's memory: whether this run grows its memory
+// by a page depends on where its collector runs fall against the heap's
+// layout (measured: with a tenth of its cycle churn it grows the memory on
+// the image before patch zm7 as well; with patch zm7 the whole program
+// does, also with zm7's fusions turned off).
 func TestFrozenSnapshotValues(t *testing.T) {
 	e, err := Shared()
 	if err != nil {

@@ -151,8 +151,10 @@ func TestExitedAfterRelease(t *testing.T) {
 }
 
 // TestCompareBranchLoopsStop: loops whose only conditional jump is fused
-// with their comparison (a do-while's jump back) still poll for the
-// deadline there: the run times out and its guest leaves wasm.
+// with their comparison (a do-while's jump back), or with a small constant
+// and the comparison (OP_cmp_k_br: `i !== 1`, `i >= 0`, `i < 7`), still
+// poll for the deadline there: the run times out and its guest leaves
+// wasm.
 func TestCompareBranchLoopsStop(t *testing.T) {
 	e, err := Shared()
 	if err != nil {
@@ -163,6 +165,8 @@ func TestCompareBranchLoopsStop(t *testing.T) {
 		`let i = 0; do { i += 2; } while (i !== 1); return i;`,
 		`let i = 1e15; do { i--; } while (i >= 0); return i;`,
 		`let i = 0, s = "a"; do { i++; } while (s == "a"); return i;`,
+		`var i = 0; do { i = i - 1; } while (i < 7); return i;`,
+		`function f(n) { do { n = n + 1; } while (n > -1); return n; } return f(0);`,
 	} {
 		p, err := tsx.Transform(src, tsx.JS)
 		if err != nil {
