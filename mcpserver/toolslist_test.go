@@ -180,7 +180,7 @@ func measure(tb testing.TB, bin string, servers map[string]server) sizes {
 	// count that is short with every server started fails at once.
 	for attempt := 1; ; attempt++ {
 		mbCmd := exec.Command(bin, "mcp", "--config", cfg)
-		var mbErr lockedBuffer
+		var mbErr syncBuffer
 		mbCmd.Stderr = &mbErr
 		mb := listTools(ctx, tb, mbCmd)
 		sz.modebox = mb.bytes
@@ -260,20 +260,20 @@ func BenchmarkToolsList(b *testing.B) {
 	}
 }
 
-// lockedBuffer is an io.Writer for a child's stderr that a test may read
-// while the child still writes.
-type lockedBuffer struct {
+// syncBuffer is a bytes.Buffer safe for concurrent use (a child's stderr,
+// read while the child may still write).
+type syncBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
 }
 
-func (b *lockedBuffer) Write(p []byte) (int, error) {
+func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Write(p)
 }
 
-func (b *lockedBuffer) String() string {
+func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
