@@ -31,6 +31,7 @@ func BenchmarkImageAB(b *testing.B) {
 	if prog == "" {
 		prog = "new"
 	}
+	deriving(b)
 	saved := guest.Wasm
 	defer func() { guest.Wasm = saved }()
 	load := func(f string) *Engine {

@@ -26,6 +26,7 @@ func (addHost) Call(_ context.Context, c Call) (json.RawMessage, error) {
 var addSetup = []byte(`{"tools":[{"key":"add","path":["add"]}]}`)
 
 func benchProgram(b *testing.B, src string, host Host) {
+	deriving(b)
 	e, err := Shared()
 	if err != nil {
 		b.Fatal(err)

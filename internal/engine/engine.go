@@ -63,6 +63,9 @@ type Engine struct {
 	// ended (see Close).
 	closed   bool
 	inflight int
+	// derivedHeld counts the derived engines (setup.go) not yet freed:
+	// like a run, each holds the runtime and compiled module it shares.
+	derivedHeld int
 	// Guarded by idleMu too (see beginRelease): dirty holds the ended
 	// runs' instances not yet reset; resetting counts, by memory cap, those
 	// their runs are resetting now, restoring those replenish is restoring,
@@ -78,6 +81,11 @@ type Engine struct {
 	released  chan struct{}
 	// shared is the engine Shared returns, which Close leaves open.
 	shared bool
+	// base is the engine a derived engine (setup.go) was made from: it
+	// shares base's runtime and compiled module and holds base until it is
+	// freed. setups are an engine's derived engines.
+	base   *Engine
+	setups setups
 	// Guarded by hibMu (hibernate.go): the runs armed to hibernate, and
 	// whether the sweeper that hibernates them is running.
 	hibMu       sync.Mutex
@@ -251,25 +259,34 @@ func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) 
 		return fmt.Errorf("engine: init: %w", err)
 	}
 	final, _ := mem.Read(0, mem.Size())
-	e.snap.pages = mem.Size() / pageSize
-	if g, ok := mod.ExportedGlobal(spExport).(api.MutableGlobal); ok {
-		e.snap.sp = g.Get()
-	} else {
+	sp, ok := uint64(0), false
+	if g, isMut := mod.ExportedGlobal(spExport).(api.MutableGlobal); isMut {
+		sp, ok = g.Get(), true
+	}
+	if !ok {
 		e.reusable = false
 	}
+	e.snap = makeSnapshot(final, pristine, sp)
+	if stripped {
+		e.cow, _ = newCowImage(final) // none: every run copies
+	}
+	return nil
+}
+
+// makeSnapshot is the snapshot of final, an instance's memory whose stack
+// pointer is sp, against pristine, a fresh instance's memory.
+func makeSnapshot(final, pristine []byte, sp uint64) snapshot {
+	snap := snapshot{pages: uint32(len(final) / pageSize), sp: sp}
 	for off := 0; off < len(final); off += chunkSize {
 		cur := final[off:min(off+chunkSize, len(final))]
 		if allZero(cur) {
 			continue
 		}
-		if n := len(e.snap.image); n > 0 && e.snap.image[n-1].off+uint32(len(e.snap.image[n-1].data)) == uint32(off) {
-			e.snap.image[n-1].data = append(e.snap.image[n-1].data, cur...)
+		if n := len(snap.image); n > 0 && snap.image[n-1].off+uint32(len(snap.image[n-1].data)) == uint32(off) {
+			snap.image[n-1].data = append(snap.image[n-1].data, cur...)
 			continue
 		}
-		e.snap.image = append(e.snap.image, chunk{off: uint32(off), data: bytes.Clone(cur)})
-	}
-	if stripped {
-		e.cow, _ = newCowImage(final) // none: every run copies
+		snap.image = append(snap.image, chunk{off: uint32(off), data: bytes.Clone(cur)})
 	}
 	for off := 0; off < len(final); off += chunkSize {
 		end := min(off+chunkSize, len(final))
@@ -281,13 +298,13 @@ func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) 
 		if bytes.Equal(cur, old) || (old == nil && allZero(cur)) {
 			continue
 		}
-		if n := len(e.snap.chunks); n > 0 && e.snap.chunks[n-1].off+uint32(len(e.snap.chunks[n-1].data)) == uint32(off) {
-			e.snap.chunks[n-1].data = append(e.snap.chunks[n-1].data, cur...)
+		if n := len(snap.chunks); n > 0 && snap.chunks[n-1].off+uint32(len(snap.chunks[n-1].data)) == uint32(off) {
+			snap.chunks[n-1].data = append(snap.chunks[n-1].data, cur...)
 			continue
 		}
-		e.snap.chunks = append(e.snap.chunks, chunk{off: uint32(off), data: bytes.Clone(cur)})
+		snap.chunks = append(snap.chunks, chunk{off: uint32(off), data: bytes.Clone(cur)})
 	}
-	return nil
+	return snap
 }
 
 func allZero(b []byte) bool {

@@ -33,7 +33,7 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		}
 	}
 	if r.initOnly {
-		if kind == evPanic {
+		if kind == evPanic || kind == evError { // why init or mb_setup failed
 			r.panicMsg = string(payload)
 		}
 		return answerGo

@@ -239,6 +239,7 @@ func awaitHibernations(t *testing.T, before int64, want int) {
 // wait hibernates its run; "keep" is the same with hibernation off (each
 // run keeps its instance while it waits). An op is one host call.
 func BenchmarkHostCallsManyLive(b *testing.B) {
+	deriving(b)
 	src, err := os.ReadFile(filepath.Join("..", "..", "bench", "programs", "hostcalls100.js"))
 	if err != nil {
 		b.Fatal(err)

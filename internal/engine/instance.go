@@ -433,7 +433,19 @@ func (e *Engine) done() {
 func (e *Engine) unhold() {
 	e.idleMu.Lock()
 	e.inflight--
-	last := e.closed && e.inflight == 0
+	last := e.closed && e.inflight == 0 && e.derivedHeld == 0
+	e.idleMu.Unlock()
+	if last {
+		e.free()
+	}
+}
+
+// unholdDerived ends a derived engine's hold on e (counted in
+// derivedHeld); the last hold after Close frees e.
+func (e *Engine) unholdDerived() {
+	e.idleMu.Lock()
+	e.derivedHeld--
+	last := e.closed && e.inflight == 0 && e.derivedHeld == 0
 	e.idleMu.Unlock()
 	if last {
 		e.free()
@@ -468,8 +480,9 @@ func (e *Engine) Close() error {
 	e.closed = true
 	idle := append(e.idle, e.dirty...) // ended runs' instances not yet reset too
 	e.idle, e.dirty = nil, nil
-	last := e.inflight == 0
+	last := e.inflight == 0 && e.derivedHeld == 0
 	e.idleMu.Unlock()
+	e.setups.closeAll() // each holds e until it is freed
 	for _, in := range idle {
 		in.mod.Close(context.Background())
 	}
@@ -487,9 +500,14 @@ func (e *Engine) Close() error {
 }
 
 // free closes the runtime (and with it the compiled module) and the
-// snapshot image. It runs once: after Close, when no run holds an
-// instance.
+// snapshot image, or, on a derived engine, its snapshot image and its hold
+// on its base. It runs once: after Close, when no run holds an instance.
 func (e *Engine) free() {
+	if e.base != nil { // a derived engine: the runtime is its base's
+		e.cow.close()
+		e.base.unholdDerived()
+		return
+	}
 	ctx := context.Background()
 	e.compiled.Close(ctx)
 	e.rt.Close(ctx)

@@ -23,6 +23,7 @@ func BenchmarkRunStartLatency(b *testing.B) { benchLatency(b, "empty.js", false)
 func BenchmarkRunNewProgram2KBLatency(b *testing.B) { benchLatency(b, "", true) }
 
 func benchLatency(b *testing.B, name string, fresh bool) {
+	deriving(b)
 	e, err := Shared()
 	if err != nil {
 		b.Fatal(err)

@@ -25,6 +25,7 @@ func newProgram2KB(i int) string {
 // time: restore, compile, run, result. Minus BenchmarkRunStart it is
 // mostly the guest's parser and bytecode compiler.
 func BenchmarkRunNewProgram2KB(b *testing.B) {
+	deriving(b)
 	e, err := Shared()
 	if err != nil {
 		b.Fatal(err)

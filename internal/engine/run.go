@@ -128,6 +128,10 @@ func (r *run) resetInstance(e *Engine) {
 // Run runs one program. It never returns an error: failures of the
 // program, of the guest and of caps are all in Result.Err.
 func (e *Engine) Run(ctx context.Context, req Request) *Result {
+	if d := e.forSetup(req.Setup); d != nil {
+		req.Setup = nil // installed in d's snapshot (setup.go)
+		return d.Run(ctx, req)
+	}
 	lim := req.Limits.WithDefaults()
 	now := req.Now
 	if now == nil {

@@ -69,7 +69,10 @@ type Request struct {
 	// Code is a script whose completion value is the program's async
 	// function (see internal/tsx).
 	Code string
-	// Setup is JSON handed to the prelude (the tool list).
+	// Setup is JSON handed to the prelude (the tool list). A setup the
+	// engine has seen before is installed once, into a snapshot of a
+	// derived engine the run then runs on (setup.go); the caller must not
+	// change the bytes during Run.
 	Setup []byte
 	// Seed seeds Math.random; ignored when Replay is set.
 	Seed uint64

@@ -86,7 +86,7 @@ $LD -o "$work/modebox.wasm" \
 	--entry _initialize --stack-first -z stack-size=$STACK_SIZE \
 	--initial-memory=$INITIAL_MEMORY \
 	--strip-all --export=_initialize --export=mb_alloc --export=mb_free \
-	--export=mb_init --export=mb_run --export=mb_settle
+	--export=mb_init --export=mb_setup --export=mb_run --export=mb_settle
 
 # The features are those the linked module uses (sign-ext, mutable
 # globals) plus what wazero runs and -O3 may use instead of loops (bulk

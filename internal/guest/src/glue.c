@@ -5,7 +5,7 @@
  *   host_event(kind, id, ptr, len) -> i32   every message to the host
  *   host_clock() -> f64                     milliseconds since the epoch
  *
- * and exports mb_alloc, mb_free, mb_init, mb_run and mb_settle. The JS side
+ * and exports mb_alloc, mb_free, mb_init, mb_setup, mb_run and mb_settle. The JS side
  * of the bridge lives in the prelude, which mb_init evaluates once; the
  * host snapshots memory after that, so each run starts from there.
  */
@@ -1181,9 +1181,55 @@ static int call_hook(JSValueConst hook, JSValueConst arg)
     return 0;
 }
 
+/* Set when mb_setup has installed a setup's tools and built-ins before the
+   host took a snapshot of its own for that setup: runs from that snapshot
+   pass no setup, and mb_run installs nothing. */
+static int setup_done;
+
+/* Install setup (NUL-terminated JSON for the prelude, an input: see
+   free_input) once, before the host takes a snapshot for it: the prelude's
+   tools and builtins hooks, as mb_run calls them, then the heap made ready
+   for a snapshot as mb_init leaves it (objects frozen, held blocks given
+   back, holes plugged, a run's warm-up ahead). Returns 0 on success; on
+   failure the host discards the instance and runs install the setup
+   themselves (and report what failed). */
+EXPORT(mb_setup) int32_t mb_setup(const char *setup, int32_t setup_len)
+{
+    JSValue set;
+    int failed;
+
+    JS_UpdateStackTop(rt);
+    if (setup_done) {
+        free_input(setup);
+        return 2;
+    }
+    set = JS_ParseJSON(ctx, setup, (size_t)setup_len, "<setup>");
+    free_input(setup);
+    if (JS_IsException(set)) {
+        report_exception(JS_GetException(ctx));
+        return 1;
+    }
+    failed = call_hook(hook_tools, set) || call_hook(hook_builtins, set);
+    JS_FreeValue(ctx, set);
+    if (failed)
+        return 1;
+    drain();
+    if (stopped || mem_refused || calls_len)
+        return 3;
+    JS_RunGC(rt);
+    JS_ModeboxFreeze(rt);
+    give_back();
+    small_hold = 0;
+    plug_holes();
+    heap_freed = 0;
+    small_warmup = SMALL_WARMUP;
+    setup_done = 1;
+    return 0;
+}
+
 /* Start a run: code is a NUL-terminated script whose completion value is
    the program's async function; setup is NUL-terminated JSON for the
-   prelude. Both are inputs (free_input): on the stack, or from mb_alloc
+   prelude, or empty when mb_setup installed it into the snapshot. Both are inputs (free_input): on the stack, or from mb_alloc
    and freed here. The
    prelude's tools and builtins, the program's function and the prelude's
    start (given the promise, or what the call threw) are called one after
@@ -1209,15 +1255,20 @@ EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
         report_exception_as(JS_GetException(ctx), ERR_COMPILE);
         return 1;
     }
-    set = JS_ParseJSON(ctx, setup, (size_t)setup_len, "<setup>");
-    free_input(setup);
-    if (JS_IsException(set)) {
-        JS_FreeValue(ctx, fn);
-        report_exception(JS_GetException(ctx));
-        return 1;
+    if (setup_done) {
+        free_input(setup);
+        failed = 0;
+    } else {
+        set = JS_ParseJSON(ctx, setup, (size_t)setup_len, "<setup>");
+        free_input(setup);
+        if (JS_IsException(set)) {
+            JS_FreeValue(ctx, fn);
+            report_exception(JS_GetException(ctx));
+            return 1;
+        }
+        failed = call_hook(hook_tools, set) || call_hook(hook_builtins, set);
+        JS_FreeValue(ctx, set);
     }
-    failed = call_hook(hook_tools, set) || call_hook(hook_builtins, set);
-    JS_FreeValue(ctx, set);
     if (!failed && !JS_IsFunction(ctx, fn)) {
         JS_ThrowTypeError(ctx, "the program did not compile to a function");
         report_exception(JS_GetException(ctx));
