@@ -22,9 +22,14 @@ import (
 // Batches of runs (~30 ms each) alternate between the two engines, A
 // first in even rounds and B first in odd ones, 40 rounds; it reports
 // each image's median time per run and the median of the rounds' B/A
-// ratios. b.N is not used: run it with -benchtime 1x.
+// ratios. b.N is not used: run it with -benchtime 1x. With
+// MODEBOX_AB_DERIVE set, A's runs install their setup at every run and B's
+// run on a derived engine (setup.go): with neither image set, that
+// compares the two on the embedded image.
 //
 //	MODEBOX_AB_A=/tmp/a.wasm MODEBOX_AB_B=/tmp/b.wasm MODEBOX_AB_PROGRAM=new \
+//	  go test -run '^$' -bench BenchmarkImageAB -benchtime 1x ./internal/engine/
+//	MODEBOX_AB_DERIVE=1 MODEBOX_AB_PROGRAM=empty \
 //	  go test -run '^$' -bench BenchmarkImageAB -benchtime 1x ./internal/engine/
 func BenchmarkImageAB(b *testing.B) {
 	fa, fb, prog := os.Getenv("MODEBOX_AB_A"), os.Getenv("MODEBOX_AB_B"), os.Getenv("MODEBOX_AB_PROGRAM")
@@ -84,16 +89,35 @@ func BenchmarkImageAB(b *testing.B) {
 	// a batch takes ~30 ms: long enough to time, short enough that the
 	// machine's speed holds for the two batches of a round
 	// (timed from 10 warm-up runs of each: a single run may be a slow one)
+	// MODEBOX_AB_DERIVE set: A's runs install their setup, B's run on
+	// B's derived engine (setup.go), so that one image compares the two
+	// (the flag deriveSetups is set for each batch)
+	deriveAB := os.Getenv("MODEBOX_AB_DERIVE") != ""
+	use := func(e *Engine) {
+		if deriveAB {
+			deriveSetups.Store(e == eb)
+		}
+	}
 	var wa, wb time.Duration
 	for range 10 {
+		use(ea)
 		wa += run(ea)
+		use(eb)
 		wb += run(eb)
+	}
+	if deriveAB {
+		for deadline := time.Now().Add(time.Minute); eb.forSetup(addSetup) == nil; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				b.Fatal("B's setup was not derived within a minute")
+			}
+		}
 	}
 	batch, rounds := 1, 40
 	if d := min(wa, wb) / 10; d < 30*time.Millisecond {
 		batch = int(30*time.Millisecond/d) + 1
 	}
 	batchOf := func(e *Engine) time.Duration {
+		use(e)
 		var d time.Duration
 		for range batch {
 			d += run(e)

@@ -459,3 +459,30 @@ func BenchmarkRunStartTools(b *testing.B) {
 		}
 	}
 }
+
+// TestSetupDerivedDirtiesFewPages is TestSmallRunDirtiesFewPages on a
+// derived engine, and a run of a bigger program (60 functions, more than
+// the top of the heap holds) on both: the derived snapshot's heap must
+// serve it without spreading its blocks over the snapshot's pages (with
+// mb_setup plugging the heap's holes as mb_init does, it plugged the big
+// free blocks too, and that run wrote 97 pages against the base's 37).
+func TestSetupDerivedDirtiesFewPages(t *testing.T) {
+	e := loadOwn(t)
+	var big strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&big, "function f%d(x) { const y = x * %d + 1; return y > 1e9 ? y %% 7 : y - %d * x; }\n", i, i+2, i+1)
+	}
+	big.WriteString(liveProgram)
+	baseSmall, baseBig := dirtiedPages(t, e, liveProgram), dirtiedPages(t, e, big.String())
+	deriving(t)
+	runOn(t, e, addSetup, `return 1`)
+	d := derivedFor(t, e, addSetup)
+	small, bigger := dirtiedPages(t, d, liveProgram), dirtiedPages(t, d, big.String())
+	t.Logf("pages written: a small run %d (base %d), a 60-function program %d (base %d)", small, baseSmall, bigger, baseBig)
+	if small > maxDirtiedPages {
+		t.Errorf("a small run on the derived engine dirtied %d pages, want at most %d", small, maxDirtiedPages)
+	}
+	if bigger > baseBig+8 {
+		t.Errorf("the 60-function program dirtied %d pages on the derived engine, %d on the base", bigger, baseBig)
+	}
+}

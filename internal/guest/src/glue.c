@@ -1190,9 +1190,14 @@ static int setup_done;
    free_input) once, before the host takes a snapshot for it: the prelude's
    tools and builtins hooks, as mb_run calls them, then the heap made ready
    for a snapshot as mb_init leaves it (objects frozen, held blocks given
-   back, holes plugged, a run's warm-up ahead). Returns 0 on success; on
-   failure the host discards the instance and runs install the setup
-   themselves (and report what failed). */
+   back, a run's warm-up ahead). Its holes are not plugged as mb_init's
+   are: plug_holes would plug the big free blocks too (mb_init plugs before
+   the host frees the prelude's buffer), and a run that then outgrew the
+   top of the heap would unplug and spread its blocks over every page (a
+   2 KB program's run wrote 97 pages against 37). heap_freed keeps
+   counting what the setup freed, so runs reuse it before cutting slabs.
+   Returns 0 on success; on failure the host discards the instance and
+   runs install the setup themselves (and report what failed). */
 EXPORT(mb_setup) int32_t mb_setup(const char *setup, int32_t setup_len)
 {
     JSValue set;
@@ -1220,8 +1225,6 @@ EXPORT(mb_setup) int32_t mb_setup(const char *setup, int32_t setup_len)
     JS_ModeboxFreeze(rt);
     give_back();
     small_hold = 0;
-    plug_holes();
-    heap_freed = 0;
     small_warmup = SMALL_WARMUP;
     setup_done = 1;
     return 0;
