@@ -2,6 +2,7 @@ package integration_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/modebox/modebox"
@@ -17,8 +18,21 @@ func BenchmarkHostCalls100(b *testing.B) {
 // BenchmarkRunEmpty is a whole run of `return 1` through the public API.
 func BenchmarkRunEmpty(b *testing.B) { benchRun(b, "return 1;", "1") }
 
-func benchRun(b *testing.B, code, want string) {
-	e := newEngine(b, addTool)
+// BenchmarkRunEmptyTools500 is BenchmarkRunEmpty on an engine with 500
+// tools: a run starts from a snapshot with them installed (the setup is
+// derived once), so it costs about what a run with one tool does.
+func BenchmarkRunEmptyTools500(b *testing.B) {
+	tools := []modebox.Tool{addTool}
+	for i := range 499 {
+		tools = append(tools, modebox.MustTool(fmt.Sprintf("tool_%d", i), "Adds two numbers.",
+			func(_ context.Context, in addIn) (float64, error) { return in.A + in.B, nil }))
+	}
+	benchRunOn(b, newEngine(b, tools...), "return typeof tools.tool_498;", `"function"`)
+}
+
+func benchRun(b *testing.B, code, want string) { benchRunOn(b, newEngine(b, addTool), code, want) }
+
+func benchRunOn(b *testing.B, e *modebox.Engine, code, want string) {
 	opts := modebox.RunOptions{Lang: "js"}
 	b.ReportAllocs()
 	b.ResetTimer()
