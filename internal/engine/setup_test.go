@@ -486,3 +486,43 @@ func TestSetupDerivedDirtiesFewPages(t *testing.T) {
 		t.Errorf("the 60-function program dirtied %d pages on the derived engine, %d on the base", bigger, baseBig)
 	}
 }
+
+// TestSetupDerivedConcurrent runs with setupsMax+2 setups from 8
+// goroutines at once, so that setups are derived, used and dropped while
+// runs are in flight on them: every run's result is its own setup's.
+func TestSetupDerivedConcurrent(t *testing.T) {
+	deriving(t)
+	e := loadOwn(t)
+	const setupCount, workers, runsEach = setupsMax + 2, 8, 30
+	setup := func(i int) []byte {
+		return fmt.Appendf(nil, `{"tools":[{"key":"only%d","path":["only%d"]},{"key":"add","path":["add"]}]}`, i, i)
+	}
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for k := range runsEach {
+				i := (w + k) % setupCount
+				p, err := tsx.Transform(fmt.Sprintf(`return [Object.keys(tools).join(), await tools.add({a: %d, b: 1})]`, k), tsx.JS)
+				if err != nil {
+					errs <- err
+					return
+				}
+				r := e.Run(context.Background(), Request{Code: p.Code, Setup: setup(i), Host: addHost{}})
+				if want := fmt.Sprintf(`["only%d,add",%d]`, i, k+1); r.Err != nil || string(r.Value) != want {
+					errs <- fmt.Errorf("worker %d run %d: %s %+v, want %s", w, k, r.Value, r.Err, want)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := derivations(e); n < setupsMax {
+		t.Fatalf("%d derivations for %d setups run %d times each: the test did not exercise derived engines", n, setupCount, workers*runsEach/setupCount)
+	}
+	t.Logf("%d derivations", derivations(e))
+}
