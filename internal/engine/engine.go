@@ -259,10 +259,7 @@ func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) 
 		return fmt.Errorf("engine: init: %w", err)
 	}
 	final, _ := mem.Read(0, mem.Size())
-	sp, ok := uint64(0), false
-	if g, isMut := mod.ExportedGlobal(spExport).(api.MutableGlobal); isMut {
-		sp, ok = g.Get(), true
-	}
+	sp, ok := stackPointer(mod)
 	if !ok {
 		e.reusable = false
 	}
@@ -271,6 +268,16 @@ func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) 
 		e.cow, _ = newCowImage(final) // none: every run copies
 	}
 	return nil
+}
+
+// stackPointer is mod's stack pointer, exported as spExport; ok is false
+// when the image does not export it (its instances cannot be reset).
+func stackPointer(mod api.Module) (sp uint64, ok bool) {
+	g, ok := mod.ExportedGlobal(spExport).(api.MutableGlobal)
+	if !ok {
+		return 0, false
+	}
+	return g.Get(), true
 }
 
 // makeSnapshot is the snapshot of final, an instance's memory whose stack

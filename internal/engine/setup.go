@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/tetratelabs/wazero/api"
 )
 
 // A run's setup (Request.Setup: the toolbox's tools and the built-ins it
@@ -34,7 +32,9 @@ import (
 // its runs in flight finish). A setup whose installation fails is not
 // derived again: its runs install it themselves and report the failure.
 
-// setupsMax is how many derived engines an engine keeps.
+// setupsMax is how many derived engines an engine keeps. Each holds its
+// snapshot (the image and the chunks a restore writes: 2 × ~640 KB of Go
+// heap), its copy-on-write memfd (~1.2 MB) and its idle instances.
 const setupsMax = 4
 
 // setupSeenMax bounds the setups counted before they are derived.
@@ -221,13 +221,9 @@ func (d *Engine) takeSetupSnapshot(ctx context.Context, setup []byte) error {
 		return fmt.Errorf("%w: status %d: %s", errSetup, res[0], r.panicMsg)
 	}
 	final, _ := mem.Read(0, mem.Size())
-	g, ok := mod.ExportedGlobal(spExport).(api.MutableGlobal)
+	sp, ok := stackPointer(mod)
 	if !ok {
 		d.reusable = false
-	}
-	var sp uint64
-	if ok {
-		sp = g.Get()
 	}
 	d.snap = makeSnapshot(final, pristine, sp)
 	if d.base.cow != nil {
