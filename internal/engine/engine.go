@@ -225,16 +225,12 @@ func (e *Engine) instantiate(ctx context.Context) (api.Module, error) {
 // image's data segments when withoutData took them out (stripped): they are
 // written here, into this instance only.
 func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) error {
-	r := &run{initOnly: true, now: time.Now}
-	ctx = withRun(ctx, r)
-	mod, err := e.instantiate(ctx)
+	ctx, mod, r, pristine, err := e.snapshotInstance(ctx)
 	if err != nil {
-		return fmt.Errorf("engine: instantiate: %w", err)
+		return err
 	}
 	defer mod.Close(ctx)
 	mem := mod.Memory()
-	pristine, _ := mem.Read(0, mem.Size())
-	pristine = bytes.Clone(pristine)
 	for _, sg := range segs {
 		if !mem.Write(sg.off, sg.data) {
 			return errors.New("engine: a data segment does not fit the memory")
@@ -266,6 +262,43 @@ func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) 
 	e.snap = makeSnapshot(final, pristine, sp)
 	if stripped {
 		e.cow, _ = newCowImage(final) // none: every run copies
+	}
+	return nil
+}
+
+// snapshotInstance is a fresh instance for init (takeSnapshot) or
+// mb_setup (takeSetupSnapshot) to run in before a snapshot is taken, the
+// context its calls take (their events go to r, an init-only run) and its
+// memory as instantiated (pristine), which the snapshot's chunks are
+// relative to.
+func (e *Engine) snapshotInstance(ctx context.Context) (_ context.Context, mod api.Module, r *run, pristine []byte, err error) {
+	r = &run{initOnly: true, now: time.Now}
+	ctx = withRun(ctx, r)
+	mod, err = e.instantiate(ctx)
+	if err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("engine: instantiate: %w", err)
+	}
+	mem := mod.Memory()
+	pristine, _ = mem.Read(0, mem.Size())
+	return ctx, mod, r, bytes.Clone(pristine), nil
+}
+
+// growTo grows mem to pages, if it is smaller.
+func growTo(mem api.Memory, pages uint32) error {
+	if cur := mem.Size() / pageSize; cur < pages {
+		if _, ok := mem.Grow(pages - cur); !ok {
+			return errors.New("engine: cannot grow memory to the snapshot size")
+		}
+	}
+	return nil
+}
+
+// writeChunks writes a snapshot's chunks into mem.
+func writeChunks(mem api.Memory, chunks []chunk) error {
+	for _, c := range chunks {
+		if !mem.Write(c.off, c.data) {
+			return errors.New("engine: snapshot does not fit the memory")
+		}
 	}
 	return nil
 }
@@ -334,20 +367,16 @@ func (e *Engine) restoreMapped(ctx context.Context, mapped *bool) (api.Module, e
 		return nil, err
 	}
 	mem := mod.Memory()
-	if cur := mem.Size() / pageSize; cur < e.snap.pages {
-		if _, ok := mem.Grow(e.snap.pages - cur); !ok {
-			mod.Close(ctx)
-			return nil, errors.New("engine: cannot grow memory to the snapshot size")
-		}
+	if err := growTo(mem, e.snap.pages); err != nil {
+		mod.Close(ctx)
+		return nil, err
 	}
 	if mapped != nil && *mapped {
 		return mod, nil
 	}
-	for _, c := range e.snap.chunks {
-		if !mem.Write(c.off, c.data) {
-			mod.Close(ctx)
-			return nil, errors.New("engine: snapshot does not fit the memory")
-		}
+	if err := writeChunks(mem, e.snap.chunks); err != nil {
+		mod.Close(ctx)
+		return nil, err
 	}
 	return mod, nil
 }

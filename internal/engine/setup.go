@@ -1,12 +1,10 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 )
 
 // A run's setup (Request.Setup: the toolbox's tools and the built-ins it
@@ -184,26 +182,17 @@ var errSetup = errors.New("engine: the setup could not be installed")
 // takeSetupSnapshot restores an instance from the base engine's snapshot,
 // installs setup in it (mb_setup) and keeps its memory as d's snapshot.
 func (d *Engine) takeSetupSnapshot(ctx context.Context, setup []byte) error {
-	r := &run{initOnly: true, now: time.Now}
-	ctx = withRun(ctx, r)
-	mod, err := d.instantiate(ctx)
+	ctx, mod, r, pristine, err := d.snapshotInstance(ctx)
 	if err != nil {
-		return fmt.Errorf("engine: instantiate: %w", err)
+		return err
 	}
 	defer mod.Close(ctx)
 	mem := mod.Memory()
-	pristine, _ := mem.Read(0, mem.Size())
-	pristine = bytes.Clone(pristine)
-	base := &d.base.snap
-	if cur := mem.Size() / pageSize; cur < base.pages {
-		if _, ok := mem.Grow(base.pages - cur); !ok {
-			return errors.New("engine: cannot grow memory to the snapshot size")
-		}
+	if err := growTo(mem, d.base.snap.pages); err != nil {
+		return err
 	}
-	for _, c := range base.chunks {
-		if !mem.Write(c.off, c.data) {
-			return errors.New("engine: snapshot does not fit the memory")
-		}
+	if err := writeChunks(mem, d.base.snap.chunks); err != nil {
+		return err
 	}
 	ptr, err := writeGuest(ctx, mod, setup, true)
 	if err != nil {
