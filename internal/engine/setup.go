@@ -27,8 +27,9 @@ import (
 // engine has ended (an engine that runs one program derives nothing), in
 // the background: runs meanwhile install it themselves. An engine keeps
 // setupsMax derived engines, dropping the one used least recently (closed:
-// its runs in flight finish). A setup whose installation fails is not
-// derived again: its runs install it themselves and report the failure.
+// its runs in flight finish). A setup whose installation fails keeps its
+// place, as failed (until it is the one dropped): its runs install it
+// themselves and report the failure.
 
 // setupsMax is how many derived engines an engine keeps. Each holds its
 // snapshot (the image and the chunks a restore writes: 2 × ~640 KB of Go
