@@ -469,7 +469,7 @@ func BenchmarkRunStartTools(b *testing.B) {
 // the top of the heap holds) on both: the derived snapshot's heap must
 // serve it without spreading its blocks over the snapshot's pages (with
 // mb_setup plugging the heap's holes as mb_init does, it plugged the big
-// free blocks too, and that run wrote 97 pages against the base's 37).
+// free blocks too, and that run wrote 97 pages against the base's 36).
 func TestSetupDerivedDirtiesFewPages(t *testing.T) {
 	e := loadOwn(t)
 	var big strings.Builder

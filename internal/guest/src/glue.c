@@ -1194,7 +1194,7 @@ static int setup_done;
    are: plug_holes would plug the big free blocks too (mb_init plugs before
    the host frees the prelude's buffer), and a run that then outgrew the
    top of the heap would unplug and spread its blocks over every page (a
-   2 KB program's run wrote 97 pages against 37). heap_freed keeps
+   60-function program's run wrote 97 pages against 36). heap_freed keeps
    counting what the setup freed, so runs reuse it before cutting slabs.
    Returns 0 on success; on failure the host discards the instance and
    runs install the setup themselves (and report what failed). */
@@ -1232,9 +1232,10 @@ EXPORT(mb_setup) int32_t mb_setup(const char *setup, int32_t setup_len)
 
 /* Start a run: code is a NUL-terminated script whose completion value is
    the program's async function; setup is NUL-terminated JSON for the
-   prelude, or empty when mb_setup installed it into the snapshot. Both are inputs (free_input): on the stack, or from mb_alloc
-   and freed here. The
-   prelude's tools and builtins, the program's function and the prelude's
+   prelude, or empty when mb_setup installed it into the snapshot. Both
+   are inputs (free_input): on the stack, or from mb_alloc and freed
+   here. The prelude's tools and builtins (unless mb_setup installed
+   them), the program's function and the prelude's
    start (given the promise, or what the call threw) are called one after
    the other from here, not from one another, so that their calls do not
    nest: under wazero every JS frame is ~6 KiB of call stack. */
