@@ -135,6 +135,12 @@ func CheckURL(raw string) (Target, error) {
 			u.Host = "[" + t.Host + "]"
 		}
 	}
+	// the canonical URL escapes what raw may have left bare (} as %7D):
+	// it is what is fetched and what a later check sees, so it is what
+	// the bound holds for
+	if n := len(u.String()); n > MaxURLLength {
+		return Target{}, badURL("the URL is longer than %d bytes once escaped (%d)", MaxURLLength, n)
+	}
 	return t, nil
 }
 

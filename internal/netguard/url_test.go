@@ -212,3 +212,21 @@ func FuzzCheckURL(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckURLBoundAfterEscaping: the length bound holds for the canonical
+// URL, which escapes what the raw one may leave bare: 3,000 "}" are 3 KB
+// raw and 9 KB escaped (refused), 2,000 are 6 KB escaped (accepted, and
+// checking the canonical URL again accepts it too). The fuzzer found a URL
+// that passed and whose canonical form did not.
+func TestCheckURLBoundAfterEscaping(t *testing.T) {
+	if _, err := CheckURL("http://a/" + strings.Repeat("}", 3000)); err == nil || !strings.Contains(err.Error(), "once escaped") {
+		t.Fatalf("a URL 9 KB long once escaped: %v", err)
+	}
+	tg, err := CheckURL("http://a/" + strings.Repeat("}", 2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CheckURL(tg.URL.String()); err != nil {
+		t.Fatalf("the canonical URL is refused: %v", err)
+	}
+}
