@@ -17,11 +17,11 @@ import (
 // shares the compiled module and takes that snapshot after the prelude's
 // setup (mb_setup), with its own instances, resets and copy-on-write image.
 // Runs with that setup run on it and install nothing (mb_run is given no
-// setup). What a run starts from is the same memory it would have after
-// installing the setup itself, but for the order: the setup is in place
-// before the program's script is evaluated rather than just after (the
-// script only makes the program's function; nothing of the program runs in
-// between).
+// setup). A program sees what it would see had its run installed the
+// setup (the same objects, globals and stand-ins; the heap is laid out
+// otherwise), but for the order: the setup is in place before the
+// program's script is evaluated rather than just after (the script only
+// makes the program's function; nothing of the program runs in between).
 //
 // A setup is derived the second time a run brings it, once a run on the
 // engine has ended (an engine that runs one program derives nothing), in
