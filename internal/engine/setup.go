@@ -47,7 +47,7 @@ var deriveSetups = newFlag(true)
 type setups struct {
 	mu      sync.Mutex
 	byKey   map[string]*derived
-	seen    map[string]int // setups run once, not derived yet
+	seen    map[string]bool // setups run once, not derived yet
 	clock   uint64         // counts lookups, for least recently used
 	closed  bool           // the engine is closed: derive nothing more
 	derives int            // derivations begun (for tests)
@@ -81,14 +81,14 @@ func (e *Engine) forSetup(setup []byte) *Engine {
 	if !e.released1.Load() {
 		return nil // no run has ended yet: maybe none comes after this one
 	}
-	if n := s.seen[string(setup)]; n == 0 {
+	if !s.seen[string(setup)] {
 		if len(s.seen) >= setupSeenMax {
 			clear(s.seen)
 		}
 		if s.seen == nil {
-			s.seen = map[string]int{}
+			s.seen = map[string]bool{}
 		}
-		s.seen[string(setup)] = 1
+		s.seen[string(setup)] = true
 		return nil
 	}
 	delete(s.seen, string(setup))
