@@ -48,9 +48,9 @@ type setups struct {
 	mu      sync.Mutex
 	byKey   map[string]*derived
 	seen    map[string]bool // setups run once, not derived yet
-	clock   uint64         // counts lookups, for least recently used
-	closed  bool           // the engine is closed: derive nothing more
-	derives int            // derivations begun (for tests)
+	clock   uint64          // counts lookups, for least recently used
+	closed  bool            // the engine is closed: derive nothing more
+	derives int             // derivations begun (for tests)
 }
 
 // derived is one setup's derived engine.
