@@ -248,8 +248,13 @@ var endReleaseHook, resetHook hook
 // Otherwise it closes the instance and ends the run's hold on the engine
 // at once (so that after a Close the last run frees the image before its
 // Run returns), and returns false: the caller must not call endRelease.
+// Either way the run is no longer live: a run whose reset is still to
+// come (its goroutine behind the caller's next runs, on a busy or single
+// processor) does not count towards the runs in flight that decide
+// copy-on-write mapping and hibernation (shareSnapshot, canHibernate).
 func (e *Engine) beginRelease(in *instance, clean bool) bool {
 	e.released1.Store(true)
+	e.live.Add(-1)
 	keep := clean && e.reusable && reuseInstances.Load() && in.sp != nil &&
 		in.mod.Memory().Size() == uint32(e.snap.pages)*pageSize
 	if keep {
@@ -263,7 +268,7 @@ func (e *Engine) beginRelease(in *instance, clean bool) bool {
 		e.idleMu.Unlock()
 	}
 	in.mod.Close(context.Background())
-	e.done()
+	e.unhold()
 	e.replenish(in.hardMem)
 	return false
 }
@@ -298,7 +303,7 @@ func (e *Engine) endRelease(in *instance) {
 	if claimed {
 		e.resetAndKeep(in)
 	}
-	e.done()
+	e.unhold() // the run stopped being live at beginRelease
 	e.releaseEnded()
 }
 
@@ -422,7 +427,8 @@ func (e *Engine) awaitResets() {
 	<-ch
 }
 
-// done ends a run's hold on the engine; the last one after Close frees it.
+// done ends a live run's hold on the engine (one that did not come to
+// beginRelease); the last one after Close frees it.
 func (e *Engine) done() {
 	e.live.Add(-1)
 	e.unhold()
