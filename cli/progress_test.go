@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modebox/modebox/config"
+	"github.com/modebox/modebox/internal/syncbuf"
 	"github.com/modebox/modebox/mcpserver"
 )
 
@@ -146,7 +147,7 @@ func TestSlowServerStartIsMCPProgress(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		code := Run([]string{"mcp", "--config", path}, Streams{Stdin: inR, Stdout: outW, Stderr: &stderr})
@@ -170,7 +171,7 @@ func TestSlowServerStartIsMCPProgress(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	// wire records what modebox wrote, in the order it wrote it
-	wire := &syncBuffer{}
+	wire := &syncbuf.Buffer{}
 	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: io.NopCloser(io.TeeReader(outR, wire)), Writer: inW}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -231,24 +232,6 @@ func TestSlowServerStartIsMCPProgress(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestStartFailureEndsMCP: when the engine cannot be built (here the
 // token key is bad) modebox mcp, already serving while its downstream
 // servers start, stops serving and exits with the configuration error's
@@ -262,7 +245,7 @@ func TestStartFailureEndsMCP(t *testing.T) {
 	}
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Run([]string{"mcp", "--config", path}, Streams{Stdin: inR, Stdout: io.Discard, Stderr: &stderr})

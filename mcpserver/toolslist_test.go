@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -10,10 +9,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/modebox/modebox/internal/syncbuf"
 	"github.com/modebox/modebox/internal/toolcorpus"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -180,7 +179,7 @@ func measure(tb testing.TB, bin string, servers map[string]server) sizes {
 	// count that is short with every server started fails at once.
 	for attempt := 1; ; attempt++ {
 		mbCmd := exec.Command(bin, "mcp", "--config", cfg)
-		var mbErr syncBuffer
+		var mbErr syncbuf.Buffer
 		mbCmd.Stderr = &mbErr
 		mb := listTools(ctx, tb, mbCmd)
 		sz.modebox = mb.bytes
@@ -258,23 +257,4 @@ func BenchmarkToolsList(b *testing.B) {
 			b.ReportMetric(100*sz.ratio(), "%")
 		})
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use (a child's stderr,
-// read while the child may still write).
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

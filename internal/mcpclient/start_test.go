@@ -1,7 +1,6 @@
 package mcpclient
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,30 +9,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modebox/modebox/internal/config"
+	"github.com/modebox/modebox/internal/syncbuf"
 )
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestStartFailures(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "bad.js")
@@ -41,7 +22,7 @@ func TestStartFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	m := startManager(t, map[string]config.Server{
 		"everything": npmServer(t, pkgEverything, "stdio"),
 		"nope":       {Command: "/nonexistent"},

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/syncbuf"
 )
 
 var simple = Request{Tool: "github.create_issue", Reason: `policy "ask"`, Args: json.RawMessage(`{"title":"hi"}`)}
@@ -94,24 +96,6 @@ func TestAskViewPages(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitFor polls cond until it holds or the test times out.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -125,7 +109,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestAskCancel(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	var out syncBuffer
+	var out syncbuf.Buffer
 	p := &Prompter{In: pr, Out: &out}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -167,7 +151,7 @@ func TestAskCancel(t *testing.T) {
 func TestAskDiscardsStaleLine(t *testing.T) {
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	var out syncBuffer
+	var out syncbuf.Buffer
 	p := &Prompter{In: pr, Out: &out}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -190,7 +174,7 @@ func TestAskDiscardsStaleLine(t *testing.T) {
 }
 
 func TestAskOneAtATime(t *testing.T) {
-	var out syncBuffer
+	var out syncbuf.Buffer
 	p := &Prompter{In: strings.NewReader("y\nn\n"), Out: &out}
 	answers := make(chan Answer, 2)
 	var wg sync.WaitGroup
