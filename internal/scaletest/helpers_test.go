@@ -20,6 +20,7 @@ import (
 
 	"github.com/modebox/modebox/cli"
 	"github.com/modebox/modebox/internal/pgtest"
+	"github.com/modebox/modebox/internal/syncbuf"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -141,7 +142,7 @@ func newDeployment(t testing.TB) *deployment {
 type replica struct {
 	Addr string
 	cmd  *exec.Cmd
-	log  *strings.Builder
+	log  *syncbuf.Buffer // its stdout and stderr
 	done chan struct{}
 }
 
@@ -173,9 +174,8 @@ func (d *deployment) startOn(addr string) (*replica, error) {
 	args, _ := json.Marshal(docReplicaArgs(d.t, addr, d.config))
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(d.env(), "MODEBOX_SCALETEST_ARGS="+string(args))
-	r := &replica{Addr: addr, cmd: cmd, log: &strings.Builder{}, done: make(chan struct{})}
-	lw := &lockedWriter{b: r.log}
-	cmd.Stdout, cmd.Stderr = lw, lw
+	r := &replica{Addr: addr, cmd: cmd, log: &syncbuf.Buffer{}, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = r.log, r.log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -191,11 +191,11 @@ func (d *deployment) startOn(addr string) (*replica, error) {
 		}
 		select {
 		case <-r.done:
-			return nil, fmt.Errorf("replica exited: %s", lw.String())
+			return nil, fmt.Errorf("replica exited: %s", r.log.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("replica not serving after 90s: %s", lw.String())
+			return nil, fmt.Errorf("replica not serving after 90s: %s", r.log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -220,23 +220,6 @@ func (r *replica) stop() {
 func (r *replica) kill() {
 	_ = syscall.Kill(-r.cmd.Process.Pid, syscall.SIGKILL)
 	<-r.done
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	b  *strings.Builder
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }
 
 // elicitor answers every approval with decision ("approve" or "deny").
