@@ -51,8 +51,11 @@ type Engine struct {
 	// cow is the snapshot in a sealed memfd, mapped copy-on-write into the
 	// memory of runs that share it (see instance.go); nil where there is
 	// none (not Linux, or the image kept its data segments).
-	cow  *cowImage
-	live atomic.Int32 // runs holding an instance, or hibernated (hibernate.go)
+	cow *cowImage
+	// live counts the runs in flight: from their instance's acquire until
+	// they hand it back (beginRelease; its reset may come later), and
+	// those hibernated (hibernate.go).
+	live atomic.Int32
 	// released1 is set once a run has handed its instance back: replenish
 	// restores spares from then on.
 	released1 atomic.Bool
