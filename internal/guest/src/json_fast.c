@@ -53,13 +53,11 @@ typedef struct {
 
 static const char jf_hex[] = "0123456789abcdef";
 
-/* Room for n more bytes in u. */
-static int jf_room(JSContext *ctx, JFBytes *u, size_t n)
+/* jf_room when u has less than n bytes free: grow it. */
+static no_inline int jf_grow(JSContext *ctx, JFBytes *u, size_t n)
 {
     size_t size;
     uint8_t *p;
-    if (u->size - u->len >= n)
-        return 0;
     if (n > JS_STRING_LEN_MAX - u->len) {
         JS_ThrowInternalError(ctx, "string too long");
         return -1;
@@ -78,6 +76,14 @@ static int jf_room(JSContext *ctx, JFBytes *u, size_t n)
     return 0;
 }
 
+/* Room for n more bytes in u. */
+static force_inline int jf_room(JSContext *ctx, JFBytes *u, size_t n)
+{
+    if (likely(u->size - u->len >= n))
+        return 0;
+    return jf_grow(ctx, u, n);
+}
+
 /* ASCII text */
 static int jf_write_ascii(JSONFast *jf, const char *s, size_t n)
 {
@@ -91,12 +97,12 @@ static int jf_write_ascii(JSONFast *jf, const char *s, size_t n)
     return 0;
 }
 
-static int jf_putc(JSONFast *jf, char c)
+static force_inline int jf_putc(JSONFast *jf, char c)
 {
     JFBytes *u = jf->u;
     if (!u)
         return string_buffer_putc8(jf->b, (uint8_t)c);
-    if (u->len == u->size && jf_room(jf->ctx, u, 1))
+    if (unlikely(u->len == u->size) && jf_grow(jf->ctx, u, 1))
         return -1;
     u->buf[u->len++] = (uint8_t)c;
     return 0;
@@ -251,11 +257,9 @@ static int jf_quote(JSONFast *jf, const JSString *p)
     return jf_putc(jf, '"');
 }
 
-static int jf_newline(JSONFast *jf, int depth)
+static no_inline int jf_newline_gap(JSONFast *jf, int depth)
 {
     int i;
-    if (!jf->gap)
-        return 0;
     if (string_buffer_putc8(jf->b, '\n')) /* a gap only in a string */
         return -1;
     for (i = 0; i < depth; i++) {
@@ -263,6 +267,14 @@ static int jf_newline(JSONFast *jf, int depth)
             return -1;
     }
     return 0;
+}
+
+/* A newline and depth gaps, when there is a gap. */
+static force_inline int jf_newline(JSONFast *jf, int depth)
+{
+    if (likely(!jf->gap))
+        return 0;
+    return jf_newline_gap(jf, depth);
 }
 
 static int jf_int(JSONFast *jf, int32_t v)
@@ -343,6 +355,22 @@ static int jf_array(JSONFast *jf, JSObject *p, int depth)
     return JF_OK;
 }
 
+/* 0 when atom cannot be an array index: neither an integer atom nor a
+   string that starts with a digit (the test before JS_AtomIsArrayIndex,
+   which parses the string). */
+static force_inline int jf_maybe_index(JSRuntime *rt, JSAtom atom)
+{
+    JSAtomStruct *a;
+    uint32_t c;
+    if (__JS_AtomIsTaggedInt(atom))
+        return 1;
+    a = rt->atom_array[atom];
+    if (a->len == 0)
+        return 0;
+    c = a->is_wide_char ? a->u.str16[0] : a->u.str8[0];
+    return c >= '0' && c <= '9';
+}
+
 static int jf_object(JSONFast *jf, JSObject *p, int depth)
 {
     JSRuntime *rt = jf->ctx->rt;
@@ -363,7 +391,7 @@ static int jf_object(JSONFast *jf, JSObject *p, int depth)
             continue;
         if ((prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL)
             return JF_BAIL;
-        if (JS_AtomIsArrayIndex(jf->ctx, &idx, atom))
+        if (jf_maybe_index(rt, atom) && JS_AtomIsArrayIndex(jf->ctx, &idx, atom))
             return JF_BAIL;
     }
     if (jf_putc(jf, '{'))
