@@ -12,7 +12,7 @@ for (const n of [0, 1, 2, 3, 5, 6, 7, 8, 12, 13, 24, 25, 26, 50, 51, 52, 53, 100
   let body = 'let s = a;\n';
   for (let i = 0; i < n; i++) body += `s = s > ${i} ? s - ${i} : s + ${i * 3}; lbl${i}: for (;;) { if (s % 2) break lbl${i}; s++; break; }\n`;
   body += 'return s;';
-  t('statements ' + n, () => [new Function('a', body)(7), new Function('a', body)(1e6)]);
+  t('statements ' + n, () => { const f = new Function('a', body); return [f(7), f(1e6)]; });
 }
 
 // many constants and closures: the constant pool and closure variables grow
