@@ -18,7 +18,9 @@ import (
 // unset is the embedded image, so with neither set the benchmark measures
 // its own noise. The program is bench/programs/$MODEBOX_AB_PROGRAM.js, or,
 // when that is "new" or unset, a distinct 2 KB program each run
-// (newProgram2KB); runs have the add tool of BenchmarkHostCalls100.
+// (newProgram2KB), or with "newmodel" one written the way models write
+// them (newModelProgram2KB); runs have the add tool of
+// BenchmarkHostCalls100.
 // Batches of runs (~30 ms each) alternate between the two engines, A
 // first in even rounds and B first in odd ones, 40 rounds; it reports
 // each image's median time per run and the median of the rounds' B/A
@@ -57,7 +59,8 @@ func BenchmarkImageAB(b *testing.B) {
 	}
 	ea, eb := load(fa), load(fb)
 	var src string
-	if prog != "new" {
+	newProg := map[string]func(int) string{"new": newProgram2KB, "newmodel": newModelProgram2KB}[prog]
+	if newProg == nil {
 		s, err := os.ReadFile("../../bench/programs/" + prog + ".js")
 		if err != nil {
 			b.Fatal(err)
@@ -68,8 +71,8 @@ func BenchmarkImageAB(b *testing.B) {
 	run := func(e *Engine) time.Duration {
 		i++
 		code := src
-		if prog == "new" {
-			code = newProgram2KB(i)
+		if newProg != nil {
+			code = newProg(i)
 		}
 		p, err := tsx.Transform(code, tsx.JS)
 		if err != nil {
@@ -81,7 +84,7 @@ func BenchmarkImageAB(b *testing.B) {
 		if r.Err != nil {
 			b.Fatal(r.Err.Code, r.Err.Message)
 		}
-		if prog == "new" && string(r.Value) != strconv.Itoa(i+1) {
+		if newProg != nil && string(r.Value) != strconv.Itoa(i+1) {
 			b.Fatalf("run %d returned %s", i, r.Value)
 		}
 		return d

@@ -21,10 +21,46 @@ func newProgram2KB(i int) string {
 	return string(b)
 }
 
+// newModelProgram2KB is a distinct program of about 2 KB for run i written
+// the way models write them: indented, with string and template literals,
+// object and array literals, arrow callbacks and method calls. Its result
+// is i + 1.
+func newModelProgram2KB(i int) string {
+	b := []byte("// task " + strconv.Itoa(i) + "\n" +
+		"const items = [\n" +
+		"  { id: 1, name: \"alpha\", price: 12.5, tags: [\"a\", \"b\"] },\n" +
+		"  { id: 2, name: \"beta\", price: 7.25, tags: [\"b\"] },\n" +
+		"  { id: 3, name: \"gamma\", price: 3, tags: [\"a\", \"c\"] },\n" +
+		"];\n")
+	for j := 0; len(b) < 1900; j++ {
+		b = fmt.Appendf(b, "\n// step %d\n"+
+			"const pick%d = (tag) => items.filter((item) => item.tags.includes(tag));\n"+
+			"function summarize%d(list) {\n"+
+			"  const total = list.reduce((sum, item) => sum + item.price * %d, 0);\n"+
+			"  return {\n"+
+			"    count: list.length,\n"+
+			"    total: Math.round(total * 100) / 100,\n"+
+			"    names: list.map((x) => x.name).join(\", \"),\n"+
+			"  };\n"+
+			"}\n"+
+			"const line%d = `${\"tag %d\"}: ${summarize%d(pick%d(\"a\")).count} items`;\n",
+			j, j, j, j+1, j, j, j, j)
+	}
+	b = fmt.Appendf(b, "\nconst base = %d;\nreturn base + 1;\n", i)
+	return string(b)
+}
+
 // BenchmarkRunNewProgram2KB is a whole run of a new 2 KB program each
 // time: restore, compile, run, result. Minus BenchmarkRunStart it is
 // mostly the guest's parser and bytecode compiler.
-func BenchmarkRunNewProgram2KB(b *testing.B) {
+func BenchmarkRunNewProgram2KB(b *testing.B) { benchNewPrograms(b, newProgram2KB) }
+
+// BenchmarkRunNewModelProgram2KB is BenchmarkRunNewProgram2KB with
+// programs written the way models write them (newModelProgram2KB).
+func BenchmarkRunNewModelProgram2KB(b *testing.B) { benchNewPrograms(b, newModelProgram2KB) }
+
+// benchNewPrograms runs gen(i) for i = 1, 2, ..., each a new program.
+func benchNewPrograms(b *testing.B, gen func(int) string) {
 	deriving(b)
 	e, err := Shared()
 	if err != nil {
@@ -36,7 +72,7 @@ func BenchmarkRunNewProgram2KB(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		p, err := tsx.Transform(newProgram2KB(i), tsx.JS)
+		p, err := tsx.Transform(gen(i), tsx.JS)
 		if err != nil {
 			b.Fatal(err)
 		}
