@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/limits"
+	"github.com/modebox/modebox/internal/schema"
 )
 
 // The regular expressions below appear verbatim in modebox.schema.json; a
@@ -70,9 +71,23 @@ func parseRat(s string) *big.Rat {
 
 var bigMax = new(big.Rat).SetInt64(maxNumber)
 
+// outOfRange is the message for JSON number text beyond what modebox
+// compares exactly (schema.MaxNumberScale), the same numbers the
+// published schema's validation refuses.
+func outOfRange(text string) string {
+	if len(text) > 40 {
+		text = text[:20] + "…" + text[len(text)-12:]
+	}
+	return "number " + text + " is out of range (modebox reads numbers of up to " + strconv.Itoa(schema.MaxNumberScale) +
+		" digits times a power of ten of up to ±" + strconv.Itoa(schema.MaxNumberScale) + ")"
+}
+
 // countValue reads a JSON number that must be an integer in [0, limit].
 // It returns a message saying what is wrong, or "".
 func countValue(text string, limit int64) (uint64, string) {
+	if !schema.NumberInRange(text) {
+		return 0, outOfRange(text)
+	}
 	r := parseRat(text)
 	switch {
 	case r == nil || !r.IsInt():
@@ -87,6 +102,9 @@ func countValue(text string, limit int64) (uint64, string) {
 
 // msDuration reads a JSON number of milliseconds.
 func msDuration(text string) (time.Duration, string) {
+	if !schema.NumberInRange(text) {
+		return 0, outOfRange(text)
+	}
 	r := parseRat(text)
 	switch {
 	case r == nil:

@@ -71,6 +71,10 @@ func Compile(raw json.RawMessage) (*Validator, error) {
 	if err != nil {
 		return nil, &CompileError{Reason: "not valid JSON: " + err.Error(), Err: err}
 	}
+	if verr := checkNumbers(doc); verr != nil {
+		v := verr.Violations[0]
+		return nil, &CompileError{Reason: "at " + displayPath(v.Path) + ": " + v.Message, Err: verr}
+	}
 	if expandedSize(doc) > MaxExpandedNodes {
 		le := &LimitError{What: "size with its $refs expanded", Limit: fmt.Sprint(MaxExpandedNodes)}
 		return nil, &CompileError{Reason: le.Error(), Err: le}
@@ -106,6 +110,10 @@ func Compile(raw json.RawMessage) (*Validator, error) {
 			le = &LimitError{What: "validation steps for a trivial value", Limit: fmt.Sprint(probeSteps)}
 			return nil, &CompileError{Reason: le.Error(), Err: le}
 		}
+		var pe *PanicError
+		if errors.As(err, &pe) {
+			return nil, &CompileError{Reason: pe.Error(), Err: pe}
+		}
 	}
 	return v, nil
 }
@@ -117,7 +125,10 @@ func compileBounded(c *jsonschema.Compiler) (sch *jsonschema.Schema, err error) 
 		if r := recover(); r != nil {
 			s, ok := r.(stop)
 			if !ok {
-				panic(r)
+				// a failure of the library on an untrusted schema
+				// refuses the schema; it must not end the host
+				sch, err = nil, &PanicError{Value: fmt.Sprint(r)}
+				return
 			}
 			sch, err = nil, s.err
 		}
@@ -231,6 +242,9 @@ func (v *Validator) ValidateContext(ctx context.Context, instance any) error {
 	}
 	if v.simple != nil && ctx.Err() == nil && simpleValid(v.simple, instance) {
 		return nil // certainly valid: the full validator would say so too
+	}
+	if verr := checkNumbers(instance); verr != nil {
+		return verr // the library cannot compare such a number
 	}
 	err := v.m.run(ctx, MaxValidationSteps, func() error { return v.sch.Validate(instance) })
 	if err == nil {

@@ -31,6 +31,9 @@
 // string, number, boolean or null (the nested allOf-over-$ref shape whose
 // work doubles per level). Every validation is bounded by
 // [MaxValidationSteps] and by its context ([Validator.ValidateContext]).
+// Numbers beyond [MaxNumberScale], in a schema or a value, are refused
+// (the library cannot compare them), and a panic of the library becomes a
+// [*PanicError] refusal instead of ending the process.
 // What goes beyond a limit is a [*LimitError], code
 // [codes.SchemaTooComplex].
 //

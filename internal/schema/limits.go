@@ -55,6 +55,18 @@ func (e *LimitError) Error() string {
 // Code returns [codes.SchemaTooComplex].
 func (e *LimitError) Code() codes.Code { return codes.SchemaTooComplex }
 
+// PanicError reports a failure of the JSON Schema library itself while it
+// compiled a schema or validated a value: the schema or the value is
+// refused instead of ending the host process. It means a bug; Value is
+// what the library panicked with.
+type PanicError struct {
+	// Value is the panic's value, as text.
+	Value string
+}
+
+// Error renders "schema validator failed: VALUE".
+func (e *PanicError) Error() string { return "schema validator failed: " + e.Value }
+
 // meter counts the steps of one validation (or the subschemas of one
 // compilation). The schema extension calls step for every subschema
 // applied; when the budget or the context runs out, step panics with a
@@ -94,7 +106,10 @@ func (m *meter) run(ctx context.Context, budget int, f func() error) (err error)
 		if r := recover(); r != nil {
 			s, ok := r.(stop)
 			if !ok {
-				panic(r)
+				// a failure of the library on an untrusted value or
+				// schema refuses the value; it must not end the host
+				err = &PanicError{Value: fmt.Sprint(r)}
+				return
 			}
 			err = s.err
 		}

@@ -229,11 +229,17 @@ func (s *simpleSchema) valid(v any, budget *int) bool {
 			}
 		}
 	case json.Number:
+		if !NumberInRange(string(x)) {
+			return false // the full validator refuses it
+		}
 		t = tNumber
 		if plainInteger(string(x)) {
 			t |= tInteger
 		}
 	case float64:
+		if !floatInRange(x) {
+			return false // the full validator refuses it
+		}
 		t = tNumber // an integer-valued float64 is left to the library for "integer"
 	case map[string]any:
 		t = tObject

@@ -265,11 +265,13 @@ func (p *jsonScan) str(s *simpleSchema) bool {
 	return false
 }
 
-// number checks JSON's number grammar.
+// number checks JSON's number grammar, and that the number is within
+// [MaxNumberScale] (the full validator refuses one beyond).
 func (p *jsonScan) number() bool {
 	end, ok := scanNumber(p.d, p.i)
-	if ok {
-		p.i = end
+	if !ok || !scaleInRange(p.d[p.i:end]) {
+		return false
 	}
-	return ok
+	p.i = end
+	return true
 }
