@@ -157,3 +157,81 @@ func FuzzNumberInRange(f *testing.F) {
 		}
 	})
 }
+
+// FuzzValidate compiles a schema and validates a value with it, both
+// arbitrary: the library must never fail (a *PanicError), every error is
+// one of the documented types, and the text path (ValidateJSON, with its
+// simple check) agrees with the decoded path (Validate) on valid or not.
+func FuzzValidate(f *testing.F) {
+	schemas := []string{
+		`{"type":"object","properties":{"n":{"minimum":0,"multipleOf":0.5}},"required":["n"]}`,
+		`{"type":"array","uniqueItems":true,"items":{"type":["number","string"]}}`,
+		`{"enum":[1,"a",null,[1],{"a":1}]}`,
+		`{"const":{"a":[1,2]}}`,
+		`{"type":"string","pattern":"^(?=a)\\w+$","minLength":1,"maxLength":5}`,
+		`{"type":"string","format":"email"}`,
+		`{"if":{"properties":{"a":{"const":1}}},"then":{"required":["b"]},"else":{"maxProperties":1}}`,
+		`{"$defs":{"n":{"type":"integer","exclusiveMaximum":10}},"items":{"$ref":"#/$defs/n"},"contains":{"minimum":5},"minContains":1}`,
+		`{"propertyNames":{"pattern":"^[a-z]+$"},"additionalProperties":{"type":"boolean"},"unevaluatedProperties":false}`,
+		`{"dependentRequired":{"a":["b"]},"dependentSchemas":{"c":{"required":["d"]}}}`,
+		`{"anyOf":[{"type":"null"},{"type":"number","maximum":1e308}],"not":{"const":0}}`,
+		`{"type":"object","properties":{"p":{"type":"string"},"q":{"type":"integer"}},"additionalProperties":false}`,
+		`{"$schema":"http://json-schema.org/draft-04/schema#","properties":{"n":{"minimum":0,"exclusiveMinimum":true}}}`,
+	}
+	values := []string{`{"n":1}`, `{"n":1e1000001}`, `[1,1.0,"a"]`, `[1e100001,1]`, `"abc"`, `{"a":1,"b":2}`,
+		`[5,10,-1]`, `{"p":"x","q":1.5}`, `null`, `0`, `-0.0e-7`, `{"n":NaN}`, `{"n":1}x`, `[[[[[]]]]]`}
+	for i, s := range schemas {
+		for j, v := range values {
+			if (i+j)%3 == 0 {
+				f.Add(s, v)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, sch, val string) {
+		if len(sch) > 4096 || len(val) > 4096 {
+			return
+		}
+		v, err := Compile(json.RawMessage(sch))
+		if err != nil {
+			var ce *CompileError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Compile(%s): %v (%T), want a *CompileError", sch, err, err)
+			}
+			if pe := new(PanicError); errors.As(err, &pe) {
+				t.Fatalf("Compile(%s): the library failed: %v", sch, err)
+			}
+			return
+		}
+		textErr := v.ValidateJSON([]byte(val))
+		checkErrKind(t, sch, val, textErr)
+		inst, derr := decodeJSON([]byte(val))
+		if derr != nil {
+			if textErr == nil {
+				t.Fatalf("%s: ValidateJSON accepts what does not decode: %v", val, derr)
+			}
+			return
+		}
+		valErr := v.Validate(inst)
+		checkErrKind(t, sch, val, valErr)
+		if (textErr == nil) != (valErr == nil) {
+			t.Fatalf("schema %s, value %s: ValidateJSON %v, Validate %v", sch, val, textErr, valErr)
+		}
+	})
+}
+
+// checkErrKind fails unless err is nil, a *ValidationError or a *LimitError.
+func checkErrKind(t *testing.T, sch, val string, err error) {
+	t.Helper()
+	var pe *PanicError
+	if errors.As(err, &pe) {
+		t.Fatalf("schema %s, value %s: the library failed: %v", sch, val, err)
+	}
+	var ve *ValidationError
+	var le *LimitError
+	if err != nil && !errors.As(err, &ve) && !errors.As(err, &le) {
+		t.Fatalf("schema %s, value %s: %v (%T)", sch, val, err, err)
+	}
+	if ve != nil && strings.HasPrefix(ve.Message, "schema validator failed") {
+		t.Fatalf("schema %s, value %s: the library failed: %v", sch, val, err)
+	}
+}
