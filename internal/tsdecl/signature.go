@@ -16,7 +16,8 @@ const maxSignature = 200
 // for search results. Nested objects show as {…}, references as their
 // definition's name and long unions are cut short with …; a signature
 // longer than about 200 characters shows fewer properties (required ones
-// first), and the result type may collapse to {…}. An argument that may be
+// first), and the result type may collapse to {…}; one still longer (long
+// literals or property names) is cut to 200 characters with …. An argument that may be
 // left out is written `args?: T`; a tool without properties takes `()`.
 // It is not meant to be valid TypeScript.
 func Signature(t Tool) string {
@@ -62,13 +63,35 @@ func Signature(t Tool) string {
 	if strings.HasPrefix(result, "{") {
 		result = "{…}"
 	}
+	p := params(0)
 	for n := propCount(in); n >= 1; n-- {
-		sig = build(params(n), result)
+		p = params(n)
+		sig = build(p, result)
 		if utf8.RuneCountInString(sig) <= maxSignature {
-			break
+			return sig
 		}
 	}
-	return sig
+	if utf8.RuneCountInString(sig) <= maxSignature {
+		return sig
+	}
+	// Still too long (long literals or property names): cut the
+	// arguments, then the result, with ….
+	if utf8.RuneCountInString(result) > maxSignature/4 {
+		result = "…"
+	}
+	room := maxSignature - utf8.RuneCountInString(build("…", result))
+	return build(cutRunes(p, room)+"…", result)
+}
+
+// cutRunes returns the first n runes of s (none when n < 1).
+func cutRunes(s string, n int) string {
+	for i := range s {
+		if n < 1 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }
 
 // propCount returns how many properties the top-level input schema lists.

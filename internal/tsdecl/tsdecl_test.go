@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
@@ -129,6 +130,33 @@ func TestSignature(t *testing.T) {
 		if got := Signature(c.tool); got != c.want {
 			t.Errorf("got  %s\nwant %s", got, c.want)
 		}
+	}
+}
+
+// TestSignatureLongLiterals: a long literal or property name (as the
+// fuzzer wrote with invalid UTF-8, each byte a \ufffd escape) made the
+// signature as long as it; it is cut to maxSignature runes with ….
+func TestSignatureLongLiterals(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	cases := map[string]string{
+		"enum":      `{"enum":["` + long + `"]}`,
+		"const":     `{"const":"` + long + `"}`,
+		"invalid":   "{\"enum\":[\"" + strings.Repeat("\xfd", 40) + "\"]}",
+		"property":  `{"type":"object","properties":{"a":{"const":"` + long + `"}}}`,
+		"name":      `{"type":"object","properties":{"` + long + `":{"type":"string"}}}`,
+		"two names": `{"type":"object","properties":{"` + long + `":{"type":"string"},"b":{"type":"string"}},"required":["b"]}`,
+	}
+	for name, in := range cases {
+		tool := Tool{Namespace: "ns", Name: "tool", Input: raw(in), Output: raw(`{"const":"` + long + `"}`)}
+		sig := Signature(tool)
+		if n := utf8.RuneCountInString(sig); n > maxSignature || !strings.HasPrefix(sig, "tools.ns.tool(") ||
+			!strings.HasSuffix(sig, "…): Promise<…>") || !utf8.ValidString(sig) {
+			t.Errorf("%s: %d runes: %s", name, n, sig)
+		}
+	}
+	// a signature short enough is not cut
+	if sig := Signature(Tool{Name: "x", Input: raw(`{"enum":["` + long[:150] + `"]}`)}); strings.Contains(sig, "…") {
+		t.Errorf("cut: %s", sig)
 	}
 }
 
