@@ -278,7 +278,7 @@ func TestSocketFamilies(t *testing.T) {
 // and a memory hog; each ends with a clear status, and the next command
 // runs normally.
 func TestResourceLimits(t *testing.T) {
-	s := newSB(t, Config{MaxTimeout: 5 * time.Second, Limits: Limits{Processes: 64, TmpSize: 8 << 20, FileSize: 16 << 20, Memory: 512 << 20}})
+	s := newSB(t, Config{MaxTimeout: 30 * time.Second, Limits: Limits{Processes: 64, TmpSize: 8 << 20, FileSize: 16 << 20, Memory: 512 << 20}})
 	ws := s.workspaces[0]
 
 	// The kernel does not apply RLIMIT_NPROC to host uid 0: as root the
