@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/modebox/modebox/internal/codes"
 )
 
@@ -233,5 +235,29 @@ func checkErrKind(t *testing.T, sch, val string, err error) {
 	}
 	if ve != nil && strings.HasPrefix(ve.Message, "schema validator failed") {
 		t.Fatalf("schema %s, value %s: the library failed: %v", sch, val, err)
+	}
+}
+
+// TestCompilePanicRefuses checks the same guard at compile time: a
+// vocabulary that panics, as the library might on a hostile schema, makes
+// compileBounded return a *PanicError instead of ending the process.
+func TestCompilePanicRefuses(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	c.RegisterVocabulary(&jsonschema.Vocabulary{
+		URL:    "mem:///modebox/panics",
+		Schema: anySchema,
+		Compile: func(*jsonschema.CompilerContext, map[string]any) (jsonschema.SchemaExt, error) {
+			var r *big.Rat
+			return nil, errors.New(r.String())
+		},
+	})
+	c.AssertVocabs()
+	if err := c.AddResource(baseURL, map[string]any{"type": "string"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := compileBounded(c)
+	var pe *PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("got %v (%T), want a *PanicError", err, err)
 	}
 }

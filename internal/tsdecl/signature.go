@@ -17,8 +17,9 @@ const maxSignature = 200
 // definition's name and long unions are cut short with …; a signature
 // longer than about 200 characters shows fewer properties (required ones
 // first), and the result type may collapse to {…}; one still longer (long
-// literals or property names) is cut to 200 characters with …. An argument that may be
-// left out is written `args?: T`; a tool without properties takes `()`.
+// literals or property names) is cut to 200 characters with …. An
+// argument that may be left out is written `args?: T`; a tool without
+// properties takes `()`.
 // It is not meant to be valid TypeScript.
 func Signature(t Tool) string {
 	path := "tools." + t.Name
@@ -70,9 +71,6 @@ func Signature(t Tool) string {
 		if utf8.RuneCountInString(sig) <= maxSignature {
 			return sig
 		}
-	}
-	if utf8.RuneCountInString(sig) <= maxSignature {
-		return sig
 	}
 	// Still too long (long literals or property names): cut the
 	// arguments, then the result, with ….
