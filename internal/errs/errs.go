@@ -19,11 +19,14 @@ type Config struct {
 	Err    error
 }
 
-// Error renders "modebox: field: reason: cause".
+// Error renders "modebox: field: reason: cause". A cause whose text is
+// the reason (a built-in's error passed on whole) is said once.
 func (e *Config) Error() string {
 	msg := fmt.Sprintf("modebox: %s: %s", e.Field, e.Reason)
 	if e.Err != nil {
-		msg += ": " + e.Err.Error()
+		if cause := e.Err.Error(); cause != e.Reason {
+			msg += ": " + cause
+		}
 	}
 	return msg
 }
