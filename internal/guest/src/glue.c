@@ -1006,9 +1006,13 @@ static JSValue js_encode(JSContext *c, JSValueConst this_val, int argc,
     return r;
 }
 
+/* The host ends the run at its first error and answers stop: from then
+   on nothing more of the program runs (a job queued after the error,
+   a call it would make), and the next poll is uncatchable. */
 static void send_error(int32_t id, const char *s, size_t n)
 {
-    host_event(EV_ERROR, id, s, (int32_t)n);
+    if (host_event(EV_ERROR, id, s, (int32_t)n) != ANSWER_GO)
+        request_stop();
 }
 
 /* Report an exception that escaped to C, as error class 'thrown_id' when
