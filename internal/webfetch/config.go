@@ -93,7 +93,7 @@ type Config struct {
 type Client struct {
 	allow          netguard.Allowlist
 	inject         map[string][]header // by Entry.String()
-	secrets        []string            // values redacted from what the guest sees
+	secrets        []string            // values redacted from what the guest sees (secretForms)
 	maxBytes       int64
 	maxHeaderBytes int64
 	maxRequestBody int64
@@ -108,10 +108,6 @@ type header struct {
 	name  string // canonical
 	value string
 }
-
-// minSecretLen is the shortest injected value that is redacted; shorter
-// values would garble ordinary text and are no secret anyway.
-const minSecretLen = 4
 
 // New validates cfg and returns a Client.
 func New(cfg Config) (*Client, error) {
@@ -199,12 +195,14 @@ func New(cfg Config) (*Client, error) {
 		c.inject[e.String()] = hs
 		c.secrets = append(c.secrets, secrets...)
 	}
-	// longest first, so a secret that contains another is redacted whole
-	sort.Slice(c.secrets, func(i, j int) bool { return len(c.secrets[i]) > len(c.secrets[j]) })
+	c.secrets = secretForms(c.secrets)
+	// longest first: the order redaction searches in
+	sort.SliceStable(c.secrets, func(i, j int) bool { return len(c.secrets[i]) > len(c.secrets[j]) })
 	return c, nil
 }
 
-// parseInjected validates one entry's headers and resolves "env:" values.
+// parseInjected validates one entry's headers and resolves "env:" values;
+// it also returns the parts of the secret values to redact (secretParts).
 // Errors never contain a value.
 func parseInjected(key string, m map[string]string, getenv func(string) (string, bool)) ([]header, []string, error) {
 	names := make([]string, 0, len(m))
@@ -240,11 +238,9 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 				return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s: environment variable %s is empty", key, cn, name)
 			}
 			v = ev
-			if len(v) >= minSecretLen {
-				secrets = append(secrets, v)
-			}
-		} else if sensitiveName(cn) && len(v) >= minSecretLen {
-			secrets = append(secrets, v)
+			secrets = append(secrets, secretParts(cn, v)...)
+		} else if sensitiveName(cn) {
+			secrets = append(secrets, secretParts(cn, v)...)
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
 			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: the value of %s has control characters (CR, LF or NUL)", key, cn)

@@ -31,7 +31,8 @@ type Response struct {
 	// Body is the response body, decompressed when the server used gzip,
 	// at most Config.MaxBytes before redaction. Values of injected headers
 	// (those from the environment, and literal ones of credential-like
-	// header names) are replaced by "[redacted]".
+	// header names), their parts and their encodings are replaced by
+	// "[redacted]" (see the package documentation).
 	Body []byte
 }
 
@@ -76,8 +77,9 @@ func (c *Client) readResponse(resp *http.Response, method string, t netguard.Tar
 		StatusText: c.redact(statusText(resp)),
 		Headers:    c.headers(resp.Header),
 		URL:        c.redact(t.URL.String()),
-		Body:       c.redactBytes(body),
+		Body:       body,
 	}
+	out.Body, _ = c.redactBytes(out.Body)
 	if out.Body == nil {
 		out.Body = []byte{}
 	}
@@ -112,23 +114,4 @@ func (c *Client) headers(h http.Header) map[string]string {
 		out[lk] = c.redact(v)
 	}
 	return out
-}
-
-// redact replaces every secret in s.
-func (c *Client) redact(s string) string {
-	for _, sec := range c.secrets {
-		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Redacted)
-		}
-	}
-	return s
-}
-
-func (c *Client) redactBytes(b []byte) []byte {
-	for _, sec := range c.secrets {
-		if bytes.Contains(b, []byte(sec)) {
-			b = bytes.ReplaceAll(b, []byte(sec), []byte(Redacted))
-		}
-	}
-	return b
 }
