@@ -43,7 +43,9 @@
 //     each of those of at least 8 bytes in base64 and base64url (also
 //     inside longer base64 text, at any alignment), percent-encoding, hex
 //     and JSON string escaping. Overlapping matches are replaced as one.
-//     This is best effort: a server that
+//     When that rewrote the body, content-length is set to the new length
+//     and digest headers (Content-MD5, Digest, Repr-Digest,
+//     Content-Digest) are dropped. This is best effort: a server that
 //     transforms the value otherwise (hashes it, encrypts it, splits it,
 //     changes its case, or encodes it twice) defeats it, and parts
 //     shorter than 8 bytes are not redacted on their own; only inject

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,9 @@ func echoShapes(t *testing.T) *server {
 			out = map[string]any{"authenticated": true, "token": cred}
 		case "/whole":
 			out = map[string]any{"authorization": auth}
+			// digests of the body would let the guest test guesses
+			w.Header().Set("Content-Md5", "not checked")
+			w.Header().Set("Repr-Digest", "sha-256=:not checked:")
 		case "/cookies": // httpbin: {"cookies": {"name": "value", ...}}
 			m := map[string]string{}
 			for _, c := range r.Cookies() {
@@ -170,5 +174,42 @@ func TestRedactDerivedSecrets(t *testing.T) {
 		if rest := strings.ReplaceAll(line, Redacted, ""); i < 9 && len(rest) > 8 {
 			t.Errorf("/encoded line %d keeps %q", i, rest)
 		}
+	}
+}
+
+// TestRedactedContentLength: when redaction rewrote the body, the
+// content-length the guest sees is the new body's, not the server's
+// (which would tell the secret's length), and digests of the original
+// body are dropped.
+func TestRedactedContentLength(t *testing.T) {
+	srv := echoShapes(t)
+	env := map[string]string{"AUTH": "Bearer 0123456789abcdefghijklmnopqrstuvwxyz"}
+	c := mustNew(t, Config{
+		Allow:   []string{"http://" + srv.entry()},
+		Headers: map[string]map[string]string{"http://" + srv.entry(): {"Authorization": "env:AUTH"}},
+		Getenv:  func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+	})
+	r, err := session(t, c).Do(context.Background(), Request{URL: srv.URL + "/whole"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Body), Redacted) {
+		t.Fatalf("not redacted: %q", r.Body)
+	}
+	if got := r.Headers["content-length"]; got != strconv.Itoa(len(r.Body)) {
+		t.Errorf("content-length %q for a body of %d bytes", got, len(r.Body))
+	}
+	for _, h := range []string{"content-md5", "repr-digest"} {
+		if v, ok := r.Headers[h]; ok {
+			t.Errorf("%s: %q passed on for a rewritten body", h, v)
+		}
+	}
+	// an unredacted body keeps the server's header
+	r, err = session(t, c).Do(context.Background(), Request{URL: srv.URL + "/none"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Headers["content-length"]; got != strconv.Itoa(len(r.Body)) || got == "" {
+		t.Errorf("content-length %q for a body of %d bytes", got, len(r.Body))
 	}
 }

@@ -22,7 +22,9 @@ type Response struct {
 	// Headers are the response headers with lower-case names. Repeated
 	// headers are joined with ", ", except Set-Cookie, whose values are
 	// joined with "\n" (a cookie's Expires date contains a comma). Values
-	// of injected headers are replaced by "[redacted]".
+	// of injected headers are replaced by "[redacted]". When redaction
+	// rewrote Body, content-length is its new length and digest headers
+	// of the original body are left out.
 	Headers map[string]string
 	// URL is the final URL, after redirects.
 	URL string
@@ -79,7 +81,11 @@ func (c *Client) readResponse(resp *http.Response, method string, t netguard.Tar
 		URL:        c.redact(t.URL.String()),
 		Body:       body,
 	}
-	out.Body, _ = c.redactBytes(out.Body)
+	var changed bool
+	out.Body, changed = c.redactBytes(out.Body)
+	if changed {
+		fixLengths(out.Headers, len(out.Body))
+	}
 	if out.Body == nil {
 		out.Body = []byte{}
 	}
@@ -114,4 +120,21 @@ func (c *Client) headers(h http.Header) map[string]string {
 		out[lk] = c.redact(v)
 	}
 	return out
+}
+
+// digestHeaders describe the body's bytes; they are dropped when
+// redaction rewrote the body (they no longer match it, and would let the
+// guest test guesses of the secret).
+var digestHeaders = []string{"content-md5", "digest", "repr-digest", "content-digest"}
+
+// fixLengths makes h describe a body that redaction rewrote to n bytes:
+// content-length, when the server sent one, becomes n (the server's
+// would tell the secret's length), and digests of the original body go.
+func fixLengths(h map[string]string, n int) {
+	if _, ok := h["content-length"]; ok {
+		h["content-length"] = strconv.Itoa(n)
+	}
+	for _, k := range digestHeaders {
+		delete(h, k)
+	}
 }
