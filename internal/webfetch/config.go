@@ -24,6 +24,10 @@ const (
 	DefaultMaxRedirects   = 5
 )
 
+// NoRedirects as Config.MaxRedirects turns redirects off: a 3xx with a
+// Location is an error (modebox.json's "maxRedirects": 0 maps to it).
+const NoRedirects = -1
+
 // Config is the host's fetch policy: what fetch() in a program may reach
 // and how much (modebox.FetchConfig is this type; see
 // docs/capabilities.md). The zero value of every field means its default;
@@ -71,7 +75,8 @@ type Config struct {
 	// counted; MaxRedirects bounds them). Zero: 100.
 	MaxRequests int
 	// MaxRedirects caps the redirects followed by one Do call. Zero: 5;
-	// negative: redirects are not followed, and a 3xx is an error.
+	// negative (NoRedirects): redirects are not followed, and a 3xx with a
+	// Location is an error (FETCH_REDIRECT).
 	MaxRedirects int
 	// Source marks responses as a data-flow source (the fetch built-in
 	// reads it; this package only carries it).

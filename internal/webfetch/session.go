@@ -184,6 +184,9 @@ func isRedirect(code int) bool {
 
 // nextHop checks a redirect and returns the hop that follows it.
 func (c *Client) nextHop(h *hop, loc string, status int, approved bool, first netguard.Target) (*hop, error) {
+	if c.maxRedirects == 0 {
+		return nil, newError(codes.FetchRedirect, nil, "the response is a redirect (%d), and this fetch configuration follows none (maxRedirects is 0); raise maxRedirects to follow it", status)
+	}
 	if h.redirect >= c.maxRedirects {
 		return nil, newError(codes.FetchRedirect, nil, "too many redirects (the limit is %d)", c.maxRedirects)
 	}
