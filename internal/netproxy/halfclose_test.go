@@ -125,7 +125,7 @@ func TestHalfClosedClientGetsWholeAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	const n = 40
+	const n = 120
 	go func() {
 		c, err := l.Accept()
 		if err != nil {
@@ -137,10 +137,10 @@ func TestHalfClosedClientGetsWholeAnswer(t *testing.T) {
 			if _, err := c.Write([]byte("x")); err != nil {
 				return
 			}
-			time.Sleep(25 * time.Millisecond) // n*25ms is twice the grace; each gap a 40th of it
+			time.Sleep(25 * time.Millisecond) // n*25ms is 1.5 times the grace; each gap an 80th of it
 		}
 	}()
-	p := startProxy(t, Config{Allow: []string{l.Addr().String()}, HalfCloseTimeout: 500 * time.Millisecond})
+	p := startProxy(t, Config{Allow: []string{l.Addr().String()}, HalfCloseTimeout: 2 * time.Second})
 	c, br, resp := connect(t, p, l.Addr().String())
 	defer c.Close()
 	if resp.StatusCode != 200 {
