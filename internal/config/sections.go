@@ -228,6 +228,10 @@ func (c *checker) fetch(n *node, path string) (*Fetch, *Error) {
 			var n uint64
 			n, err = c.count(v, p)
 			f.MaxRedirects = int(min(n, 100))
+			if err == nil && n == 0 {
+				// 0 written means none; FetchConfig's zero is the default
+				f.MaxRedirects = webfetch.NoRedirects
+			}
 		case "source":
 			f.Source, err = c.boolean(v, p)
 		}

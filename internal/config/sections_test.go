@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modebox/modebox/internal/webfetch"
 )
 
 func TestSections(t *testing.T) {
@@ -68,6 +70,25 @@ func TestSectionErrors(t *testing.T) {
 		_, err := Parse([]byte(doc), "m.json")
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want %q", doc, err, want)
+		}
+	}
+}
+
+// "maxRedirects": 0 means no redirects, not the default that the Go
+// value 0 means; leaving the key out keeps the default.
+func TestFetchMaxRedirectsZeroMeansNone(t *testing.T) {
+	for doc, want := range map[string]int{
+		`{"fetch": {"enabled": true, "maxRedirects": 0}}`:   webfetch.NoRedirects,
+		`{"fetch": {"enabled": true}}`:                      0,
+		`{"fetch": {"enabled": true, "maxRedirects": 3}}`:   3,
+		`{"fetch": {"enabled": true, "maxRedirects": 500}}`: 100,
+	} {
+		cfg, err := Parse([]byte(doc), "m.json")
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if got := cfg.FetchTool.MaxRedirects; got != want {
+			t.Errorf("%s: MaxRedirects %d, want %d", doc, got, want)
 		}
 	}
 }

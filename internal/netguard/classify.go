@@ -1,6 +1,9 @@
 package netguard
 
-import "net/netip"
+import (
+	"net/netip"
+	"strings"
+)
 
 // Class is what kind of address an IP is. Only ClassPublic is reachable
 // without an explicit allowance.
@@ -24,6 +27,15 @@ const (
 	ClassTeredo        Class = "Teredo"
 	ClassInvalid       Class = "invalid"
 )
+
+// Article returns the indefinite article the class takes in a sentence:
+// "an" for "an unspecified address", "a" for "a loopback address".
+func (c Class) Article() string {
+	if c != "" && strings.ContainsRune("aeiouAEIOU", rune(c[0])) {
+		return "an"
+	}
+	return "a"
+}
 
 type rangeClass struct {
 	prefix netip.Prefix

@@ -2,7 +2,6 @@ package netguard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -32,12 +31,19 @@ func privateAllowed(ctx context.Context) bool {
 }
 
 // CheckAddr refuses a non-public address unless allowPrivate.
-func CheckAddr(a netip.Addr, allowPrivate bool) error {
+func CheckAddr(a netip.Addr, allowPrivate bool) error { return checkAddr(a, allowPrivate, "") }
+
+// checkAddr is CheckAddr; a refusal names host, when it is a name that
+// resolved to a ("host resolves to a, a loopback address").
+func checkAddr(a netip.Addr, allowPrivate bool, host string) error {
 	c := Classify(a)
 	if c == ClassPublic {
 		return nil
 	}
 	if c == ClassInvalid {
+		if host != "" {
+			return &Error{Code: codes.AddressRefused, Message: host + " resolves to something that is not an IP address"}
+		}
 		return &Error{Code: codes.AddressRefused, Message: "not an IP address"}
 	}
 	if allowPrivate {
@@ -47,7 +53,11 @@ func CheckAddr(a netip.Addr, allowPrivate bool) error {
 			return nil
 		}
 	}
-	return &Error{Code: codes.AddressRefused, Message: fmt.Sprintf("%s is a %s address; it is reachable only through an allowlist entry that names this IP, or a host entry marked private", Normalize(a), c)}
+	what := fmt.Sprintf("%s is %s %s address", Normalize(a), c.Article(), c)
+	if host != "" && host != Normalize(a).String() {
+		what = fmt.Sprintf("%s resolves to %s, %s %s address", host, Normalize(a), c.Article(), c)
+	}
+	return &Error{Code: codes.AddressRefused, Message: what + "; it is reachable only through an allowlist entry that names this IP, or a host entry marked private"}
 }
 
 // Dialer dials TCP with every address checked: the host is resolved here
@@ -78,11 +88,7 @@ func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.
 		return nil, err
 	}
 	for _, a := range addrs {
-		if err := CheckAddr(a, allow); err != nil {
-			var ge *Error
-			if errors.As(err, &ge) && host != Normalize(a).String() {
-				ge.Message = host + " resolves to " + ge.Message
-			}
+		if err := checkAddr(a, allow, host); err != nil {
 			return nil, err
 		}
 	}

@@ -174,17 +174,30 @@ func (ss *session) serveForward(req *http.Request) {
 	body := &clientBody{r: out.Body}
 	out.Body = body
 
-	wrote := make(chan error, 1)
+	done := make(chan struct{})    // closed when the forwarding ends
+	watched := make(chan struct{}) // closed when the goroutine below ends
 	go func() {
+		defer close(watched)
 		err := out.Write(org)
 		if body.failed.Load() {
 			// the client went away mid-body: nobody is left to answer
 			ss.close()
 		}
-		wrote <- err
+		if err != nil {
+			return
+		}
+		// The request is sent; the client has nothing more to say (one
+		// request per connection). When its side ends (EOF: it
+		// half-closed or is gone; or an error), the origin gets
+		// HalfCloseTimeout of silence. The socket is read directly:
+		// httpRefuse may use ss.br meanwhile, and its drain deadline ends
+		// this read too (the forwarding is ending then anyway).
+		io.Copy(io.Discard, ss.client)
+		ss.linger(act, done)
 	}()
-	defer func() { <-wrote }()
+	defer func() { <-watched }()
 	defer ss.close()
+	defer close(done)
 
 	olr := &limitReader{r: org, n: maxResponseHeaderBytes}
 	obr := bufio.NewReader(olr)

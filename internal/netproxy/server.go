@@ -21,6 +21,7 @@ const (
 	DefaultHeaderTimeout    = 10 * time.Second
 	DefaultHandshakeTimeout = 10 * time.Second
 	DefaultIdleTimeout      = 5 * time.Minute
+	DefaultHalfCloseTimeout = 10 * time.Second
 	DefaultMaxConns         = 64
 	DefaultMaxHeaderBytes   = 64 << 10
 )
@@ -58,6 +59,12 @@ type Config struct {
 	// IdleTimeout closes a tunnel or forwarded request when no byte has
 	// moved in either direction for this long (default 5 minutes).
 	IdleTimeout time.Duration
+	// HalfCloseTimeout closes a tunnel or forwarded request once the
+	// client has ended its side (EOF: it went away, or half-closed) and
+	// no byte has moved for this long (default 10s): an origin that
+	// ignores the end of its request cannot keep a connection slot, which
+	// every run of the engine shares, after the command has exited.
+	HalfCloseTimeout time.Duration
 	// MaxConns bounds concurrent client connections (default 64). Excess
 	// connections are refused with 503 or SOCKS general failure.
 	MaxConns int
@@ -151,6 +158,9 @@ func Listen(socketPath string, cfg Config) (*Server, error) {
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.HalfCloseTimeout <= 0 {
+		cfg.HalfCloseTimeout = DefaultHalfCloseTimeout
 	}
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = DefaultMaxConns

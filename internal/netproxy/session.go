@@ -228,7 +228,7 @@ func dialError(t target, err error, serverClosed bool) *Error {
 	case serverClosed:
 		return &Error{Code: codes.DialFailed, Message: "the proxy is shutting down", Err: err}
 	case errors.As(err, &dnsErr):
-		return &Error{Code: codes.ResolveFailed, Message: "cannot resolve " + t.host, Err: err}
+		return &Error{Code: codes.ResolveFailed, Message: "cannot resolve " + t.host, Err: resolveError{dnsErr}}
 	case isTimeout(err):
 		return &Error{Code: codes.DialTimeout, Message: "connecting to " + t.String() + " timed out", Err: err}
 	case errors.Is(err, syscall.ECONNREFUSED):
@@ -240,6 +240,20 @@ func dialError(t target, err error, serverClosed bool) *Error {
 	default:
 		return &Error{Code: codes.DialFailed, Message: "cannot connect to " + t.String(), Err: err}
 	}
+}
+
+// resolveError is a failed lookup as the client is told it: the reason
+// only ("no such host"), not the DNS server the host asked, which would
+// tell the sandboxed command about the host's network. Unwrap returns the
+// *net.DNSError without its server.
+type resolveError struct{ dns *net.DNSError }
+
+func (r resolveError) Error() string { return r.dns.Err }
+
+func (r resolveError) Unwrap() error {
+	c := *r.dns
+	c.Server = ""
+	return &c
 }
 
 func isTimeout(err error) bool {

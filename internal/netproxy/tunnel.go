@@ -22,9 +22,38 @@ func newActivity() *activity {
 
 func (a *activity) touch() { a.last.Store(int64(time.Since(clockBase))) }
 
+// idle returns the time since the last byte moved.
+func (a *activity) idle() time.Duration {
+	return time.Since(clockBase) - time.Duration(a.last.Load())
+}
+
 // recent reports whether a byte moved within d.
-func (a *activity) recent(d time.Duration) bool {
-	return time.Since(clockBase)-time.Duration(a.last.Load()) < d
+func (a *activity) recent(d time.Duration) bool { return a.idle() < d }
+
+// linger runs once the client has ended its side of a connection (EOF:
+// it half-closed, or it is gone, as when the command that opened it has
+// exited). Until done is closed it waits, and closes the session when no
+// byte has moved in either direction for Config.HalfCloseTimeout: the
+// origin may finish its answer, for as long as it keeps sending, but an
+// origin that ignores the end of the request does not keep the slot for
+// the whole IdleTimeout.
+func (ss *session) linger(act *activity, done <-chan struct{}) {
+	grace := ss.srv.cfg.HalfCloseTimeout
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			idle := act.idle()
+			if idle >= grace {
+				ss.close()
+				return
+			}
+			t.Reset(grace - idle)
+		}
+	}
 }
 
 // idleConn gives every Read and Write a deadline of idle from now; when
@@ -98,7 +127,8 @@ func closeWrite(c net.Conn) {
 
 // tunnel copies bytes both ways between the client and origin until both
 // directions end (an EOF half-closes the other side) or one fails or
-// stays idle (both connections are closed).
+// stays idle (both connections are closed). Once the client's side has
+// ended, the origin's silence is bounded by HalfCloseTimeout (linger).
 func (ss *session) tunnel(origin net.Conn) {
 	act := newActivity()
 	idle := ss.srv.cfg.IdleTimeout
@@ -107,6 +137,7 @@ func (ss *session) tunnel(origin net.Conn) {
 	ss.startStreaming(cli)
 
 	up := make(chan struct{})
+	down := make(chan struct{}) // closed when the origin-to-client copy ends
 	go func() {
 		defer close(up)
 		// bytes the client sent after its request header are in br
@@ -123,12 +154,14 @@ func (ss *session) tunnel(origin net.Conn) {
 			return
 		}
 		closeWrite(origin)
+		ss.linger(act, down)
 	}()
 	if err := pipe(cli, org); err != nil {
 		ss.close()
 	} else {
 		closeWrite(ss.client)
 	}
+	close(down)
 	<-up
 	ss.close()
 }

@@ -24,6 +24,10 @@ const (
 	DefaultMaxRedirects   = 5
 )
 
+// NoRedirects as Config.MaxRedirects turns redirects off: a 3xx with a
+// Location is an error (modebox.json's "maxRedirects": 0 maps to it).
+const NoRedirects = -1
+
 // Config is the host's fetch policy: what fetch() in a program may reach
 // and how much (modebox.FetchConfig is this type; see
 // docs/capabilities.md). The zero value of every field means its default;
@@ -71,7 +75,8 @@ type Config struct {
 	// counted; MaxRedirects bounds them). Zero: 100.
 	MaxRequests int
 	// MaxRedirects caps the redirects followed by one Do call. Zero: 5;
-	// negative: redirects are not followed, and a 3xx is an error.
+	// negative (NoRedirects): redirects are not followed, and a 3xx with a
+	// Location is an error (FETCH_REDIRECT).
 	MaxRedirects int
 	// Source marks responses as a data-flow source (the fetch built-in
 	// reads it; this package only carries it).
@@ -93,7 +98,7 @@ type Config struct {
 type Client struct {
 	allow          netguard.Allowlist
 	inject         map[string][]header // by Entry.String()
-	secrets        []string            // values redacted from what the guest sees
+	secrets        []string            // values redacted from what the guest sees (secretForms)
 	maxBytes       int64
 	maxHeaderBytes int64
 	maxRequestBody int64
@@ -108,10 +113,6 @@ type header struct {
 	name  string // canonical
 	value string
 }
-
-// minSecretLen is the shortest injected value that is redacted; shorter
-// values would garble ordinary text and are no secret anyway.
-const minSecretLen = 4
 
 // New validates cfg and returns a Client.
 func New(cfg Config) (*Client, error) {
@@ -199,12 +200,14 @@ func New(cfg Config) (*Client, error) {
 		c.inject[e.String()] = hs
 		c.secrets = append(c.secrets, secrets...)
 	}
-	// longest first, so a secret that contains another is redacted whole
-	sort.Slice(c.secrets, func(i, j int) bool { return len(c.secrets[i]) > len(c.secrets[j]) })
+	c.secrets = secretForms(c.secrets)
+	// longest first: the order redaction searches in
+	sort.SliceStable(c.secrets, func(i, j int) bool { return len(c.secrets[i]) > len(c.secrets[j]) })
 	return c, nil
 }
 
-// parseInjected validates one entry's headers and resolves "env:" values.
+// parseInjected validates one entry's headers and resolves "env:" values;
+// it also returns the parts of the secret values to redact (secretParts).
 // Errors never contain a value.
 func parseInjected(key string, m map[string]string, getenv func(string) (string, bool)) ([]header, []string, error) {
 	names := make([]string, 0, len(m))
@@ -240,11 +243,9 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 				return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: %s: environment variable %s is empty", key, cn, name)
 			}
 			v = ev
-			if len(v) >= minSecretLen {
-				secrets = append(secrets, v)
-			}
-		} else if sensitiveName(cn) && len(v) >= minSecretLen {
-			secrets = append(secrets, v)
+			secrets = append(secrets, secretParts(cn, v)...)
+		} else if sensitiveName(cn) {
+			secrets = append(secrets, secretParts(cn, v)...)
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
 			return nil, nil, newError(codes.FetchConfig, nil, "headers for %q: the value of %s has control characters (CR, LF or NUL)", key, cn)

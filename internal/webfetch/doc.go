@@ -33,11 +33,23 @@
 //   - Injected headers replace guest headers of the same name. Their
 //     values from the environment, and literal values of credential-like
 //     header names (Authorization, Cookie, names containing key, token,
-//     secret, auth, session, password, signature), of at least 4 bytes,
-//     are redacted (replaced by "[redacted]") from the response headers,
-//     body, URL and status text, so a server echoing them back does not
-//     hand them to the guest. This is best effort: a server that encodes
-//     the value defeats it; only inject secrets into hosts you trust.
+//     secret, auth, session, password, signature), are redacted (replaced
+//     by "[redacted]") from the response headers, body, URL and status
+//     text, so a server echoing them back does not hand them to the
+//     guest: the whole value (at least 4 bytes); the parts a server may
+//     echo alone, of at least 8 bytes (Authorization's credentials after
+//     the scheme, Basic's decoded user:password and password, the values
+//     of other schemes' name=value parameters, each Cookie value); and
+//     each of those of at least 8 bytes in base64 and base64url (also
+//     inside longer base64 text, at any alignment), percent-encoding, hex
+//     and JSON string escaping. Overlapping matches are replaced as one.
+//     When that rewrote the body, content-length is set to the new length
+//     and digest headers (Content-MD5, Digest, Repr-Digest,
+//     Content-Digest) are dropped. This is best effort: a server that
+//     transforms the value otherwise (hashes it, encrypts it, splits it,
+//     changes its case, or encodes it twice) defeats it, and parts
+//     shorter than 8 bytes are not redacted on their own; only inject
+//     secrets into hosts you trust.
 //   - The guest may not set Host, Content-Length, Transfer-Encoding,
 //     Connection, Keep-Alive, TE, Trailer, Upgrade, HTTP2-Settings,
 //     Expect, Proxy-*, or Accept-Encoding (the host negotiates gzip and

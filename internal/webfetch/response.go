@@ -22,7 +22,9 @@ type Response struct {
 	// Headers are the response headers with lower-case names. Repeated
 	// headers are joined with ", ", except Set-Cookie, whose values are
 	// joined with "\n" (a cookie's Expires date contains a comma). Values
-	// of injected headers are replaced by "[redacted]".
+	// of injected headers are replaced by "[redacted]". When redaction
+	// rewrote Body, content-length is its new length and digest headers
+	// of the original body are left out.
 	Headers map[string]string
 	// URL is the final URL, after redirects.
 	URL string
@@ -31,7 +33,8 @@ type Response struct {
 	// Body is the response body, decompressed when the server used gzip,
 	// at most Config.MaxBytes before redaction. Values of injected headers
 	// (those from the environment, and literal ones of credential-like
-	// header names) are replaced by "[redacted]".
+	// header names), their parts and their encodings are replaced by
+	// "[redacted]" (see the package documentation).
 	Body []byte
 }
 
@@ -76,7 +79,12 @@ func (c *Client) readResponse(resp *http.Response, method string, t netguard.Tar
 		StatusText: c.redact(statusText(resp)),
 		Headers:    c.headers(resp.Header),
 		URL:        c.redact(t.URL.String()),
-		Body:       c.redactBytes(body),
+		Body:       body,
+	}
+	var changed bool
+	out.Body, changed = c.redactBytes(out.Body)
+	if changed {
+		fixLengths(out.Headers, len(out.Body))
 	}
 	if out.Body == nil {
 		out.Body = []byte{}
@@ -114,21 +122,19 @@ func (c *Client) headers(h http.Header) map[string]string {
 	return out
 }
 
-// redact replaces every secret in s.
-func (c *Client) redact(s string) string {
-	for _, sec := range c.secrets {
-		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Redacted)
-		}
-	}
-	return s
-}
+// digestHeaders describe the body's bytes; they are dropped when
+// redaction rewrote the body (they no longer match it, and would let the
+// guest test guesses of the secret).
+var digestHeaders = []string{"content-md5", "digest", "repr-digest", "content-digest"}
 
-func (c *Client) redactBytes(b []byte) []byte {
-	for _, sec := range c.secrets {
-		if bytes.Contains(b, []byte(sec)) {
-			b = bytes.ReplaceAll(b, []byte(sec), []byte(Redacted))
-		}
+// fixLengths makes h describe a body that redaction rewrote to n bytes:
+// content-length, when the server sent one, becomes n (the server's
+// would tell the secret's length), and digests of the original body go.
+func fixLengths(h map[string]string, n int) {
+	if _, ok := h["content-length"]; ok {
+		h["content-length"] = strconv.Itoa(n)
 	}
-	return b
+	for _, k := range digestHeaders {
+		delete(h, k)
+	}
 }

@@ -94,7 +94,7 @@ func (s *Session) Do(ctx context.Context, r Request, approved bool) (*Response, 
 	if !chk.Listed && !approved {
 		t := chk.Target
 		if t.IP.IsValid() && !netguard.IsPublic(t.IP) {
-			return nil, newError(codes.FetchNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it (an approval cannot open a %s address)", t.HostPort(), t.HostPort(), netguard.Classify(t.IP))
+			return nil, newError(codes.FetchNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it (an approval cannot open %s %s address)", t.HostPort(), t.HostPort(), netguard.Classify(t.IP).Article(), netguard.Classify(t.IP))
 		}
 		return nil, newError(codes.FetchNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it, or have the request approved", t.HostPort(), t.HostPort())
 	}
@@ -125,7 +125,7 @@ func (s *Session) roundTrip(ctx context.Context, h *hop, approved bool, first ne
 	e, listed := s.c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
 	if !listed && !(approved && sameHostPort(t, first)) {
 		// only reachable for a redirect: the first hop was checked in Do
-		return nil, nil, newError(codes.FetchRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (an approval covers only %s)", t.HostPort(), first.HostPort())
+		return nil, nil, unlistedRedirect(t, approved, first)
 	}
 	if err := s.c.checkSecure(t, e, listed); err != nil {
 		return nil, nil, err
@@ -184,6 +184,9 @@ func isRedirect(code int) bool {
 
 // nextHop checks a redirect and returns the hop that follows it.
 func (c *Client) nextHop(h *hop, loc string, status int, approved bool, first netguard.Target) (*hop, error) {
+	if c.maxRedirects == 0 {
+		return nil, newError(codes.FetchRedirect, nil, "the response is a redirect (%d), and this fetch configuration follows none (maxRedirects is 0); raise maxRedirects to follow it", status)
+	}
 	if h.redirect >= c.maxRedirects {
 		return nil, newError(codes.FetchRedirect, nil, "too many redirects (the limit is %d)", c.maxRedirects)
 	}
@@ -208,7 +211,7 @@ func (c *Client) nextHop(h *hop, loc string, status int, approved bool, first ne
 	}
 	e, listed := c.allow.MatchScheme(t.URL.Scheme, t.Host, t.Port)
 	if !listed && !(approved && sameHostPort(t, first)) {
-		return nil, newError(codes.FetchRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (an approval covers only %s)", t.HostPort(), first.HostPort())
+		return nil, unlistedRedirect(t, approved, first)
 	}
 	if err := c.checkSecure(t, e, listed); err != nil {
 		ie := err.(*Error)
@@ -239,6 +242,15 @@ func (c *Client) nextHop(h *hop, loc string, status int, approved bool, first ne
 		}
 	}
 	return next, nil
+}
+
+// unlistedRedirect refuses a redirect to t, which is not listed; an
+// approval of the request (approved) covered first's host and port only.
+func unlistedRedirect(t netguard.Target, approved bool, first netguard.Target) error {
+	if approved {
+		return newError(codes.FetchRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist, and the approval covers only %s (add %q to the allowlist to allow it)", t.HostPort(), first.HostPort(), t.HostPort())
+	}
+	return newError(codes.FetchRedirect, nil, "redirect to %s refused: it is not on the fetch allowlist (add %q to it to allow it)", t.HostPort(), t.HostPort())
 }
 
 func originOf(t netguard.Target) string { return t.URL.Scheme + "://" + t.HostPort() }
