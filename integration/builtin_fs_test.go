@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modebox/modebox"
 )
@@ -233,4 +234,41 @@ func TestTokenBoundToCapabilities(t *testing.T) {
 	if err != nil || res.Status != modebox.StatusOK {
 		t.Fatalf("same configuration: %v %+v", err, res)
 	}
+}
+
+// The red-team program that made fs.glob walk for minutes, past the
+// run's 5 s timeout, holding the host: 14 directories a staged write
+// implies and twenty "**" in a row. It now answers at once, with no
+// match. The generous timeout is only a hang guard.
+func TestFSGlobRepeatedStars(t *testing.T) {
+	e, _, _ := fsEngine(t, nil)
+	r := run(t, e, `const D = 14, K = 20;
+		await fs.write("/out/" + "d/".repeat(D) + "f", "x");
+		const none = await fs.glob("/out/" + "**/".repeat(K) + "[z]z");
+		const one = await fs.glob("/out/" + "**/*/".repeat(K / 2) + "f");
+		return [none.length, one.length]`, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 2 * time.Minute}})
+	if r.Error != nil || string(r.Value) != `[0,1]` {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+}
+
+// The red-team program that created 204,100 directories with empty files
+// at depth 2040: the directories a write needs now count against the fs
+// maxEntries limit (10000 by default) when the write is staged, so the
+// fifth write is refused with FS_TOO_MANY_ENTRIES and the run commits
+// four of them. The program ends without committing (it throws), so the
+// test writes nothing to disk.
+func TestFSDeepDirectoriesCounted(t *testing.T) {
+	e, _, out := fsEngine(t, nil)
+	r := run(t, e, `const deep = "d/".repeat(2040);
+		let n = 0, code = "";
+		try { for (let i = 0; i < 100; i++) { await fs.write("/out/" + i + "/" + deep + "f", ""); n++ } } catch (e) { code = e.code }
+		throw new Error(JSON.stringify([n, code]))`, modebox.RunOptions{Lang: "js"})
+	if r.Error == nil || !strings.Contains(r.Error.Message, `[4,"FS_TOO_MANY_ENTRIES"]`) {
+		t.Fatalf("%s %+v", r.Value, r.Error)
+	}
+	if entries, err := os.ReadDir(out); err != nil || len(entries) != 1 {
+		t.Fatalf("out holds %d entries, %v", len(entries), err)
+	}
+	t.Log(r.Error.Message)
 }

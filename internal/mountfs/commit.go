@@ -57,7 +57,10 @@ func (s *Session) Commit() Report {
 	}
 	s.done = true
 	staged := s.staged
-	s.staged, s.reads, s.stagedBytes = nil, nil, 0
+	// The commit creates only directories the writes were charged for
+	// when they were staged (see Session.Write).
+	newDirs := s.newDirs
+	s.staged, s.reads, s.newDirs, s.stagedBytes = nil, nil, nil, 0
 	paths := make([]string, 0, len(staged))
 	for p := range staged {
 		paths = append(paths, p)
@@ -69,7 +72,7 @@ func (s *Session) Commit() Report {
 	for _, p := range paths {
 		reason := "the file system is closed"
 		if !s.fs.closed {
-			reason = s.fs.commitOne(p, staged[p], cleaned)
+			reason = s.fs.commitOne(p, staged[p], cleaned, newDirs)
 		}
 		if reason == "" {
 			rep.Committed = append(rep.Committed, p)
@@ -81,14 +84,27 @@ func (s *Session) Commit() Report {
 }
 
 // commitOne applies one change; it returns "" or the reason it did not.
-func (f *FS) commitOne(guestPath string, c *change, cleaned map[string]bool) string {
+// It creates only the missing directories newDirs names (guest paths).
+func (f *FS) commitOne(guestPath string, c *change, cleaned map[string]bool, newDirs map[string]bool) string {
 	dir, name := c.rel[:len(c.rel)-1], c.rel[len(c.rel)-1]
 	var dfd int
 	var err error
 	if c.remove {
 		dfd, err = f.openBeneath(c.m.fd, dir, unix.O_RDONLY|unix.O_DIRECTORY)
 	} else {
-		dfd, err = f.openDirCreate(c.m.fd, dir)
+		var guest string // the guest path of dir, made when needed
+		mayCreate := func(n int) bool {
+			if guest == "" {
+				guest = dirPrefix(c.m.guest) + strings.Join(dir, "/")
+			}
+			// The guest path of dir[:n] is a prefix of guest.
+			end := len(dirPrefix(c.m.guest)) - 1
+			for _, d := range dir[:n] {
+				end += 1 + len(d)
+			}
+			return newDirs[guest[:end]]
+		}
+		dfd, err = f.openDirCreate(c.m.fd, dir, mayCreate)
 	}
 	if err != nil {
 		switch {
@@ -98,6 +114,8 @@ func (f *FS) commitOne(guestPath string, c *change, cleaned map[string]bool) str
 			return "a parent directory is now a symbolic link"
 		case errors.Is(err, unix.ENOTDIR):
 			return "a parent is not a directory"
+		case errors.Is(err, errNotCounted):
+			return "a parent directory was removed by someone else since the run wrote the file"
 		}
 		return "cannot open the directory: " + errText(err)
 	}
@@ -172,7 +190,7 @@ func errText(err error) string {
 // the file's stat when it exists and matches, or a conflict reason.
 func (f *FS) checkBase(dfd int, name string, base Base, hash bool) (*unix.Stat_t, string) {
 	const changed = "changed by someone else since the run saw it"
-	fd, err := f.openBeneath(dfd, []string{name}, unix.O_RDONLY)
+	fd, st, err := f.openFile(dfd, []string{name})
 	if err != nil {
 		switch {
 		case errors.Is(err, unix.ENOENT):
@@ -180,19 +198,14 @@ func (f *FS) checkBase(dfd int, name string, base Base, hash bool) (*unix.Stat_t
 				return nil, "deleted by someone else since the run saw it"
 			}
 			return nil, ""
-		case errors.Is(err, errSymlink):
+		case errors.Is(err, errSymlink), errors.Is(err, errNotRegular) && st.Mode&unix.S_IFMT == unix.S_IFLNK:
 			return nil, "replaced by a symbolic link"
+		case errors.Is(err, errNotRegular):
+			return nil, "is now " + describe(st.Mode)
 		}
 		return nil, "cannot check the file: " + errText(err)
 	}
 	defer unix.Close(fd)
-	st, err := fstat(fd)
-	if err != nil {
-		return nil, "cannot check the file: " + errText(err)
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, "is now " + describe(st.Mode)
-	}
 	if !base.Exists {
 		return nil, "created by someone else since the run saw it"
 	}
@@ -212,18 +225,25 @@ func (f *FS) checkBase(dfd int, name string, base Base, hash bool) (*unix.Stat_t
 	return &st, ""
 }
 
+// errNotCounted is openDirCreate's error for a missing directory it may
+// not create.
+var errNotCounted = errors.New("directory not counted")
+
 // openDirCreate opens the directory comps beneath root for reading,
 // creating missing directories with mkdirat, one component at a time and
-// without following symlinks.
-func (f *FS) openDirCreate(root int, comps []string) (int, error) {
+// without following symlinks. It creates comps[:n] only if mayCreate(n);
+// otherwise a missing directory is errNotCounted.
+func (f *FS) openDirCreate(root int, comps []string, mayCreate func(n int) bool) (int, error) {
 	fd, err := f.openBeneath(root, comps, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err == nil || !errors.Is(err, unix.ENOENT) {
 		return fd, err
 	}
 	cur := root
-	for _, c := range comps {
+	for i, c := range comps {
 		fd, err := f.openBeneath(cur, []string{c}, unix.O_RDONLY|unix.O_DIRECTORY)
-		if errors.Is(err, unix.ENOENT) {
+		if errors.Is(err, unix.ENOENT) && !mayCreate(i+1) {
+			err = errNotCounted
+		} else if errors.Is(err, unix.ENOENT) {
 			if merr := unix.Mkdirat(cur, c, 0o777); merr != nil && !errors.Is(merr, unix.EEXIST) {
 				err = merr
 			} else {

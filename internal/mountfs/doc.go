@@ -48,10 +48,15 @@
 // set, by walking one component at a time with openat and O_NOFOLLOW.
 // Both refuse every symlink, in any position, with [codes.FSSymlink] (a
 // final symlink can still be listed and stat-ed as [KindSymlink]). Every
-// open adds O_NOFOLLOW, O_CLOEXEC, O_NONBLOCK and O_NOCTTY, so opening a
-// named pipe never blocks, and is followed by fstat: only regular files
-// are read or written, only directories listed; pipes, sockets and
-// devices are [codes.FSNotAFile]. Mount points inside a mount are crossed
+// open adds O_NOFOLLOW, O_CLOEXEC, O_NONBLOCK and O_NOCTTY and is
+// followed by fstat: only regular files are read or written, only
+// directories listed; pipes, sockets and devices are [codes.FSNotAFile].
+// A file is first opened with O_PATH, which opens nothing, and only a
+// regular file is then opened for reading (through /proc/self/fd, the
+// same inode), so a named pipe is never opened: a process blocked
+// opening it for writing stays blocked, and no device's open routine
+// runs. Directories are opened with O_DIRECTORY, which fails on
+// anything else before opening it. Mount points inside a mount are crossed
 // (RESOLVE_NO_XDEV is not used). Reading a file hard-linked from outside
 // the mount is allowed; writing it replaces the link (see
 // [Session.Commit]), never the outside file.
@@ -71,8 +76,10 @@
 // guests and deleted by the next commit into that directory (New does
 // not sweep the mounts). Missing parent directories of a written
 // file are created at commit time (mkdirat, symlink-proof, permissions
-// 0777 less the umask). Directories cannot be removed, and neither
-// symlinks nor hard links can be created.
+// 0777 less the umask); only those counted when the write was staged
+// (see Limits): a directory that existed then and was removed since is
+// a conflict, not created again. Directories cannot be removed, and
+// neither symlinks nor hard links can be created.
 //
 // For a run that pauses and resumes by replaying its program, the host
 // records the [Base] that Read, Write and Remove return with each call's
@@ -87,8 +94,20 @@
 // files a write or removal would replace, since their content must be
 // hashed);
 // [Config.MaxEntries] bounds List and Glob results, the entries a Glob
-// walks, and the number of files a session may stage changes to;
-// [Config.MaxStaged] bounds the bytes a session stages.
+// walks (staged files and the directories they imply cost like host
+// entries), the number of files a session may stage changes to, and the
+// number of new directories a session's writes may create: a write
+// whose missing parent directories, with those counted for earlier
+// writes, would exceed it fails with [codes.FSTooManyEntries] when it is
+// staged, so the commit's work is bounded too (paths of 4096 bytes allow
+// some 2000 nested directories per file, and empty files cost no staged
+// bytes). [Config.MaxStaged] bounds the bytes a session stages.
+//
+// A Glob lists each directory at most once and walks each pair of a
+// directory and a pattern position at most once (consecutive "**" count
+// as one), so its work is at most the entries walked times the pattern's
+// components; [Session.GlobContext] also stops it when the call's
+// context ends, as the fs built-in's calls do at the run's deadline.
 //
 // # Errors
 //

@@ -12,7 +12,9 @@ import (
 // Path use guest paths only, never host paths (except for [codes.FSConfig]).
 // Use [errors.As] to get at it, or [CodeOf].
 type Error struct {
-	// Code is one of the registry's FS codes, such as [codes.FSNotFound].
+	// Code is one of the registry's FS codes, such as [codes.FSNotFound],
+	// or [codes.Timeout] or [codes.Cancelled] for a [Session.GlobContext]
+	// stopped by its context.
 	Code codes.Code
 	// Op is the operation: "read", "write", "remove", "stat", "exists",
 	// "list", "glob", "restage", "new" and so on.

@@ -4,6 +4,7 @@ package mountfs
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -59,6 +60,55 @@ func (f *FS) openBeneath(dirfd int, comps []string, flags int) (int, error) {
 		err = errSymlink
 	}
 	return fd, err
+}
+
+// errNotRegular is openFile's (and readDisk's) error for anything but a
+// regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// openFile opens the regular file comps beneath dirfd for reading, and
+// nothing else: the path is opened with O_PATH first (which never opens
+// the file itself: a named pipe's blocked writer stays blocked, a
+// device's open routine does not run) and checked with fstat; only a
+// regular file is then opened for reading, through /proc/self/fd (the
+// very inode checked) or, without /proc, by opening the path again and
+// checking that it is still the same file. Anything else is
+// errNotRegular, with st telling what it is (a final symlink is S_IFLNK).
+// Other errors are openBeneath's.
+func (f *FS) openFile(dirfd int, comps []string) (int, unix.Stat_t, error) {
+	for range maxRetries {
+		pfd, err := f.openBeneath(dirfd, comps, unix.O_PATH)
+		if err != nil {
+			return -1, unix.Stat_t{}, err
+		}
+		st, err := fstat(pfd)
+		if err != nil {
+			unix.Close(pfd)
+			return -1, st, err
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFREG {
+			unix.Close(pfd)
+			return -1, st, errNotRegular
+		}
+		fd, err := openat(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(pfd), fullFlags(unix.O_RDONLY)&^unix.O_NOFOLLOW, 0)
+		unix.Close(pfd)
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+			fd, err = f.openBeneath(dirfd, comps, unix.O_RDONLY) // no /proc
+		}
+		if err != nil {
+			return -1, st, err
+		}
+		now, err := fstat(fd)
+		if err != nil {
+			unix.Close(fd)
+			return -1, now, err
+		}
+		if now.Dev == st.Dev && now.Ino == st.Ino {
+			return fd, now, nil
+		}
+		unix.Close(fd) // replaced between the two opens: look again
+	}
+	return -1, unix.Stat_t{}, unix.EAGAIN
 }
 
 // openat2 opens comps beneath dirfd in one system call.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -42,11 +43,14 @@ type Session struct {
 	reads       map[string]Base    // first-read base, by clean guest path
 	staged      map[string]*change // by clean guest path
 	stagedBytes int64
+	// newDirs are the directories the staged writes need that did not
+	// exist when the writes were staged: the most the commit may create.
+	newDirs map[string]bool
 }
 
 // NewSession starts a session: one per run.
 func (f *FS) NewSession() *Session {
-	return &Session{fs: f, reads: map[string]Base{}, staged: map[string]*change{}}
+	return &Session{fs: f, reads: map[string]Base{}, staged: map[string]*change{}, newDirs: map[string]bool{}}
 }
 
 // target is a parsed guest path.
@@ -226,29 +230,11 @@ func readRegular(fd int, size, limit int64) (data []byte, ok bool, err error) {
 // resolver error (errSymlink or an errno), errNotRegular (with st set)
 // or errTooLarge.
 func (f *FS) readDisk(t *target) ([]byte, unix.Stat_t, error) {
-	fd, err := f.openBeneath(t.m.fd, t.rel, unix.O_RDONLY)
-	if err != nil {
-		if !errors.Is(err, errSymlink) && !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ENOTDIR) {
-			// Sockets fail with ENXIO, some devices with ENODEV...: say
-			// what the thing is when it is not a regular file.
-			if pfd, perr := f.openBeneath(t.m.fd, t.rel, unix.O_PATH); perr == nil {
-				st, serr := fstat(pfd)
-				unix.Close(pfd)
-				if serr == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
-					return nil, st, errNotRegular
-				}
-			}
-		}
-		return nil, unix.Stat_t{}, err
-	}
-	defer unix.Close(fd)
-	st, err := fstat(fd)
+	fd, st, err := f.openFile(t.m.fd, t.rel)
 	if err != nil {
 		return nil, st, err
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, st, errNotRegular
-	}
+	defer unix.Close(fd)
 	if st.Size > f.maxFile {
 		return nil, st, errTooLarge
 	}
@@ -262,10 +248,7 @@ func (f *FS) readDisk(t *target) ([]byte, unix.Stat_t, error) {
 	return data, st, nil
 }
 
-var (
-	errNotRegular = errors.New("not a regular file")
-	errTooLarge   = errors.New("file too large")
-)
+var errTooLarge = errors.New("file too large")
 
 // readErr maps a readDisk error for op on t.
 func (f *FS) readErr(op string, t *target, st *unix.Stat_t, err error) error {
@@ -421,6 +404,67 @@ func (s *Session) stage(t *target, data []byte, remove bool, base Base) {
 	s.staged[t.path] = &change{m: t.m, rel: slices.Clone(t.rel), remove: remove, data: data, base: base, at: time.Now().UTC()}
 }
 
+// countDirs returns the directories a write at t would have the commit
+// create, as guest paths: its parent directories beneath the mount root
+// that do not exist on the host and are not already counted. With those
+// counted before, they must stay within [Config.MaxEntries]; otherwise
+// the write is refused with [codes.FSTooManyEntries]. Paths are at most
+// 4096 bytes, so without this bound one run could create millions of
+// nested directories (empty files cost no staged bytes).
+func (s *Session) countDirs(op string, t *target) ([]string, error) {
+	parents := len(t.rel) - 1 // the directories t.rel[:1] ... t.rel[:parents]
+	if parents == 0 {
+		return nil, nil
+	}
+	// missing(k) is true when t.rel[:k] is not on the host; it is
+	// monotone in k (beneath a missing directory everything is missing),
+	// so a binary search finds the first missing one in a few opens. A
+	// file or symlink in the way counts as present: the write then
+	// fails on it (at once or at commit), creating nothing.
+	missing := func(k int) bool {
+		fd, err := s.fs.openBeneath(t.m.fd, t.rel[:k], unix.O_PATH)
+		if err != nil {
+			return errors.Is(err, unix.ENOENT)
+		}
+		unix.Close(fd)
+		return false
+	}
+	if !missing(parents) {
+		return nil, nil // the common case: writing into an existing directory
+	}
+	first := 1 + sort.Search(parents-1, func(i int) bool { return missing(i + 1) })
+	// The guest path of t.rel[:k] is a prefix of t.path, ending just
+	// before the separator that follows component len(t.m.comps)+k.
+	var dirs []string
+	end, comp := 0, 0
+	for k := 1; k <= parents; k++ {
+		for comp < len(t.m.comps)+k {
+			end += 1 + len(t.comps[comp])
+			comp++
+		}
+		if k >= first {
+			if d := t.path[:end]; !s.newDirs[d] {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	if len(s.newDirs)+len(dirs) > s.fs.maxEntries {
+		return nil, newErr(codes.FSTooManyEntries, op, t.path, fmt.Sprintf(
+			"the write needs %d new directories and the run has already staged writes needing %d; a run may create at most %d (the fs maxEntries limit): write into fewer, shallower new directories",
+			len(dirs), len(s.newDirs), s.fs.maxEntries), nil)
+	}
+	return dirs, nil
+}
+
+// addDirs counts dirs (from countDirs) as created by the session's
+// writes. They stay counted for the session even if the write is
+// dropped.
+func (s *Session) addDirs(dirs []string) {
+	for _, d := range dirs {
+		s.newDirs[d] = true
+	}
+}
+
 // currentBase is the base of a change at t: the base of a staged change,
 // the first-read base, or the file's state now. It fails when the path
 // cannot hold a file.
@@ -451,7 +495,10 @@ func (s *Session) currentBase(op string, t *target) (Base, error) {
 // will be committed against, for the host to record (see [Base]).
 // Writes to hidden paths fail with [codes.FSDenied], to read-only mounts with
 // [codes.FSReadOnly]; writes over symlinks, directories and special files
-// are refused.
+// are refused. Its missing parent directories count against
+// [Config.MaxEntries], with those of the session's earlier writes: a
+// write that would need more new directories fails with
+// [codes.FSTooManyEntries], and the commit creates no others.
 func (s *Session) Write(path string, data []byte) (Base, error) {
 	const op = "write"
 	t, end, err := s.enter(op, path, true)
@@ -466,7 +513,12 @@ func (s *Session) Write(path string, data []byte) (Base, error) {
 	if err != nil {
 		return Base{}, err
 	}
+	dirs, err := s.countDirs(op, t)
+	if err != nil {
+		return Base{}, err
+	}
 	s.stage(t, data, false, base)
+	s.addDirs(dirs)
 	return s.staged[t.path].base, nil
 }
 
@@ -485,7 +537,12 @@ func (s *Session) Restage(path string, data []byte, base Base) error {
 	if err := s.checkStage(op, t, int64(len(data))); err != nil {
 		return err
 	}
+	dirs, err := s.countDirs(op, t)
+	if err != nil {
+		return err
+	}
 	s.stage(t, data, false, base)
+	s.addDirs(dirs)
 	return nil
 }
 
@@ -687,25 +744,48 @@ func (s *Session) list(op string, t *target, budget *int, full bool) ([]Info, er
 			return nil, mapErr(op, t.path, err, codes.FSNotADirectory)
 		}
 	}
-	// Apply the staged changes.
+	// Apply the staged changes. A name the host listing did not have (a
+	// staged file, or a directory only a staged write implies) costs the
+	// budget like a listed one, so that a walk through staged
+	// directories is bounded too.
 	prefix := dirPrefix(t.path)
+	charge := func(name string) error {
+		if _, ok := entries[name]; ok {
+			return nil
+		}
+		*budget--
+		if *budget < 0 {
+			return tooMany()
+		}
+		return nil
+	}
 	for p, c := range s.staged {
 		rest, ok := strings.CutPrefix(p, prefix)
 		if !ok {
 			continue
 		}
 		name, deeper, _ := strings.Cut(rest, "/")
-		ct := t.child(name)
 		switch {
 		case deeper != "":
 			if !c.remove {
 				if e, ok := entries[name]; !ok || e.Kind != KindDir {
-					entries[name] = dirInfo(ct)
+					if err := charge(name); err != nil {
+						return nil, err
+					}
+					entries[name] = dirInfo(t.child(name))
 				}
 			}
 		case c.remove:
-			delete(entries, name)
+			// A directory here is one a staged write beneath the removed
+			// file's name implies (the commit removes the file first).
+			if e, ok := entries[name]; ok && e.Kind != KindDir {
+				delete(entries, name)
+			}
 		default:
+			if err := charge(name); err != nil {
+				return nil, err
+			}
+			ct := t.child(name)
 			entries[name] = Info{Path: ct.path, Name: name, Kind: KindFile, Size: int64(len(c.data)), ModTime: c.at}
 		}
 	}
@@ -833,6 +913,7 @@ func (s *Session) Discard() {
 	s.done = true
 	s.staged = nil
 	s.reads = nil
+	s.newDirs = nil
 	s.stagedBytes = 0
 }
 

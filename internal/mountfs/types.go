@@ -19,7 +19,8 @@ const (
 const (
 	// DefaultMaxFileSize is the default [Config.MaxFileSize]: 16 MiB.
 	DefaultMaxFileSize = 16 << 20
-	// DefaultMaxEntries is the default [Config.MaxEntries].
+	// DefaultMaxEntries is the default [Config.MaxEntries]: 10000
+	// entries, staged files or new directories.
 	DefaultMaxEntries = 10000
 	// DefaultMaxStaged is the default [Config.MaxStaged]: 64 MiB.
 	DefaultMaxStaged = 64 << 20
@@ -59,8 +60,11 @@ type Config struct {
 	// MaxFileSize bounds the size of a file read and of data written;
 	// 0 means [DefaultMaxFileSize].
 	MaxFileSize int64
-	// MaxEntries bounds the entries a List or Glob returns and the
-	// entries a Glob walks; 0 means [DefaultMaxEntries].
+	// MaxEntries bounds the entries a List or Glob returns, the entries
+	// a Glob walks (staged files and the directories they imply
+	// included), the files a session may stage changes to, and the new
+	// directories a session's writes may have the commit create; 0 means
+	// [DefaultMaxEntries].
 	MaxEntries int
 	// MaxStaged bounds the bytes one session may stage; 0 means
 	// [DefaultMaxStaged].
