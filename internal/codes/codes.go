@@ -312,8 +312,9 @@ const (
 	// FSInvalidPath: the path or glob pattern is malformed. Relative, a ".."
 	// component, a NUL byte, a backslash, invalid UTF-8, too long.
 	FSInvalidPath Code = "FS_INVALID_PATH"
-	// FSTooManyEntries: a listing or glob has more entries than the cap. Or a
-	// glob would walk more.
+	// FSTooManyEntries: a listing or glob has more entries than the cap (or
+	// a glob would walk more), or a write would stage more files or create
+	// more new directories than it.
 	FSTooManyEntries Code = "FS_TOO_MANY_ENTRIES"
 	// FSSymlink: the path is, or goes through, a symbolic link; symlinks
 	// are never followed.
