@@ -206,6 +206,7 @@ type approvalView struct {
 	Title   string
 	Message string // for a link that is not open
 	Open    bool
+	Once    bool // no approve for the rest of the run
 	ID      string
 	CSRF    string
 	Expires string
@@ -238,7 +239,7 @@ func (h *httpHandler) serveApproval(w http.ResponseWriter, r *http.Request, id s
 	}
 	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: p.csrf, Path: "/approve/" + p.id, HttpOnly: true,
 		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode, Expires: p.expires})
-	v := approvalView{Title: "Approve a tool call?", Open: true, ID: p.id, CSRF: p.csrf, Expires: p.expires.UTC().Format(time.RFC3339)}
+	v := approvalView{Title: "Approve a tool call?", Open: true, Once: p.once, ID: p.id, CSRF: p.csrf, Expires: p.expires.UTC().Format(time.RFC3339)}
 	for _, c := range p.calls {
 		v.Calls = append(v.Calls, callView{ID: c.ID, Tool: visibleHTML("tools." + c.Tool), Reason: visibleHTML(orDash(c.Reason)),
 			Args: visibleHTML(prettyArgs(c.Args)), Size: len(c.Args)})
@@ -282,6 +283,10 @@ func (h *httpHandler) decideApproval(w http.ResponseWriter, r *http.Request, p *
 	case answerApprove:
 		d = modebox.Approve
 	case answerApproveTool:
+		if p.once {
+			httpError(w, http.StatusBadRequest, modebox.CodeBadForm, "this question is asked anew each time: decision must be approve or deny, not approve_tool")
+			return
+		}
 		d = modebox.ApproveTool
 	case answerDeny:
 		d = modebox.Deny
@@ -405,7 +410,7 @@ var approvalTemplate = template.Must(template.New("approval").Parse(`<!doctype h
 <form method="post" action="/approve/{{.ID}}">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
 <button class="ok" name="decision" value="approve" id="approve">Approve once</button>
-<button name="decision" value="approve_tool" id="approve_tool">Approve this tool for the rest of the run</button>
+{{if not .Once}}<button name="decision" value="approve_tool" id="approve_tool">Approve this tool for the rest of the run</button>{{end}}
 <button class="deny" name="decision" value="deny" id="deny">Deny</button>
 </form>
 {{end}}

@@ -36,18 +36,22 @@ const (
 	pageClosed // the run stopped waiting: declined in the client, answered there, or gone
 )
 
-// pageCall is one call shown on an approval page.
+// pageCall is one call shown on an approval page. Once marks a question
+// that cannot be approved for the rest of the run
+// (modebox.ApprovalRequest.Once): its page offers approve once and deny.
 type pageCall struct {
 	ID     int
 	Tool   string
 	Reason string
 	Args   json.RawMessage
+	Once   bool
 }
 
 // approvalPage is one pending approval's page.
 type approvalPage struct {
 	id      string
 	calls   []pageCall
+	once    bool // a call is Once: no approve for the rest of the run
 	csrf    string
 	created time.Time
 	expires time.Time
@@ -95,6 +99,9 @@ func (s *pageStore) create(calls []pageCall, expires time.Time) *approvalPage {
 	id := base64.RawURLEncoding.EncodeToString(append(random, s.mac(random)...))
 	now := s.now()
 	p := &approvalPage{id: id, calls: calls, csrf: randomToken(), created: now, expires: expires, done: make(chan struct{})}
+	for _, c := range calls {
+		p.once = p.once || c.Once
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.prune(now)
