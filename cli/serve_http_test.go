@@ -165,8 +165,9 @@ func TestMCPHTTPPrintsHowToConnect(t *testing.T) {
 		t.Errorf("a loopback origin on another port: %d, want 403", code)
 	}
 
-	// The printed runs page link signs a browser in (a cookie) and
-	// drops the token from the address; without it the page is 401.
+	// The printed runs page link signs a browser in (a visit id in the
+	// address and a cookie) and drops the token from the address; without
+	// it the page is 401, and so it is with the browser's cookie alone.
 	jar, _ := cookiejar.New(nil)
 	browser := &http.Client{Jar: jar}
 	res, err := browser.Get(p.runs)
@@ -181,13 +182,15 @@ func TestMCPHTTPPrintsHowToConnect(t *testing.T) {
 	if !strings.Contains(string(body), "<td>run</td>") {
 		t.Errorf("the runs page does not list the runs:\n%s", body)
 	}
-	res, err = http.Get(root + "/runs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusUnauthorized {
-		t.Errorf("runs page without the token: %d", res.StatusCode)
+	for _, c := range []*http.Client{http.DefaultClient, browser} {
+		res, err = c.Get(root + "/runs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnauthorized {
+			t.Errorf("runs page without the token or the visit (cookies %v): %d", jar.Cookies(res.Request.URL), res.StatusCode)
+		}
 	}
 }
 

@@ -153,13 +153,17 @@ func formMessage(r modebox.ApprovalRequest) (string, bool) {
 
 // elicitParams is the approval form for one call: the tool, the reason and
 // the whole arguments (untrusted: sanitised by prompt.Render), and a
-// choice of approve once, approve the tool for this run, or deny. A call
-// too long to show gets a form that says so and offers only deny.
+// choice of approve once, approve the tool for this run (not for a
+// question marked Once), or deny. A call too long to show gets a form
+// that says so and offers only deny.
 func elicitParams(r modebox.ApprovalRequest, titled bool) *mcp.ElicitParams {
 	tool := prompt.Sanitize(r.Tool)
 	msg, fits := formMessage(r)
 	values := []string{answerApprove, answerApproveTool, answerDeny}
 	titles := []string{"Approve this call once", "Approve tools." + tool + " for the rest of this run", "Deny"}
+	if r.Once { // a question asked anew each time
+		values, titles = []string{answerApprove, answerDeny}, []string{"Approve once", "Deny"}
+	}
 	if !fits {
 		msg = fmt.Sprintf("A call of tools.%s needs approval, but it is too long to show here (%d bytes, over the %d a form shows), so it can only be denied.\nReason: %s",
 			tool, len(msg), MaxApprovalForm, prompt.Sanitize(r.Reason))

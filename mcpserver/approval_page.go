@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modebox/modebox"
@@ -79,14 +78,14 @@ var ErrApprovalTimedOut = errors.New("nobody decided on the approval page before
 // urlApprover asks the client's user with URL-mode elicitation: the link
 // is an approval page of this server, where the person decides; then the
 // server sends notifications/elicitation/complete and the run goes on.
+// Like elicitApprover it keeps no answers: every request gets a page, and
+// the run decides how far "approve for the rest of the run" reaches (one
+// fetch origin, not past a data-flow source read after the approval).
 type urlApprover struct {
 	s    *Server
 	ss   *mcp.ServerSession
 	base string
-	turn chan struct{}
-
-	mu       sync.Mutex
-	approved map[string]bool
+	turn chan struct{} // one page at a time
 }
 
 func (a *urlApprover) Approve(ctx context.Context, r modebox.ApprovalRequest) (modebox.Decision, error) {
@@ -96,17 +95,11 @@ func (a *urlApprover) Approve(ctx context.Context, r modebox.ApprovalRequest) (m
 		return modebox.Deny, ctx.Err()
 	}
 	defer func() { <-a.turn }()
-	a.mu.Lock()
-	done := a.approved[r.Tool]
-	a.mu.Unlock()
-	if done {
-		return modebox.ApproveTool, nil
-	}
 	expires := time.Now().Add(a.s.eng.ApprovalTimeout())
 	if dl, ok := ctx.Deadline(); ok && dl.Before(expires) {
 		expires = dl
 	}
-	calls := []pageCall{{ID: r.CallID, Tool: r.Tool, Reason: r.Reason, Args: r.Args}}
+	calls := []pageCall{{ID: r.CallID, Tool: r.Tool, Reason: r.Reason, Args: r.Args, Once: r.Once}}
 	p := a.s.pages.create(calls, expires)
 	defer a.s.pages.close(p, "the run stopped waiting")
 	ctx, cancel := context.WithDeadline(ctx, expires)
@@ -128,13 +121,8 @@ func (a *urlApprover) Approve(ctx context.Context, r modebox.ApprovalRequest) (m
 			if !ok {
 				return modebox.Deny, errors.New("the approval page was closed without a decision")
 			}
-			if d == modebox.ApproveTool {
-				a.mu.Lock()
-				if a.approved == nil {
-					a.approved = map[string]bool{}
-				}
-				a.approved[r.Tool] = true
-				a.mu.Unlock()
+			if d == modebox.ApproveTool && r.Once {
+				d = modebox.Approve // the page did not offer it; asked anew each time
 			}
 			return d, nil
 		case res := <-asked:

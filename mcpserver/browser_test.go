@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -369,6 +370,31 @@ func TestApprovalPageRefusals(t *testing.T) {
 	link := recv(t, links, "the approval link")
 	u, _ := url.Parse(link)
 	id := strings.TrimPrefix(u.Path, "/approve/")
+
+	// The person signs in to the runs page with the printed link, which
+	// lists the pending approval. Then the browser visits a service on
+	// another port of 127.0.0.1, which receives the runs page's cookie
+	// (cookies are not isolated by port) and replays it without the
+	// bearer: that opens nothing.
+	base := strings.TrimSuffix(endpoint, DefaultPath)
+	do(t, bctx, chromedp.Navigate(base+"/runs?token=tok"))
+	waitFor(t, bctx, `document.readyState === "complete" && document.querySelector("#pending a") !== null`)
+	if href := get(t, bctx, chromedp.Evaluate[string](`document.querySelector("#pending a").href`)); href != link {
+		t.Errorf("the runs page lists %q, want %q", href, link)
+	}
+	thief := newCookieThief(t)
+	do(t, bctx, chromedp.Navigate(thief.url+"/"))
+	waitFor(t, bctx, `document.readyState === "complete" && document.title === "a local dev server"`)
+	stolen := thief.cookies()
+	if !slices.ContainsFunc(stolen, func(c string) bool { return strings.Contains(c, runsCookie+"=") }) {
+		t.Errorf("Chromium sent the other port %q, not the runs page's cookie (the test no longer shows the attack)", stolen)
+	}
+	for _, c := range stolen {
+		status, body := getPage(t, http.DefaultClient, base+"/runs", http.Header{"Cookie": {c}})
+		if status != http.StatusUnauthorized || strings.Contains(body, "/approve/") {
+			t.Errorf("the runs page with the cookie %q alone: %d %.300s", c, status, body)
+		}
+	}
 
 	// An attacker's page on another origin (another loopback port)
 	// auto-submits a form to the link; the browser sends its own cookies

@@ -1,10 +1,12 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,25 +22,113 @@ const (
 	// askKeep is how long the pending calls of an input_required result
 	// are kept, to ask again when a retry's answers are missing.
 	askKeep = time.Hour
-	// maxEntries bounds each store; the oldest entries go first.
+	// maxEntries bounds each store (the asks, the first results of
+	// resumes, the approval pages) by count; the oldest entries go
+	// first.
 	maxEntries = 4096
+	// maxStoreBytes bounds each of those stores by the bytes its entries
+	// hold (arguments, results, logs, tokens), so that paused runs with
+	// large arguments cannot grow the process without bound: with
+	// maxEntries alone, 4096 pauses of a few MB each are gigabytes. The
+	// oldest entries go first; an entry larger than the whole bound
+	// (possible only with limits.maxValue raised past it) is kept alone
+	// (an ask, a page) or not kept (a result: a retry then gets
+	// TOKEN_USED).
+	maxStoreBytes = 64 << 20
+	// entryOverhead is what an entry is counted for besides its
+	// strings and byte slices (maps, structs, small fields).
+	entryOverhead = 256
 )
+
+// victim is an entry a store may drop to make room: its key, its rank
+// (lower goes first) and the bytes it holds.
+type victim[K comparable] struct {
+	key   K
+	rank  uint64
+	bytes int
+}
+
+// makeRoom returns the keys to drop, in order, so that one more entry of
+// n bytes fits a store that holds count entries and total bytes: at most
+// maxEntries entries and maxStoreBytes bytes after it is added. An entry
+// larger than maxStoreBytes on its own makes room by dropping every
+// candidate. cands are what may be dropped; it is called only when the
+// entry does not fit as it is.
+func makeRoom[K comparable](count, total, n int, cands []victim[K]) []K {
+	slices.SortFunc(cands, func(a, b victim[K]) int { return cmp.Compare(a.rank, b.rank) })
+	var drop []K
+	for _, c := range cands {
+		if count < maxEntries && total+n <= maxStoreBytes {
+			break
+		}
+		drop = append(drop, c.key)
+		count--
+		total -= c.bytes
+	}
+	return drop
+}
+
+// fits reports whether one more entry of n bytes fits beside count
+// entries of total bytes.
+func fits(count, total, n int) bool { return count < maxEntries && total+n <= maxStoreBytes }
+
+// callsSize is the bytes pending calls hold.
+func callsSize(calls []modebox.PendingCall) int {
+	n := 0
+	for _, c := range calls {
+		n += entryOverhead + len(c.Args) + len(c.Tool) + len(c.Reason)
+	}
+	return n
+}
+
+// resultSize is the bytes a result (without its journal) and an error
+// hold.
+func resultSize(res *modebox.Result, err error) int {
+	n := entryOverhead
+	if err != nil {
+		n += len(err.Error())
+	}
+	if res == nil {
+		return n
+	}
+	n += len(res.Value) + len(res.Token) + callsSize(res.Pending)
+	for _, l := range res.Logs {
+		n += 32 + len(l.Level) + len(l.Message)
+	}
+	if e := res.Error; e != nil {
+		n += len(e.Code) + len(e.Message) + len(e.Name) + len(e.JSCode) + len(e.Stack) + len(e.Source)
+	}
+	if f := res.Files; f != nil {
+		for _, p := range f.Committed {
+			n += 16 + len(p)
+		}
+		for _, c := range f.Conflicts {
+			n += 32 + len(c.Path) + len(c.Reason)
+		}
+	}
+	return n
+}
 
 // resumeCache runs each token's resume once and answers retries with the
 // first result for resumeKeep. Tokens are keyed by digest: the cache holds
-// no credential.
+// no credential. Finished entries are bounded by maxEntries and
+// maxStoreBytes.
 type resumeCache struct {
 	keep   time.Duration
 	shared *shared // nil: this process only
 	mu     sync.Mutex
 	m      map[[32]byte]*resumeEntry
+	bytes  int    // held by the finished entries
+	seq    uint64 // orders finished entries
 }
 
 type resumeEntry struct {
-	done chan struct{}
-	res  *modebox.Result
-	err  error
-	at   time.Time // when done
+	done  chan struct{}
+	res   *modebox.Result // without its journal
+	err   error
+	at    time.Time // when done
+	seq   uint64    // when done, in order
+	bytes int       // counted in resumeCache.bytes once done
 }
 
 func newResumeCache(keep time.Duration) *resumeCache {
@@ -70,16 +160,73 @@ func (c *resumeCache) do(ctx context.Context, token string, fn func(context.Cont
 		res, err = fn(context.WithoutCancel(ctx))
 	}
 
+	kept := res
+	if res != nil && res.Journal != nil {
+		cp := *res
+		cp.Journal = nil // the retry renders the result; the journal is the run's record only
+		kept = &cp
+	}
+	size := resultSize(kept, err)
 	c.mu.Lock()
-	e.res, e.err, e.at = res, err, time.Now()
+	now := time.Now()
+	c.prune(now)
+	c.seq++
+	e.res, e.err, e.at, e.seq = kept, err, now, c.seq
 	var te *modebox.TokenError
-	if errors.As(err, &te) && te.Code != modebox.CodeTokenUsed ||
-		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case errors.As(err, &te) && te.Code != modebox.CodeTokenUsed ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		delete(c.m, k) // nothing ran: a retry tries again
+	case size > maxStoreBytes:
+		delete(c.m, k) // too large to keep: a retry gets TOKEN_USED
+	default:
+		c.makeRoom(k, size)
+		e.bytes = size
+		c.bytes += size
 	}
 	close(e.done)
 	c.mu.Unlock()
 	return res, err
+}
+
+// makeRoom drops the oldest finished entries until the entry of k (not
+// done yet) fits with its n bytes. c.mu is held.
+func (c *resumeCache) makeRoom(k [32]byte, n int) {
+	count := 0
+	for _, e := range c.m {
+		if e.isDone() {
+			count++
+		}
+	}
+	if fits(count, c.bytes, n) {
+		return
+	}
+	var cands []victim[[32]byte]
+	for key, e := range c.m {
+		if key != k && e.isDone() {
+			cands = append(cands, victim[[32]byte]{key, e.seq, e.bytes})
+		}
+	}
+	for _, key := range makeRoom(count, c.bytes, n, cands) {
+		c.drop(key)
+	}
+}
+
+// drop removes the entry of k. c.mu is held.
+func (c *resumeCache) drop(k [32]byte) {
+	if e := c.m[k]; e != nil {
+		c.bytes -= e.bytes
+		delete(c.m, k)
+	}
+}
+
+func (e *resumeEntry) isDone() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // wait returns the result of a resume of token already started here.
@@ -105,27 +252,12 @@ func (e *resumeEntry) wait(ctx context.Context) (*modebox.Result, error) {
 	}
 }
 
-// prune drops finished entries older than keep, and the oldest finished
-// ones past maxEntries. c.mu is held.
+// prune drops finished entries older than keep. c.mu is held.
 func (c *resumeCache) prune(now time.Time) {
-	var oldest [32]byte
-	var oldestAt time.Time
 	for k, e := range c.m {
-		select {
-		case <-e.done:
-		default:
-			continue
+		if e.isDone() && now.Sub(e.at) > c.keep {
+			c.drop(k)
 		}
-		if now.Sub(e.at) > c.keep {
-			delete(c.m, k)
-			continue
-		}
-		if oldestAt.IsZero() || e.at.Before(oldestAt) {
-			oldest, oldestAt = k, e.at
-		}
-	}
-	if len(c.m) >= maxEntries && !oldestAt.IsZero() {
-		delete(c.m, oldest)
 	}
 }
 
@@ -135,6 +267,8 @@ type ask struct {
 	calls []modebox.PendingCall
 	args  [32]byte
 	at    time.Time
+	seq   uint64 // when put, in order
+	bytes int    // counted in askStore.bytes
 	// page is the pause's approval page, with the base URL of its link,
 	// when the client was sent one; forms is whether it takes forms too.
 	page  *approvalPage
@@ -142,12 +276,16 @@ type ask struct {
 	forms bool
 }
 
-// askStore keeps asks by token digest.
+// askStore keeps asks by token digest, at most maxEntries of them holding
+// at most maxStoreBytes (their pending calls' arguments), the oldest going
+// first.
 type askStore struct {
 	keep   time.Duration
 	shared *shared // nil: this process only
 	mu     sync.Mutex
 	m      map[[32]byte]*ask
+	bytes  int    // held by the asks in m
+	seq    uint64 // orders the asks
 }
 
 func newAskStore(keep time.Duration) *askStore {
@@ -165,23 +303,36 @@ func (s *askStore) put(token string, a *ask) {
 func (s *askStore) putLocal(k [32]byte, a *ask) {
 	now := time.Now()
 	a.at = now
+	a.bytes = entryOverhead + callsSize(a.calls)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var oldest [32]byte
-	var oldestAt time.Time
-	for k, e := range s.m {
+	s.drop(k)
+	for key, e := range s.m {
 		if now.Sub(e.at) > s.keep {
-			delete(s.m, k)
-			continue
-		}
-		if oldestAt.IsZero() || e.at.Before(oldestAt) {
-			oldest, oldestAt = k, e.at
+			s.drop(key)
 		}
 	}
-	if len(s.m) >= maxEntries {
-		delete(s.m, oldest)
+	if !fits(len(s.m), s.bytes, a.bytes) {
+		cands := make([]victim[[32]byte], 0, len(s.m))
+		for key, e := range s.m {
+			cands = append(cands, victim[[32]byte]{key, e.seq, e.bytes})
+		}
+		for _, key := range makeRoom(len(s.m), s.bytes, a.bytes, cands) {
+			s.drop(key)
+		}
 	}
+	s.seq++
+	a.seq = s.seq
 	s.m[k] = a
+	s.bytes += a.bytes
+}
+
+// drop removes the ask of k. s.mu is held.
+func (s *askStore) drop(k [32]byte) {
+	if a := s.m[k]; a != nil {
+		s.bytes -= a.bytes
+		delete(s.m, k)
+	}
 }
 
 func (s *askStore) get(ctx context.Context, token string) *ask {

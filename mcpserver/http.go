@@ -152,8 +152,7 @@ func (s *Server) HTTPHandler(o HTTPOptions) (http.Handler, error) {
 		sum := sha256.Sum256([]byte(o.Bearer))
 		h.bearer = sum[:]
 	}
-	h.cookieKey = make([]byte, 32)
-	_, _ = rand.Read(h.cookieKey)
+	h.visits = newVisitStore()
 	return h, nil
 }
 
@@ -165,7 +164,7 @@ type httpHandler struct {
 	hosts     map[string]bool // normalised host or host:port
 	origins   map[string]bool // normalised scheme://host[:port]
 	bearer    []byte          // sha256 of the token; nil: no check
-	cookieKey []byte          // keys the browser's sign-in cookie
+	visits    *visitStore     // browsers signed in to the runs page
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -2,15 +2,13 @@ package mcpserver
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
 	"html/template"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -22,10 +20,12 @@ import (
 )
 
 // Cookies of the pages. Both are HttpOnly and SameSite=Strict, so a
-// cross-site form post carries neither.
+// cross-site form post carries neither. Neither is enough on its own:
+// browsers send a cookie of 127.0.0.1 to every port of it, so a service on
+// another port the person's browser visits may hold them.
 const (
 	csrfCookie = "modebox_csrf"
-	authCookie = "modebox_auth"
+	runsCookie = "modebox_runs"
 )
 
 // pageHeaders are the headers of every page: no script at all, no
@@ -56,23 +56,16 @@ func (h *httpHandler) servePage(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// authCookieValue is the sign-in cookie: a MAC of the bearer under a key
-// of this handler, so the cookie is not the token and dies with the
-// process.
-func (h *httpHandler) authCookieValue() string {
-	m := hmac.New(sha256.New, h.cookieKey)
-	m.Write([]byte("modebox runs page\x00"))
-	m.Write(h.bearer)
-	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
-}
-
-// browserAuthorized accepts the bearer header or the sign-in cookie.
-func (h *httpHandler) browserAuthorized(r *http.Request) bool {
+// runsAuthorized accepts a request to the runs page that carries the
+// bearer (Authorization header), or a live browser visit: the visit id in
+// the address together with that visit's cookie. The cookie alone, which
+// any port of the host may receive, authorizes nothing.
+func (h *httpHandler) runsAuthorized(r *http.Request) bool {
 	if h.bearer == nil || h.authorized(r) {
 		return true
 	}
-	c, err := r.Cookie(authCookie)
-	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(h.authCookieValue())) == 1
+	c, err := r.Cookie(runsCookie)
+	return err == nil && h.visits.valid(r.URL.Query().Get("visit"), c.Value)
 }
 
 func (h *httpHandler) serveRuns(w http.ResponseWriter, r *http.Request) {
@@ -82,19 +75,27 @@ func (h *httpHandler) serveRuns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if tok := r.URL.Query().Get("token"); tok != "" && h.bearer != nil {
-		// The printed link signs the browser in, then drops the token
-		// from the address bar and history.
+		// The printed link signs this browser in for one visit: a
+		// random visit id goes in the address (it replaces the token
+		// there and in history) and a random cookie, scoped to /runs,
+		// goes with it; the page needs both.
 		if !h.tokenOK(tok) {
 			httpError(w, http.StatusUnauthorized, CodeUnauthorized, "wrong token")
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: authCookie, Value: h.authCookieValue(), Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
-		http.Redirect(w, r, "/runs", http.StatusSeeOther)
+		var old string
+		if c, err := r.Cookie(runsCookie); err == nil {
+			old = c.Value
+		}
+		id, cookie := h.visits.begin(old)
+		http.SetCookie(w, &http.Cookie{Name: runsCookie, Value: cookie, Path: "/runs", MaxAge: int(visitLife / time.Second),
+			HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+		http.Redirect(w, r, "/runs?visit="+url.QueryEscape(id), http.StatusSeeOther)
 		return
 	}
-	if !h.browserAuthorized(r) {
+	if !h.runsAuthorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="modebox"`)
-		httpError(w, http.StatusUnauthorized, CodeUnauthorized, "open the runs page link modebox mcp printed (it carries the token), or send Authorization: Bearer <token>")
+		httpError(w, http.StatusUnauthorized, CodeUnauthorized, fmt.Sprintf("open the runs page link modebox mcp printed (it carries the token and signs this browser in for %d minutes), or send Authorization: Bearer <token>", int(visitLife/time.Minute)))
 		return
 	}
 	live, done := h.srv.runs.snapshot()
@@ -206,6 +207,7 @@ type approvalView struct {
 	Title   string
 	Message string // for a link that is not open
 	Open    bool
+	Once    bool // no approve for the rest of the run
 	ID      string
 	CSRF    string
 	Expires string
@@ -238,7 +240,7 @@ func (h *httpHandler) serveApproval(w http.ResponseWriter, r *http.Request, id s
 	}
 	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: p.csrf, Path: "/approve/" + p.id, HttpOnly: true,
 		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode, Expires: p.expires})
-	v := approvalView{Title: "Approve a tool call?", Open: true, ID: p.id, CSRF: p.csrf, Expires: p.expires.UTC().Format(time.RFC3339)}
+	v := approvalView{Title: "Approve a tool call?", Open: true, Once: p.once, ID: p.id, CSRF: p.csrf, Expires: p.expires.UTC().Format(time.RFC3339)}
 	for _, c := range p.calls {
 		v.Calls = append(v.Calls, callView{ID: c.ID, Tool: visibleHTML("tools." + c.Tool), Reason: visibleHTML(orDash(c.Reason)),
 			Args: visibleHTML(prettyArgs(c.Args)), Size: len(c.Args)})
@@ -282,6 +284,10 @@ func (h *httpHandler) decideApproval(w http.ResponseWriter, r *http.Request, p *
 	case answerApprove:
 		d = modebox.Approve
 	case answerApproveTool:
+		if p.once {
+			httpError(w, http.StatusBadRequest, modebox.CodeBadForm, "this question is asked anew each time: decision must be approve or deny, not approve_tool")
+			return
+		}
 		d = modebox.ApproveTool
 	case answerDeny:
 		d = modebox.Deny
@@ -405,7 +411,7 @@ var approvalTemplate = template.Must(template.New("approval").Parse(`<!doctype h
 <form method="post" action="/approve/{{.ID}}">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
 <button class="ok" name="decision" value="approve" id="approve">Approve once</button>
-<button name="decision" value="approve_tool" id="approve_tool">Approve this tool for the rest of the run</button>
+{{if not .Once}}<button name="decision" value="approve_tool" id="approve_tool">Approve this tool for the rest of the run</button>{{end}}
 <button class="deny" name="decision" value="deny" id="deny">Deny</button>
 </form>
 {{end}}

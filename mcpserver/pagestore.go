@@ -23,8 +23,6 @@ const (
 	// pageForget is how long a decided or expired page is remembered, to
 	// say so when its link is opened again.
 	pageForget = time.Hour
-	// maxPages bounds the pages kept; the oldest finished ones go first.
-	maxPages = 4096
 )
 
 // pageState is where an approval page stands.
@@ -36,22 +34,28 @@ const (
 	pageClosed // the run stopped waiting: declined in the client, answered there, or gone
 )
 
-// pageCall is one call shown on an approval page.
+// pageCall is one call shown on an approval page. Once marks a question
+// that cannot be approved for the rest of the run
+// (modebox.ApprovalRequest.Once): its page offers approve once and deny.
 type pageCall struct {
 	ID     int
 	Tool   string
 	Reason string
 	Args   json.RawMessage
+	Once   bool
 }
 
 // approvalPage is one pending approval's page.
 type approvalPage struct {
 	id      string
 	calls   []pageCall
+	once    bool // a call is Once: no approve for the rest of the run
 	csrf    string
 	created time.Time
 	expires time.Time
 	done    chan struct{} // closed when decided or closed
+	seq     uint64        // when created, in order
+	bytes   int           // counted in pageStore.bytes
 
 	// guarded by pageStore.mu
 	state     pageState
@@ -60,13 +64,18 @@ type approvalPage struct {
 	note      string // why it closed
 }
 
-// pageStore keeps the approval pages of one server.
+// pageStore keeps the approval pages of one server: at most maxEntries
+// pages holding at most maxStoreBytes (their calls' arguments). Decided
+// and closed pages go first, oldest first; a pending page that has to go
+// is closed, so that nothing waits on it.
 type pageStore struct {
 	key []byte
 	now func() time.Time
 
-	mu sync.Mutex
-	m  map[string]*approvalPage
+	mu    sync.Mutex
+	m     map[string]*approvalPage
+	bytes int    // held by the pages in m
+	seq   uint64 // orders the pages
 }
 
 func newPageStore() *pageStore {
@@ -95,33 +104,61 @@ func (s *pageStore) create(calls []pageCall, expires time.Time) *approvalPage {
 	id := base64.RawURLEncoding.EncodeToString(append(random, s.mac(random)...))
 	now := s.now()
 	p := &approvalPage{id: id, calls: calls, csrf: randomToken(), created: now, expires: expires, done: make(chan struct{})}
+	p.bytes = entryOverhead
+	for _, c := range calls {
+		p.once = p.once || c.Once
+		p.bytes += entryOverhead + len(c.Args) + len(c.Tool) + len(c.Reason)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.prune(now)
+	s.makeRoom(now, p.bytes)
+	s.seq++
+	p.seq = s.seq
 	s.m[id] = p
+	s.bytes += p.bytes
 	return p
 }
 
-// prune forgets finished pages past pageForget, and the oldest past
-// maxPages. s.mu is held.
+// prune forgets finished pages past pageForget. s.mu is held.
 func (s *pageStore) prune(now time.Time) {
-	var oldest string
-	var oldestAt time.Time
 	for id, p := range s.m {
 		end := p.expires
 		if p.state != pagePending && p.decidedAt.Before(end) {
 			end = p.decidedAt
 		}
 		if now.Sub(end) > pageForget {
-			delete(s.m, id)
-			continue
-		}
-		if oldest == "" || p.created.Before(oldestAt) {
-			oldest, oldestAt = id, p.created
+			s.drop(id)
 		}
 	}
-	if len(s.m) >= maxPages && oldest != "" {
-		delete(s.m, oldest)
+}
+
+// makeRoom drops pages until one of n bytes fits: finished and expired
+// pages first, then pending ones (closed: nothing waits on a page that is
+// gone), the oldest first. s.mu is held.
+func (s *pageStore) makeRoom(now time.Time, n int) {
+	if fits(len(s.m), s.bytes, n) {
+		return
+	}
+	cands := make([]victim[string], 0, len(s.m))
+	for id, p := range s.m {
+		rank := p.seq
+		if p.state == pagePending && now.Before(p.expires) {
+			rank += 1 << 62 // after every finished page
+		}
+		cands = append(cands, victim[string]{id, rank, p.bytes})
+	}
+	for _, id := range makeRoom(len(s.m), s.bytes, n, cands) {
+		s.closeLocked(s.m[id], "too many approvals were waiting: this one was dropped to keep the server's memory bounded")
+		s.drop(id)
+	}
+}
+
+// drop forgets the page of id. s.mu is held.
+func (s *pageStore) drop(id string) {
+	if p := s.m[id]; p != nil {
+		s.bytes -= p.bytes
+		delete(s.m, id)
 	}
 }
 
@@ -182,6 +219,11 @@ func (s *pageStore) decide(p *approvalPage, csrf string, d modebox.Decision) (li
 func (s *pageStore) close(p *approvalPage, note string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.closeLocked(p, note)
+}
+
+// closeLocked is close with s.mu held.
+func (s *pageStore) closeLocked(p *approvalPage, note string) {
 	if p.state != pagePending {
 		return
 	}
