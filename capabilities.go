@@ -40,11 +40,17 @@ type ShellNetwork = sh.Network
 type FetchConfig = fetch.Config
 
 // FSConfig enables fs: files over Mounts, with Deny globs hidden (added to
-// the built-in list: .env, .env.*, *.pem, *.key, id_rsa*, id_ed25519*,
-// .git/) and caps MaxFileSize (default 16 MiB), MaxEntries (default
-// 10,000) and MaxStaged (bytes one run may stage, default 64 MiB).
-// Fallback forces the portable path resolver (tests). See
-// docs/capabilities.md.
+// the built-in credential list: .env, .env.*, *.pem, *.key, id_rsa*,
+// .git/, .ssh, .aws, .config/gh, .cargo/credentials*, ...; a pattern with
+// a "/" matches that run of path components at any depth), Private host
+// paths hidden even inside a mount (modebox's own state is always
+// private; the config package adds the configuration file in use) and
+// caps MaxFileSize (default 16 MiB), MaxEntries (default 10,000) and
+// MaxStaged (bytes one run may stage, default 64 MiB). The protected
+// names (.git, .bashrc, .vscode, .mcp.json, modebox.json, ...) stay
+// read-only at the top of each read-write mount unless AllowWrite lists
+// them for it (keyed by the mount's guest path). Fallback forces the
+// portable path resolver (tests). See docs/capabilities.md.
 type FSConfig = fs.Config
 
 // Mount exposes a Host directory at a Guest path ("/data"), with a Mode

@@ -180,7 +180,10 @@ const (
 	// are never followed.
 	CodeFSSymlink = codes.FSSymlink
 	// CodeFSDenied: a write or removal names a path that matches a deny
-	// pattern. The answer depends on the name only.
+	// pattern, or one beneath a protected name (.git, .bashrc, .vscode,
+	// .mcp.json, modebox.json, ...) at the top of a read-write mount. The
+	// answer depends on the name only; fs.allowWrite lifts the second per
+	// mount.
 	CodeFSDenied = codes.FSDenied
 	// CodeFSNotText: a file read as text is not UTF-8; read it with {encoding:
 	// "bytes"}.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -35,6 +36,15 @@ func engineWith(ctx context.Context, cfg *config.File, s Streams, c *modebox.Con
 		c, closeC, err = cliContinuations(ctx, cfg)
 		if err != nil {
 			return nil, nil, err
+		}
+	}
+	if c == nil && ec.FS != nil {
+		// Without continuations the engine is not given the token store,
+		// but other runs use it: a directory store stays hidden from fs.
+		if spec, _, err := storeSpec(cfg); err == nil && spec != "" && !isPostgres(spec) {
+			fc := *ec.FS
+			fc.Private = append(slices.Clip(fc.Private), spec)
+			ec.FS = &fc
 		}
 	}
 	tools, stop, err := downstream(ctx, cfg, s)

@@ -60,7 +60,8 @@ type File struct {
 	// shell, fetch and fs built-ins (nil when off). Relative paths in the
 	// shell and fs sections are made absolute against the file's
 	// directory (the working directory for [Default]) and "~" is the home
-	// directory; the file itself is added to Shell.Private. Tools and
+	// directory; the file itself is added to Shell.Private and
+	// FS.Private. Tools and
 	// Continuations are left to the caller.
 	Engine modebox.EngineConfig
 	// MCPServers are the "mcpServers" entries by name, disabled ones
@@ -212,6 +213,13 @@ func capabilities(cfg *iconfig.Config, ec *modebox.EngineConfig) {
 		for _, m := range f.Mounts {
 			m.Host = resolvePath(base, m.Host)
 			fc.Mounts = append(fc.Mounts, m)
+		}
+		// The configuration file in use is hidden from fs too, even
+		// inside a mount: a program that could rewrite it would choose
+		// the next run's mounts.
+		fc.Private = slices.Clone(f.Private)
+		if cfg.File != "" {
+			fc.Private = append(fc.Private, resolvePath(".", cfg.File))
 		}
 		ec.FS = &fc
 	}

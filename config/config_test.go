@@ -34,8 +34,8 @@ const full = `{
   "fetch": {"enabled": true, "allow": ["https://api.example.com"], "headers": {"https://api.example.com": {"X-Key": "k"}},
             "maxBytes": "1MiB", "maxHeaderBytes": "8KiB", "maxRequestBody": "16KiB", "timeout": "5s",
             "maxRequests": 13, "maxRedirects": 2, "source": true},
-  "fs": {"mounts": [{"host": "data", "guest": "/data", "mode": "rw", "source": true}], "deny": ["*.key"],
-         "maxFileSize": "1MiB", "maxEntries": 14},
+  "fs": {"mounts": [{"host": "data", "guest": "/data", "mode": "rw", "source": true}], "deny": ["*.key", "app/token"],
+         "allowWrite": {"/data": [".vscode"]}, "maxFileSize": "1MiB", "maxEntries": 14},
   "tokenStore": "/var/lib/modebox/tokens",
   "mcp": {"approveTool": true}
 }`
@@ -73,7 +73,8 @@ func TestLoadMapsEverySection(t *testing.T) {
 	if !reflect.DeepEqual(ec.Flows, modebox.Flows{Sources: []string{"calc.read"}, Sinks: []string{"calc.send"}}) {
 		t.Errorf("Flows = %+v", ec.Flows)
 	}
-	// relative paths are against the file's directory; the file is private
+	// relative paths are against the file's directory; the file is
+	// private to sh() and fs
 	work, data := filepath.Join(dir, "work"), filepath.Join(dir, "data")
 	sh := ec.Shell
 	if sh == nil || !reflect.DeepEqual(sh.Workspace, []string{work}) || !reflect.DeepEqual(sh.Private, []string{path}) ||
@@ -96,7 +97,8 @@ func TestLoadMapsEverySection(t *testing.T) {
 	}
 	fsc := ec.FS
 	if fsc == nil || len(fsc.Mounts) != 1 || fsc.Mounts[0] != (modebox.Mount{Host: data, Guest: "/data", Mode: "rw", Source: true}) ||
-		!reflect.DeepEqual(fsc.Deny, []string{"*.key"}) || fsc.MaxFileSize != 1<<20 || fsc.MaxEntries != 14 {
+		!reflect.DeepEqual(fsc.Deny, []string{"*.key", "app/token"}) || fsc.MaxFileSize != 1<<20 || fsc.MaxEntries != 14 ||
+		!reflect.DeepEqual(fsc.AllowWrite, map[string][]string{"/data": {".vscode"}}) || !reflect.DeepEqual(fsc.Private, []string{path}) {
 		t.Errorf("FS = %+v", fsc)
 	}
 	calc, remote := f.MCPServers["calc"], f.MCPServers["remote"]

@@ -319,8 +319,10 @@ const (
 	// FSSymlink: the path is, or goes through, a symbolic link; symlinks
 	// are never followed.
 	FSSymlink Code = "FS_SYMLINK"
-	// FSDenied: a write or removal names a path that matches a deny pattern.
-	// The answer depends on the name only.
+	// FSDenied: a write or removal names a path that matches a deny pattern,
+	// or one beneath a protected name (.git, .bashrc, .vscode, .mcp.json,
+	// modebox.json, ...) at the top of a read-write mount. The answer
+	// depends on the name only; fs.allowWrite lifts the second per mount.
 	FSDenied Code = "FS_DENIED"
 	// FSNotText: a file read as text is not UTF-8; read it with {encoding:
 	// "bytes"}.

@@ -46,6 +46,7 @@ var goodDocs = []string{
 	`{"mcpServers": {"a": {"url": "https://x", "type": "http"}, "b": {"url": "https://y", "type": "streamable-http"}}}`,
 	`{"mcpServers": {"shell": {"command": "x"}, "fs_mcp": {"command": "y"}, "0": {"command": "z"}}}`,
 	`{"shell": {"enabled": false}, "fetch": {}, "fs": {"deny": ["x"]}, "mcp": {"y": "z"}}`,
+	`{"fs": {"mounts": [{"host": ".", "guest": "/w", "mode": "rw"}], "allowWrite": {"/w": ["*", ".vscode", "modebox.json", "..."]}, "deny": ["app/token", "/build/key"]}}`,
 	`{"tokenStore": "postgres://modebox@db.example.com:5432/modebox?sslmode=verify-full"}`,
 	`{"tokenStore": "postgresql:///modebox"}`,
 	`{"tokenStore": "/var/lib/modebox/used-tokens"}`,
@@ -110,6 +111,13 @@ var moreBadDocs = []string{
 	`{"mcpServers": {"a": {"url": "https://x/ y"}}}`,
 	`{"mcpServers": {"a": {"url": 5}}}`,
 	`{"shell": []}`, `{"fetch": "on"}`, `{"fs": 1}`, `{"mcp": false}`,
+	`{"fs": {"mounts": [{"host": ".", "guest": "/w", "allowWrite": [".vscode"]}]}}`,
+	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": {"/w": [".vscode/tasks.json"]}}}`,
+	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": {"/w": [""]}}}`,
+	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": {"/w": [".."]}}}`,
+	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": {"/w": ["a\u0000"]}}}`,
+	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": {"/w": ".vscode"}}}`,
+	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": [".vscode"]}}`,
 }
 
 // goOnly are the errorCases a JSON Schema cannot express; Parse rejects

@@ -37,7 +37,8 @@ type ShellNetwork = sh.Network
 type Fetch = webfetch.Config
 
 // FS is the "fs" section: the built-in fs (modebox.FSConfig: "mounts",
-// "deny", "maxFileSize", "maxEntries"). nil when it declares no mounts.
+// "deny", "allowWrite", "maxFileSize", "maxEntries"). nil when it declares
+// no mounts.
 type FS = mountfs.Config
 
 // Mount is one entry of "mounts" (modebox.Mount: "host", "guest", "mode",
@@ -49,7 +50,7 @@ var (
 	shellLimitKeys = []string{"processes", "openFiles", "fileSize", "memory", "tmpSize"}
 	networkKeys    = []string{"allow"}
 	fetchKeys      = []string{"enabled", "allow", "headers", "maxBytes", "maxHeaderBytes", "maxRequestBody", "timeout", "maxRequests", "maxRedirects", "source"}
-	fsKeys         = []string{"mounts", "deny", "maxFileSize", "maxEntries"}
+	fsKeys         = []string{"mounts", "deny", "allowWrite", "maxFileSize", "maxEntries"}
 	mountKeys      = []string{"host", "guest", "mode", "source"}
 )
 
@@ -92,6 +93,21 @@ func (c *checker) hostList(n *node, path string) ([]string, *Error) {
 		}
 	}
 	return list, nil
+}
+
+// protectedNames reads an "allowWrite" list: protected names (one path
+// component each) or "*".
+func (c *checker) protectedNames(n *node, path string) ([]string, *Error) {
+	names, err := c.strings(n, path, "names")
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range names {
+		if name == "" || (name != "*" && strings.ContainsAny(name, "/\x00")) || name == "." || name == ".." {
+			return nil, c.fail(n.elems[i].off, path+"/"+strconv.Itoa(i), "a protected name is one path component (like \".git\"), or \"*\" for all of them", "")
+		}
+	}
+	return names, nil
 }
 
 func (c *checker) shell(n *node, path string) (*Shell, *Error) {
@@ -145,12 +161,7 @@ func (c *checker) shell(n *node, path string) (*Shell, *Error) {
 		case "allowWrite":
 			s.AllowWrite = map[string][]string{}
 			err = c.object(v, p, nil, nil, func(m member, p string) *Error {
-				names, err := c.strings(m.val, p, "names")
-				for i, n := range names {
-					if n == "" || (n != "*" && strings.ContainsAny(n, "/\x00")) || n == "." || n == ".." {
-						return c.fail(m.val.elems[i].off, p+"/"+strconv.Itoa(i), "a protected name is one path component (like \".git\"), or \"*\" for all of them", "")
-					}
-				}
+				names, err := c.protectedNames(m.val, p)
 				s.AllowWrite[m.key] = names
 				return err
 			})
@@ -299,6 +310,13 @@ func (c *checker) fsSection(n *node, path string) (*FS, *Error) {
 			}
 		case "deny":
 			f.Deny, err = c.strings(v, p, "globs")
+		case "allowWrite":
+			f.AllowWrite = map[string][]string{}
+			err = c.object(v, p, nil, nil, func(m member, p string) *Error {
+				names, err := c.protectedNames(m.val, p)
+				f.AllowWrite[m.key] = names
+				return err
+			})
 		case "maxFileSize":
 			f.MaxFileSize, err = c.size(v, p)
 		case "maxEntries":
@@ -310,6 +328,11 @@ func (c *checker) fsSection(n *node, path string) (*FS, *Error) {
 	})
 	if err != nil || len(f.Mounts) == 0 {
 		return nil, err
+	}
+	for k := range f.AllowWrite {
+		if !slices.ContainsFunc(f.Mounts, func(m Mount) bool { return m.Guest == k }) {
+			return nil, c.fail(n.off, path+"/allowWrite", fmt.Sprintf("allowWrite names %q, which is not a mount's \"guest\"", k), "use the mount's guest path exactly as written in \"mounts\"")
+		}
 	}
 	return f, nil
 }

@@ -14,7 +14,8 @@ func TestSections(t *testing.T) {
             "denyRead": ["~/secret"], "env": {"A": "b"}, "timeout": "5s", "maxTimeout": 60000, "maxOutput": "2MiB", "bwrap": "/usr/bin/bwrap"},
   "fetch": {"enabled": true, "allow": ["api.example.com:443", "*.example.org:443"], "headers": {"api.example.com:443": {"Authorization": "env:API_KEY"}},
             "maxBytes": "1MiB", "maxHeaderBytes": 4096, "maxRequestBody": "64KiB", "timeout": "10s", "maxRequests": 7, "maxRedirects": 2, "source": true},
-  "fs": {"mounts": [{"host": "/srv/data", "guest": "/data"}, {"host": "/srv/out", "guest": "/out", "mode": "rw", "source": true}], "deny": ["*.sqlite"], "maxFileSize": "1MiB", "maxEntries": 50}
+  "fs": {"mounts": [{"host": "/srv/data", "guest": "/data"}, {"host": "/srv/out", "guest": "/out", "mode": "rw", "source": true}],
+         "deny": ["*.sqlite", "app/token"], "allowWrite": {"/out": [".vscode"]}, "maxFileSize": "1MiB", "maxEntries": 50}
 }`
 	cfg, err := Parse([]byte(doc), "m.json")
 	if err != nil {
@@ -32,7 +33,8 @@ func TestSections(t *testing.T) {
 	}
 	fs := cfg.FSTool
 	if fs == nil || len(fs.Mounts) != 2 || fs.Mounts[0].Mode != "ro" || fs.Mounts[1].Mode != "rw" || !fs.Mounts[1].Source ||
-		fs.Deny[0] != "*.sqlite" || fs.MaxFileSize != 1<<20 || fs.MaxEntries != 50 {
+		fs.Deny[0] != "*.sqlite" || fs.Deny[1] != "app/token" || fs.MaxFileSize != 1<<20 || fs.MaxEntries != 50 ||
+		len(fs.AllowWrite) != 1 || len(fs.AllowWrite["/out"]) != 1 || fs.AllowWrite["/out"][0] != ".vscode" {
 		t.Errorf("fs: %+v", fs)
 	}
 	// entries with a scheme and the private mark, headers keyed by them
@@ -66,6 +68,8 @@ func TestSectionErrors(t *testing.T) {
 		`{"fs": {"mounts": [{"host": "/a", "guest": "data"}]}}`:                                      "absolute",
 		`{"fs": {"mounts": [{"host": "/a"}]}}`:                                                       `needs "host" and "guest"`,
 		`{"fs": {"mounts": [{"host": "/a", "guest": "/d", "mode": "wr"}]}}`:                          "wr",
+		`{"fs": {"mounts": [{"host": "/a", "guest": "/d"}], "allowWrite": {"/d": [".vscode/x"]}}}`:   "one path component",
+		`{"fs": {"mounts": [{"host": "/a", "guest": "/d"}], "allowWrite": {"/e": [".vscode"]}}}`:     "not a mount's",
 	} {
 		_, err := Parse([]byte(doc), "m.json")
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -1,10 +1,12 @@
 // Package credpaths is modebox's one list of where developers keep
-// credentials. The shell sandbox hides every Home path in each home
-// directory it covers; the fs capability hides every path component that
-// matches one of Names, in every mount.
+// credentials, and of the names the host's tools run or load later. The
+// shell sandbox hides every Home path in each home directory it covers;
+// the fs capability hides every path that matches one of Names, in every
+// mount. Both keep Protected read-only at the top of each writable
+// directory (a shell workspace, a read-write fs mount).
 package credpaths
 
-import "strings"
+import "slices"
 
 // Home lists credential files and directories relative to a home
 // directory. Entries may contain "/" and filepath.Match glob characters.
@@ -53,12 +55,39 @@ var Home = []string{
 	".var/app/com.google.Chrome", ".var/app/org.chromium.Chromium",
 }
 
-// Names lists path-component patterns (path.Match syntax, matched
+// Names lists the patterns (path.Match syntax per component, matched
 // case-insensitively by the fs capability) that name credentials wherever
 // they appear: key and certificate files, the names that only make sense
-// inside a project (.env files, git metadata), and every one-component
-// entry of Home.
-var Names = append(append([]string(nil), projectNames...), oneComponent(Home)...)
+// inside a project (.env files, git metadata), every entry of Home and
+// ModeboxState. An entry of one component matches any path component; an
+// entry of several (".config/gh") matches that run of components at any
+// depth, so a mount of a home directory, of its parent or of / hides it.
+var Names = slices.Concat(projectNames, Home, ModeboxState)
+
+// ModeboxState lists modebox's own files relative to a home directory:
+// the continuation key directory, the used-token store and the engine
+// cache. The shell hides the running user's copies as private state; the
+// fs capability hides them, through Names, in any home directory a mount
+// reaches.
+var ModeboxState = []string{".config/modebox", ".local/state/modebox", ".cache/modebox"}
+
+// Protected are the names kept read-only at the top of every writable
+// directory (a shell workspace, a read-write fs mount): version-control
+// metadata and hooks, shell start-up files, direnv, editor and agent
+// configuration (task and launch files, MCP server lists) and modebox's
+// own configuration: files that the user's tools run or load later,
+// outside the sandbox. The list follows what the Codex CLI sandbox (.git,
+// .codex) and sandbox-runtime (.git hooks and config, .gitconfig,
+// .gitmodules, shell rc files, .vscode, .idea, .mcp.json, .claude)
+// protect, plus .envrc, .husky, the pre-commit configuration and
+// modebox.json.
+var Protected = []string{
+	".git", ".gitmodules", ".gitconfig", ".husky", ".pre-commit-config.yaml",
+	".envrc", ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
+	".zprofile", ".zshenv", ".zlogin", ".ripgreprc",
+	".vscode", ".idea", ".devcontainer", ".mcp.json", ".claude", ".codex", ".cursor",
+	".modebox", "modebox.json",
+}
 
 var projectNames = []string{
 	// Private keys, keystores and certificates.
@@ -66,15 +95,4 @@ var projectNames = []string{
 	"*.p12", "*.pfx", "*.ppk", "*.jks", "*.keystore",
 	// Project secrets and metadata.
 	".env", ".env.*", ".envrc", ".git",
-}
-
-// oneComponent returns the entries of list without a "/".
-func oneComponent(list []string) []string {
-	var out []string
-	for _, h := range list {
-		if !strings.Contains(h, "/") {
-			out = append(out, h)
-		}
-	}
-	return out
 }

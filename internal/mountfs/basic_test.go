@@ -45,7 +45,11 @@ func TestNewValidation(t *testing.T) {
 		{"host is file", Config{Mounts: []Mount{{Host: file, Guest: "/a"}}}},
 		{"no host", Config{Mounts: []Mount{{Guest: "/a"}}}},
 		{"denied guest", Config{Mounts: []Mount{{Host: dir, Guest: "/.git"}}}},
-		{"deny with slash", Config{Mounts: []Mount{{Host: dir, Guest: "/a"}}, Deny: []string{"a/b"}}},
+		{"deny with dotdot", Config{Mounts: []Mount{{Host: dir, Guest: "/a"}}, Deny: []string{"a/../b"}}},
+		{"allowWrite with slash", Config{Mounts: []Mount{{Host: dir, Guest: "/a", Mode: ReadWrite}}, AllowWrite: map[string][]string{"/a": {".vscode/tasks.json"}}}},
+		{"allowWrite for no mount", Config{Mounts: []Mount{{Host: dir, Guest: "/a", Mode: ReadWrite}}, AllowWrite: map[string][]string{"/b": {".vscode"}}}},
+		{"mount of a private path", Config{Mounts: []Mount{{Host: dir, Guest: "/a"}}, Private: []string{dir}}},
+		{"mount inside a private path", Config{Mounts: []Mount{{Host: dir, Guest: "/a"}}, Private: []string{filepath.Dir(dir)}}},
 		{"bad deny pattern", Config{Mounts: []Mount{{Host: dir, Guest: "/a"}}, Deny: []string{"[x"}}},
 	}
 	for _, c := range cases {

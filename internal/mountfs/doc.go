@@ -24,8 +24,16 @@
 // beneath the mount root is matched, case-insensitively, after removing
 // zero-width and other default-ignorable characters, NFKC normalisation
 // and removing trailing dots and spaces: ".ENV", ".Git/config",
-// ".e\u200bnv", ".env." and "server.PEM" are all hidden. Names starting
-// with [TempPrefix] are hidden too. A hidden path is absent to reads:
+// ".e\u200bnv", ".env." and "server.PEM" are all hidden. A pattern of
+// several components (".config/gh", ".cargo/credentials*") is matched,
+// component by component and normalised the same way, against every run
+// of components at any depth, so a mount of a home directory, of its
+// parent or of / hides ".config/gh" and all beneath it; one starting
+// with "/" only at the mount root. [Config.Private] paths (modebox's own
+// state and configuration file) inside a mount are hidden the same way,
+// at the path that reaches them beneath its root; a mount of one, or
+// inside one, is refused. Names starting with [TempPrefix] are hidden
+// too. A hidden path is absent to reads:
 // not listed, not globbed, and Read, Stat, Exists and List answer
 // exactly as for a missing path. Writes and removals of a hidden path
 // fail with [codes.FSDenied] instead: that answer depends only on the name
@@ -37,6 +45,16 @@
 // this (st_nlink > 1) would also refuse every ordinary hard-linked file,
 // so it is not done. Whoever can create links inside a mount can also
 // copy the file there.
+//
+// # Protected names
+//
+// In a read-write mount, [DefaultProtected] names at the top of the mount
+// (.git, .bashrc, .vscode, .mcp.json, .husky, modebox.json, ...: files the
+// host's tools run or load later) stay read-only: writing or removing
+// anything at or beneath one fails with [codes.FSDenied], naming the path
+// and [Config.AllowWrite], which lifts it per mount and name ("*" for
+// all). Reading
+// them works. Deeper in the mount (sub/.vscode) they are ordinary names.
 //
 // # Opening files
 //

@@ -23,6 +23,12 @@ type mount struct {
 	fd     int      // O_PATH|O_DIRECTORY descriptor of the host directory
 	rw     bool
 	source bool
+	// hide is the FS's deny list plus the rules hiding the private paths
+	// inside this mount.
+	hide *denyList
+	// protected holds the normalised names read-only at the top of this
+	// mount (nil when none: a read-only mount, or allowWrite "*").
+	protected map[string]bool
 }
 
 // FS is a set of opened mounts. It is safe for concurrent use; create a
@@ -105,11 +111,19 @@ func New(cfg Config) (*FS, error) {
 		if err != nil {
 			return fail(cfgErr("mount %q: host directory %q: %v", g, mc.Host, err))
 		}
+		priv, err := privateRules(host, cfg.Private)
+		if err != nil {
+			return fail(cfgErr("mount %q: %v", g, err))
+		}
 		fd, err := unix.Open(host, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return fail(&Error{Code: codes.FSConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})
 		}
-		f.mounts = append(f.mounts, &mount{guest: g, comps: comps, fd: fd, rw: rw, source: mc.Source})
+		f.mounts = append(f.mounts, &mount{guest: g, comps: comps, fd: fd, rw: rw, source: mc.Source,
+			hide: deny.with(priv)})
+	}
+	if err := f.setProtected(cfg.AllowWrite); err != nil {
+		return fail(cfgErr("%v", err))
 	}
 	slices.SortFunc(f.mounts, func(a, b *mount) int { return strings.Compare(a.guest, b.guest) })
 	if !cfg.Fallback {

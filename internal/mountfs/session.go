@@ -112,7 +112,7 @@ func (f *FS) parse(op, p string) (*target, error) {
 		}
 		return nil, newErr(codes.FSNotFound, op, t.path, "not inside any mount (mounts: "+f.mountList()+")", nil)
 	}
-	t.hidden = f.deny.hiddenAny(t.rel)
+	t.hidden = t.m.hide.hiddenAny(t.rel)
 	return t, nil
 }
 
@@ -354,7 +354,7 @@ func (s *Session) writable(op string, t *target) error {
 	case !t.m.rw:
 		return newErr(codes.FSReadOnly, op, t.path, "the mount "+t.m.guest+" is read-only", nil)
 	}
-	return nil
+	return t.protectedErr(op)
 }
 
 // checkStage checks that data can be staged at t, replacing what is
@@ -636,7 +636,7 @@ func (s *Session) stat(op string, t *target) (Info, error) {
 	switch {
 	case t.virtual:
 		return dirInfo(t), nil
-	case t.hidden:
+	case t.concealed():
 		return Info{}, notFound(op, t.path)
 	}
 	if c, ok := s.staged[t.path]; ok {
@@ -710,7 +710,7 @@ func (s *Session) list(op string, t *target, budget *int, full bool) ([]Info, er
 	if t.virtual {
 		return s.listVirtual(t), nil
 	}
-	if t.hidden {
+	if t.concealed() {
 		return nil, notFound(op, t.path)
 	}
 	if c, ok := s.staged[t.path]; ok {
@@ -830,7 +830,7 @@ func (s *Session) readDir(fd int, t *target, budget *int, entries map[string]Inf
 			}
 			// Only visible entries count, so that the limit cannot reveal
 			// how many hidden ones there are.
-			if !utf8.ValidString(name) || strings.IndexByte(name, '\\') >= 0 || s.fs.deny.hidden(name) {
+			if !utf8.ValidString(name) || strings.IndexByte(name, '\\') >= 0 || t.m.hide.hiddenEntry(t.rel, name) {
 				continue
 			}
 			*budget--

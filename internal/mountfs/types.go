@@ -49,14 +49,35 @@ type Config struct {
 	// Mounts are the directories the guest sees. Guest paths must be
 	// distinct and must not nest (no mount inside another).
 	Mounts []Mount
-	// Deny adds patterns to [DefaultDeny]. A pattern uses path.Match
-	// syntax and matches single path components (a trailing "/" is
-	// allowed and ignored; other slashes are an error). Matching is
-	// case-insensitive and done on names with default-ignorable
-	// characters removed, NFKC-normalised and with trailing dots and
-	// spaces removed. A match on any component of a path hides the path:
-	// "secrets" hides a directory named secrets and all beneath it.
+	// Deny adds patterns to [DefaultDeny]. A pattern is one or more
+	// components separated by "/", each in path.Match syntax; empty and
+	// "." components are dropped (so a trailing "/" is allowed), ".." and
+	// "**" are refused. A pattern of one component matches any component
+	// of a path beneath the mount root: "secrets" hides every directory
+	// named secrets and all beneath it. A pattern of several matches any
+	// run of components, at any depth: "app/token" hides /data/app/token
+	// and /data/x/app/token. A leading "/" anchors a pattern at each
+	// mount's root: "/build/key" hides /data/build/key only. Matching is
+	// component by component, case-insensitive, and done on names with
+	// default-ignorable characters removed, NFKC-normalised and with
+	// trailing dots and spaces removed, on both sides.
 	Deny []string
+	// AllowWrite maps a mount's guest path (as in [Mount.Guest]) to the
+	// [DefaultProtected] names left writable at the top of that
+	// read-write mount; "*" leaves all of them writable there. Each name
+	// is one path component (like ".vscode") or "*"; a key that names no
+	// mount is an error. Private paths ([Config.Private]) stay hidden
+	// whatever it says.
+	AllowWrite map[string][]string
+	// Private lists host paths (files or directories) no guest may reach,
+	// even inside a mount: modebox's own state (its key directory, the
+	// used-token store, the engine cache) and the configuration file in
+	// use. One inside a mount is hidden there like a denied path (at the
+	// guest path that reaches it without symlinks); a mount whose host
+	// directory is a private path or inside one is refused by [New].
+	// Paths are made absolute against the working directory and compared
+	// both as written and with symlinks resolved.
+	Private []string
 	// MaxFileSize bounds the size of a file read and of data written;
 	// 0 means [DefaultMaxFileSize].
 	MaxFileSize int64

@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/credpaths"
 )
 
 // MinTimeout is the shortest time limit a command may have.
@@ -157,18 +158,10 @@ const (
 // writable workspace: version-control metadata and hooks, shell start-up
 // files, direnv, editor and agent configuration (task and launch files,
 // MCP server lists) and modebox's own configuration: files that the
-// user's tools run or load later, outside the sandbox. The list follows
-// what the Codex CLI sandbox (.git, .codex) and sandbox-runtime (.git
-// hooks and config, .gitconfig, .gitmodules, shell rc files, .vscode,
-// .idea, .mcp.json, .claude) protect, plus .envrc, .husky, the
-// pre-commit configuration and modebox.json.
-var DefaultProtected = []string{
-	".git", ".gitmodules", ".gitconfig", ".husky", ".pre-commit-config.yaml",
-	".envrc", ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc",
-	".zprofile", ".zshenv", ".zlogin", ".ripgreprc",
-	".vscode", ".idea", ".devcontainer", ".mcp.json", ".claude", ".codex", ".cursor",
-	".modebox", "modebox.json",
-}
+// user's tools run or load later, outside the sandbox. It is
+// [credpaths.Protected], the list the fs capability also keeps read-only
+// at the top of each read-write mount.
+var DefaultProtected = credpaths.Protected
 
 // Network describes the filtering proxy a sandboxed command may use.
 type Network struct {

@@ -25,7 +25,7 @@ type Config struct {
 	Fetch *fetch.Config
 	FS    *fs.Config
 	// TokenDir is the used-token directory given to the engine ("" if
-	// none): modebox's own state, hidden from sh().
+	// none): modebox's own state, hidden from sh() and fs.
 	TokenDir string
 }
 
@@ -56,7 +56,11 @@ var List = []Maker{
 		if cfg.FS == nil {
 			return nil, nil
 		}
-		return fs.New(*cfg.FS)
+		fc := *cfg.FS
+		// modebox's own state is hidden from fs as from sh(), even
+		// inside a mount
+		fc.Private = append(sh.StatePaths(cfg.TokenDir), fc.Private...)
+		return fs.New(fc)
 	},
 }
 

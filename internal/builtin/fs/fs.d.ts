@@ -1,5 +1,9 @@
-/** One entry of fs.list, or fs.stat's answer. */
-interface FileInfo { path: string; name: string; kind: "file" | "dir"; size: number; modTime: string; readOnly?: boolean }
+/**
+ * One entry of fs.list, or fs.stat's answer. kind "symlink" (never
+ * followed) and "other" (a pipe, socket or device) are listed and
+ * stat-able but cannot be read, written or removed.
+ */
+interface FileInfo { path: string; name: string; kind: "file" | "dir" | "symlink" | "other"; size: number; modTime: string; readOnly?: boolean }
 /**
  * Files under the configured mounts (absolute guest paths such as
  * "/data/a.txt"). Writes are staged and committed when the run ends well,

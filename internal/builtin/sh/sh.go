@@ -48,10 +48,11 @@ type result struct {
 	Truncated bool   `json:"truncated"`
 }
 
-// StatePaths lists modebox's own state, which no shell command may read
-// or write: the key directory, the state directory (used tokens), the
-// engine's compilation cache (native code the host runs) and tokenDir, a
-// used-token directory given to the engine ("" if none).
+// StatePaths lists modebox's own state, which no shell command (and no
+// fs call) may read or write: the key directory, the state directory
+// (used tokens), the engine's compilation cache (native code the host
+// runs) and tokenDir, a used-token directory given to the engine ("" if
+// none).
 func StatePaths(tokenDir string) []string {
 	var out []string
 	if p, err := seal.DefaultKeyPath(); err == nil {
