@@ -173,8 +173,9 @@ const (
 	// CodeFSInvalidPath: the path or glob pattern is malformed. Relative, a
 	// ".." component, a NUL byte, a backslash, invalid UTF-8, too long.
 	CodeFSInvalidPath = codes.FSInvalidPath
-	// CodeFSTooManyEntries: a listing or glob has more entries than the cap.
-	// Or a glob would walk more.
+	// CodeFSTooManyEntries: a listing or glob has more entries than the cap (or
+	// a glob would walk more), or a write would stage more entries or make
+	// more new directories than it.
 	CodeFSTooManyEntries = codes.FSTooManyEntries
 	// CodeFSSymlink: the path is, or goes through, a symbolic link; symlinks
 	// are never followed.

@@ -313,7 +313,7 @@ const (
 	// component, a NUL byte, a backslash, invalid UTF-8, too long.
 	FSInvalidPath Code = "FS_INVALID_PATH"
 	// FSTooManyEntries: a listing or glob has more entries than the cap (or
-	// a glob would walk more), or a write would stage more files or create
+	// a glob would walk more), or a write would stage more entries or make
 	// more new directories than it.
 	FSTooManyEntries Code = "FS_TOO_MANY_ENTRIES"
 	// FSSymlink: the path is, or goes through, a symbolic link; symlinks
