@@ -69,8 +69,10 @@ type Flows = policy.Flows
 
 // Limits are the caps of a run; a zero field means "the default" (see
 // DefaultLimits). The fields are Timeout, Memory (bytes of JS heap), Fuel,
-// MaxCalls, MaxConcurrency, MaxValue (bytes of JSON) and MaxLog (bytes of
-// console output); each cap ends a run with its own code. An engine's
+// MaxCalls, MaxConcurrency, MaxValue (bytes of JSON), MaxLog (bytes of
+// console output), MaxClockReads (clock readings) and MaxTimers (timers
+// set, each repeat of an interval included); each cap ends a run with its
+// own code. An engine's
 // limits are the most a run may use: RunOptions.Limits can only narrow
 // them.
 type Limits = limits.Limits

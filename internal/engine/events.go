@@ -158,8 +158,15 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.lastTool = pc.tool
 	}
 	pc.args = r.argsCopy(args)
-	pc.digest = argsDigest(pc.args)
 	pc.sleep = pc.tool == "$sleep"
+	if pc.sleep {
+		pc.digest = r.timing.digest(pc.args) // one string for a run's repeated delays
+		if !r.countTimer() {                 // MaxTimers (timecap.go)
+			return answerStop
+		}
+	} else {
+		pc.digest = argsDigest(pc.args)
+	}
 	if !pc.sleep {
 		r.calls++
 		if r.calls > r.limits.MaxCalls {
@@ -287,24 +294,6 @@ func (r *run) deliver(c completion) {
 	case r.results <- c:
 	case <-r.done:
 	}
-}
-
-func (r *run) startSleep(pc *pendingCall) {
-	r.sleeping++
-	var a struct {
-		MS float64 `json:"ms"`
-	}
-	_ = json.Unmarshal(pc.args, &a)
-	d := time.Duration(max(0, min(a.MS, float64(24*time.Hour/time.Millisecond))) * float64(time.Millisecond))
-	go func() {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			r.deliver(completion{call: pc, ok: true, value: []byte("null")})
-		case <-r.done:
-		}
-	}()
 }
 
 // startCall starts pc. The call is held back as r.deferred while the

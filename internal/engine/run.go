@@ -52,6 +52,7 @@ type run struct {
 	observer func(Event) // Request.Observe
 	deadline time.Time
 	hold     clockHold
+	timing   runTime // clock readings and timers (timecap.go)
 	hardMem  uint32
 
 	stopCode atomic.Pointer[codes.Code] // set by Run on timeout or cancel
@@ -576,6 +577,9 @@ func (r *run) clock() float64 {
 		ms = float64(r.now().UnixMicro()) / 1000
 	}
 	if !r.initOnly {
+		if !r.countRead() {
+			panic(errClockLimit) // past MaxClockReads (timecap.go): wazero traps the guest
+		}
 		r.journal.Clock = append(r.journal.Clock, ms)
 	}
 	return ms
