@@ -48,7 +48,9 @@ type EngineConfig struct {
 	// answer (and modebox.Ask and AskForm for theirs): past it the call is
 	// refused with APPROVAL_TIMEOUT, which the program can catch, and the
 	// run goes on. Default DefaultApprovalTimeout (10 minutes); the
-	// run's Limits.Timeout does not count this wait. modebox.json:
+	// run's Limits.Timeout does not count this wait while the program
+	// waits for nothing else (time it computes meanwhile, or another of
+	// its tool calls works, counts). modebox.json:
 	// "limits": {"approvalTimeout": "10m"}.
 	ApprovalTimeout time.Duration
 	// Continuations lets runs pause for approval and resume from sealed

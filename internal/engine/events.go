@@ -314,7 +314,7 @@ const deferPollsMax = 4
 func (r *run) flushDeferred() {
 	if pc := r.deferred; pc != nil {
 		r.deferred, r.deferPolls = nil, 0
-		callWorkers.run(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
+		callWorkers.run(callJob{r: r, ctx: r.callContext(pc), host: r.host, pc: pc, maxValue: r.limits.MaxValue})
 	}
 }
 
@@ -343,7 +343,9 @@ func (r *run) callInline() (c completion, ok bool) {
 		}
 		return completion{}, false
 	}
-	c = callHost(r.callCtx, r, r.host, pc, r.limits.MaxValue)
+	r.hold.setIdle(true) // the guest waits for this call
+	c = callHost(r.callContext(pc), r, r.host, pc, r.limits.MaxValue)
+	r.hold.setIdle(false)
 	if !r.inTool.CompareAndSwap(driverInTool, driverOwns) {
 		return completion{}, false // taken over
 	}
@@ -366,6 +368,10 @@ func (r *run) takeOver() bool {
 
 func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue int) (c completion) {
 	c.call = pc
+	if r != nil { // HoldClock holds the clock only while no call works
+		r.hold.enter()
+		defer r.hold.leave(&pc.hold)
+	}
 	if r != nil && r.observer != nil {
 		r.observe(Event{Kind: EventCallStart, CallID: pc.id, Tool: pc.tool})
 		defer func() {

@@ -29,6 +29,7 @@ type pendingCall struct {
 	sleep    bool
 	replayed bool
 	approval string
+	hold     callHold // its Host.Call's context (hold.go)
 }
 
 type completion struct {
@@ -475,10 +476,13 @@ func (r *run) next() (c completion, ok bool) {
 	if r.idle != nil && len(r.results) == 0 {
 		r.idle()
 	}
+	r.hold.setIdle(true) // the guest waits (hold.go)
 	select {
 	case c := <-r.results:
+		r.hold.setIdle(false)
 		return r.received(c), true
 	case <-r.stopCh:
+		r.hold.setIdle(false)
 		r.failStopped()
 		return completion{}, false
 	}

@@ -35,7 +35,9 @@ type Limits struct {
 	// Timeout is the wall-clock limit (default 30s). The run returns at the
 	// deadline even while the guest is inside a builtin that never polls.
 	// Time spent waiting for an Approver does not count (it is bounded by
-	// EngineConfig.ApprovalTimeout instead).
+	// EngineConfig.ApprovalTimeout instead) while the program waits for
+	// nothing else: while it computes, or another of its tool calls runs,
+	// the clock counts even though an approval is pending.
 	Timeout time.Duration
 	// Memory is the JS heap limit in bytes (default 64 MiB, at least
 	// MinMemory, at most 2 GiB).
