@@ -30,6 +30,14 @@ const (
 	// CodeHostCallLimit: the program made more tool calls than its limit. The
 	// limit is Limits.MaxCalls.
 	CodeHostCallLimit = codes.HostCallLimit
+	// CodeClockLimit: the program read the clock more times than its limit.
+	// The limit is Limits.MaxClockReads; Date.now(), new Date() and
+	// performance.now() each read it once.
+	CodeClockLimit = codes.ClockLimit
+	// CodeTimerLimit: the program set more timers than its limit. The limit is
+	// Limits.MaxTimers; setTimeout, setInterval and each repeat of an interval
+	// set one.
+	CodeTimerLimit = codes.TimerLimit
 	// CodeValueTooLarge: a value crossing the sandbox's boundary is over its
 	// limit. The limit is Limits.MaxValue; a call's arguments or a tool's
 	// result over it fail that call, the run's result fails the run.

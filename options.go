@@ -48,7 +48,9 @@ type EngineConfig struct {
 	// answer (and modebox.Ask and AskForm for theirs): past it the call is
 	// refused with APPROVAL_TIMEOUT, which the program can catch, and the
 	// run goes on. Default DefaultApprovalTimeout (10 minutes); the
-	// run's Limits.Timeout does not count this wait. modebox.json:
+	// run's Limits.Timeout does not count this wait while the program
+	// waits for nothing else (time it computes meanwhile, or another of
+	// its tool calls works, counts). modebox.json:
 	// "limits": {"approvalTimeout": "10m"}.
 	ApprovalTimeout time.Duration
 	// Continuations lets runs pause for approval and resume from sealed
@@ -69,8 +71,10 @@ type Flows = policy.Flows
 
 // Limits are the caps of a run; a zero field means "the default" (see
 // DefaultLimits). The fields are Timeout, Memory (bytes of JS heap), Fuel,
-// MaxCalls, MaxConcurrency, MaxValue (bytes of JSON) and MaxLog (bytes of
-// console output); each cap ends a run with its own code. An engine's
+// MaxCalls, MaxConcurrency, MaxValue (bytes of JSON), MaxLog (bytes of
+// console output), MaxClockReads (clock readings) and MaxTimers (timers
+// set, each repeat of an interval included); each cap ends a run with its
+// own code. An engine's
 // limits are the most a run may use: RunOptions.Limits can only narrow
 // them.
 type Limits = limits.Limits

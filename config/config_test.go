@@ -18,8 +18,8 @@ import (
 // value other than its default.
 const full = `{
   "limits": {"timeout": "7s", "memory": "32MiB", "fuel": 123, "maxCalls": 9, "maxConcurrency": 3,
-             "maxValue": "1MiB", "maxLog": "2KiB", "maxRuns": 5, "maxQueued": 6, "queueTimeout": "8s",
-             "approvalTimeout": "9m"},
+             "maxValue": "1MiB", "maxLog": "2KiB", "maxClockReads": 10, "maxTimers": 11, "maxRuns": 5, "maxQueued": 6,
+             "queueTimeout": "8s", "approvalTimeout": "9m"},
   "tools": {"calc.*": {"policy": "allow"}, "*.delete_*": {"policy": "deny"}, "sh": {"policy": "ask"}},
   "flows": {"sources": ["calc.read"], "sinks": ["calc.send"]},
   "mcpServers": {
@@ -60,7 +60,8 @@ func TestLoadMapsEverySection(t *testing.T) {
 	if f.Path != path || f.TokenStore != "/var/lib/modebox/tokens" || string(f.MCP) != `{"approveTool": true}` {
 		t.Errorf("Path %q TokenStore %q MCP %s", f.Path, f.TokenStore, f.MCP)
 	}
-	want := modebox.Limits{Timeout: 7 * time.Second, Memory: 32 << 20, Fuel: 123, MaxCalls: 9, MaxConcurrency: 3, MaxValue: 1 << 20, MaxLog: 2 << 10}
+	want := modebox.Limits{Timeout: 7 * time.Second, Memory: 32 << 20, Fuel: 123, MaxCalls: 9, MaxConcurrency: 3, MaxValue: 1 << 20, MaxLog: 2 << 10,
+		MaxClockReads: 10, MaxTimers: 11}
 	if ec.Limits != want {
 		t.Errorf("Limits = %+v, want %+v", ec.Limits, want)
 	}

@@ -175,3 +175,100 @@ func TestApprovalWaitHoldsTheClock(t *testing.T) {
 		t.Fatalf("%+v", r.Error)
 	}
 }
+
+// slowApprover approves after wait, or denies when its run ends first;
+// answered is closed when it first approved.
+type slowApprover struct {
+	wait     time.Duration
+	answered chan struct{}
+	once     sync.Once
+}
+
+func newSlowApprover(wait time.Duration) *slowApprover {
+	return &slowApprover{wait: wait, answered: make(chan struct{})}
+}
+
+func (a *slowApprover) Approve(ctx context.Context, _ modebox.ApprovalRequest) (modebox.Decision, error) {
+	select {
+	case <-time.After(a.wait):
+		a.once.Do(func() { close(a.answered) })
+		return modebox.Approve, nil
+	case <-ctx.Done():
+		return modebox.Deny, ctx.Err()
+	}
+}
+
+// The attack on the held clock: start a call that needs approval without
+// awaiting it, then compute while the person thinks. The clock is held
+// only while the program waits for nothing but people, so the program's
+// computing still counts: the run ends with TIMEOUT at its 1 s limit
+// instead of computing for the approver's 5 s. (Without the fix the
+// program's 3 s of work all fall in the held time and it returns.)
+func TestPendingApprovalDoesNotHoldAComputingClock(t *testing.T) {
+	var mu sync.Mutex
+	runs := 0
+	g := countingTool("t", "slowly_approved", &runs, &mu)
+	g.Policy = modebox.PolicyAsk
+	e := newEngine(t, g)
+	a := newSlowApprover(5 * time.Second)
+	r := run(t, e, `t.slowly_approved({}).catch(() => {});
+		const t0 = Date.now(); let n = 0;
+		while (Date.now() - t0 < 3000) for (let i = 0; i < 1e5; i++) n++;
+		return "computed for 3 s"`, modebox.RunOptions{Approver: a, Limits: modebox.Limits{Timeout: time.Second}})
+	if r.Error == nil || r.Error.Code != modebox.CodeTimeout {
+		t.Fatalf("%s %s %+v, want %s", r.Status, r.Value, r.Error, modebox.CodeTimeout)
+	}
+}
+
+// Another tool working while a call waits for approval keeps the clock
+// too: a 3 s tool next to an approval of 5 s ends with TIMEOUT at 1 s.
+func TestPendingApprovalDoesNotHoldAWorkingTool(t *testing.T) {
+	var mu sync.Mutex
+	runs := 0
+	g := countingTool("t", "slowly_approved", &runs, &mu)
+	g.Policy = modebox.PolicyAsk
+	slow := modebox.Tool{Namespace: "t", Name: "works_3s", Handler: func(ctx context.Context, _ json.RawMessage) (any, error) {
+		select {
+		case <-time.After(3 * time.Second):
+			return "worked for 3 s", nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}}
+	e := newEngine(t, g, slow)
+	a := newSlowApprover(5 * time.Second)
+	r := run(t, e, `t.slowly_approved({}).catch(() => {}); return await t.works_3s({})`,
+		modebox.RunOptions{Approver: a, Limits: modebox.Limits{Timeout: time.Second}})
+	if r.Error == nil || r.Error.Code != modebox.CodeTimeout {
+		t.Fatalf("%s %s %+v, want %s", r.Status, r.Value, r.Error, modebox.CodeTimeout)
+	}
+}
+
+// The legitimate wait: a program that awaits the approval, and a person
+// who takes 5 s to answer a run limited to 1 s; the run completes.
+func TestAwaitedApprovalHoldsTheClock(t *testing.T) {
+	var mu sync.Mutex
+	runs := 0
+	g := countingTool("t", "slowly_approved", &runs, &mu)
+	g.Policy = modebox.PolicyAsk
+	e := newEngine(t, g)
+	a := newSlowApprover(5 * time.Second)
+	r := run(t, e, `await new Promise(r => setTimeout(r, 10)); const v = await t.slowly_approved({}); return v`,
+		modebox.RunOptions{Approver: a, Limits: modebox.Limits{Timeout: time.Second}})
+	if r.Error != nil || string(r.Value) != `"ran slowly_approved"` {
+		t.Fatalf("%s %s %+v", r.Status, r.Value, r.Error)
+	}
+	select {
+	case <-a.answered:
+	default:
+		t.Fatal("the run completed without the approver's answer")
+	}
+	// two calls awaited at once: the second waits its turn to be asked
+	// while the first is, which is waiting for the person too
+	a2 := newSlowApprover(3 * time.Second)
+	r = run(t, e, `return await Promise.all([t.slowly_approved({}), t.slowly_approved({})])`,
+		modebox.RunOptions{Approver: a2, Limits: modebox.Limits{Timeout: time.Second}})
+	if r.Error != nil || string(r.Value) != `["ran slowly_approved","ran slowly_approved"]` {
+		t.Fatalf("two at once: %s %s %+v", r.Status, r.Value, r.Error)
+	}
+}

@@ -30,6 +30,8 @@ var capCases = []capCase{
 	{"host call cap", `for (let i = 0; i < 10; i++) await tools.add({a: i, b: 1}); return 1`, modebox.Limits{MaxCalls: 5}, modebox.CodeHostCallLimit},
 	{"10 MB value", `return "x".repeat(10e6)`, modebox.Limits{}, modebox.CodeValueTooLarge},
 	{"fuel", `let i = 0; while (true) i++`, modebox.Limits{Fuel: 50}, modebox.CodeFuelExhausted},
+	{"clock reads", `for (;;) Date.now()`, modebox.Limits{MaxClockReads: 100}, modebox.CodeClockLimit},
+	{"pending timers", `for (;;) setTimeout(() => {}, 1e9)`, modebox.Limits{MaxTimers: 100}, modebox.CodeTimerLimit},
 	{"never settled", `await new Promise(() => {}); return 1`, modebox.Limits{}, modebox.CodeNeverSettled},
 	{"cycle in result", `const a = {}; a.self = a; return a`, modebox.Limits{}, modebox.CodeValueNotSerializable},
 	{"uncaught", `throw new TypeError("nope")`, modebox.Limits{}, modebox.CodeUncaughtException},

@@ -150,6 +150,14 @@ const (
 	// HostCallLimit: the program made more tool calls than its limit. The limit
 	// is Limits.MaxCalls.
 	HostCallLimit Code = "HOST_CALL_LIMIT"
+	// ClockLimit: the program read the clock more times than its limit. The
+	// limit is Limits.MaxClockReads; Date.now(), new Date() and
+	// performance.now() each read it once.
+	ClockLimit Code = "CLOCK_LIMIT"
+	// TimerLimit: the program set more timers than its limit. The limit is
+	// Limits.MaxTimers; setTimeout, setInterval and each repeat of an
+	// interval set one.
+	TimerLimit Code = "TIMER_LIMIT"
 	// ValueTooLarge: a value crossing the sandbox's boundary is over its limit.
 	// The limit is Limits.MaxValue; a call's arguments or a tool's result over
 	// it fail that call, the run's result fails the run.

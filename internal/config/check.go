@@ -16,7 +16,7 @@ import (
 // Keys allowed at each level, in the order they are documented.
 var (
 	topKeys    = []string{"$schema", "limits", "tools", "flows", "mcpServers", "shell", "fetch", "fs", "mcp", "tokenStore"}
-	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxRuns", "maxQueued", "queueTimeout", "approvalTimeout"}
+	limitKeys  = []string{"timeout", "memory", "fuel", "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxClockReads", "maxTimers", "maxRuns", "maxQueued", "queueTimeout", "approvalTimeout"}
 	ruleKeys   = []string{"policy"}
 	flowKeys   = []string{"sources", "sinks"}
 	serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "type", "disabled", "timeout"}
@@ -258,13 +258,18 @@ func (c *checker) limits(n *node, path string, l *Limits) *Error {
 			} else {
 				l.MaxQueued = int(min(cnt, 1<<20))
 			}
-		case "maxCalls", "maxConcurrency":
+		case "maxCalls", "maxConcurrency", "maxClockReads", "maxTimers":
 			var cnt uint64
 			cnt, err = c.count(v, p)
-			if m.key == "maxCalls" {
+			switch m.key {
+			case "maxCalls":
 				l.MaxCalls = int(cnt)
-			} else {
+			case "maxConcurrency":
 				l.MaxConcurrency = int(cnt)
+			case "maxClockReads":
+				l.MaxClockReads = int(cnt)
+			default:
+				l.MaxTimers = int(cnt)
 			}
 		}
 		return err

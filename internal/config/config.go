@@ -69,10 +69,11 @@ type Config struct {
 
 // Limits are what "limits" sets: the caps of each run (the fields of
 // limits.Limits, which is modebox.Limits: "timeout", "memory", "fuel",
-// "maxCalls", "maxConcurrency", "maxValue", "maxLog"; a zero field means
-// the engine's default: timeout 30s, memory 64 MiB, unlimited fuel, 1000
-// calls, 16 concurrent calls, 4 MiB values, 256 KiB of logs), and the
-// engine-wide bounds below.
+// "maxCalls", "maxConcurrency", "maxValue", "maxLog", "maxClockReads",
+// "maxTimers"; a zero field means the engine's default: timeout 30s,
+// memory 64 MiB, unlimited fuel, 1000 calls, 16 concurrent calls, 4 MiB
+// values, 256 KiB of logs, 1,000,000 clock readings, 100,000 timers set),
+// and the engine-wide bounds below.
 type Limits struct {
 	limits.Limits
 	// MaxRuns, MaxQueued and QueueTimeout bound the runs of one engine

@@ -126,6 +126,7 @@ func encodeConfig(c *Config) []byte {
 	doc["limits"] = map[string]any{
 		"timeout": ns(l.Timeout), "memory": l.Memory, "fuel": l.Fuel, "maxCalls": l.MaxCalls,
 		"maxConcurrency": l.MaxConcurrency, "maxValue": l.MaxValue, "maxLog": l.MaxLog,
+		"maxClockReads": l.MaxClockReads, "maxTimers": l.MaxTimers,
 	}
 	if c.TokenStore != "" {
 		doc["tokenStore"] = c.TokenStore
@@ -230,7 +231,7 @@ func FuzzConfigRoundTrip(f *testing.F) {
 		}
 		l := cfg.Limits
 		if l.Timeout < 0 || l.Memory < 0 || l.Memory > maxMemory || l.MaxCalls < 0 || l.MaxConcurrency < 0 ||
-			l.MaxValue < 0 || l.MaxLog < 0 || l.Fuel > maxNumber {
+			l.MaxValue < 0 || l.MaxLog < 0 || l.MaxClockReads < 0 || l.MaxTimers < 0 || l.Fuel > maxNumber {
 			t.Fatalf("limits out of range: %+v", l)
 		}
 		for p, r := range cfg.Tools {

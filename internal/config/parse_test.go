@@ -144,6 +144,7 @@ func TestLimitsValues(t *testing.T) {
 		{`{"maxLog": "7B"}`, Limits{Limits: limits.Limits{MaxLog: 7}}},
 		{`{"fuel": 9007199254740991}`, Limits{Limits: limits.Limits{Fuel: 1<<53 - 1}}},
 		{`{"maxCalls": 5, "maxConcurrency": 2.0}`, Limits{Limits: limits.Limits{MaxCalls: 5, MaxConcurrency: 2}}},
+		{`{"maxClockReads": 5e6, "maxTimers": 100}`, Limits{Limits: limits.Limits{MaxClockReads: 5_000_000, MaxTimers: 100}}},
 	} {
 		cfg, err := Parse([]byte(`{"limits": `+tc.doc+`}`), "m.json")
 		if err != nil {

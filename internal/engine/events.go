@@ -158,8 +158,15 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.lastTool = pc.tool
 	}
 	pc.args = r.argsCopy(args)
-	pc.digest = argsDigest(pc.args)
 	pc.sleep = pc.tool == "$sleep"
+	if pc.sleep {
+		pc.digest = r.timing.digest(pc.args) // one string for a run's repeated delays
+		if !r.countTimer() {                 // MaxTimers (timecap.go)
+			return answerStop
+		}
+	} else {
+		pc.digest = argsDigest(pc.args)
+	}
 	if !pc.sleep {
 		r.calls++
 		if r.calls > r.limits.MaxCalls {
@@ -289,24 +296,6 @@ func (r *run) deliver(c completion) {
 	}
 }
 
-func (r *run) startSleep(pc *pendingCall) {
-	r.sleeping++
-	var a struct {
-		MS float64 `json:"ms"`
-	}
-	_ = json.Unmarshal(pc.args, &a)
-	d := time.Duration(max(0, min(a.MS, float64(24*time.Hour/time.Millisecond))) * float64(time.Millisecond))
-	go func() {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-			r.deliver(completion{call: pc, ok: true, value: []byte("null")})
-		case <-r.done:
-		}
-	}()
-}
-
 // startCall starts pc. The call is held back as r.deferred while the
 // guest goes on with its turn: if the guest then waits with nothing else
 // in flight, the driver runs it itself (next, callInline), which saves two
@@ -325,7 +314,7 @@ const deferPollsMax = 4
 func (r *run) flushDeferred() {
 	if pc := r.deferred; pc != nil {
 		r.deferred, r.deferPolls = nil, 0
-		callWorkers.run(callJob{r: r, ctx: r.callCtx, host: r.host, pc: pc, maxValue: r.limits.MaxValue})
+		callWorkers.run(callJob{r: r, ctx: r.callContext(pc), host: r.host, pc: pc, maxValue: r.limits.MaxValue})
 	}
 }
 
@@ -354,7 +343,9 @@ func (r *run) callInline() (c completion, ok bool) {
 		}
 		return completion{}, false
 	}
-	c = callHost(r.callCtx, r, r.host, pc, r.limits.MaxValue)
+	r.hold.setIdle(true) // the guest waits for this call
+	c = callHost(r.callContext(pc), r, r.host, pc, r.limits.MaxValue)
+	r.hold.setIdle(false)
 	if !r.inTool.CompareAndSwap(driverInTool, driverOwns) {
 		return completion{}, false // taken over
 	}
@@ -377,6 +368,10 @@ func (r *run) takeOver() bool {
 
 func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue int) (c completion) {
 	c.call = pc
+	if r != nil { // HoldClock holds the clock only while no call works
+		r.hold.enter()
+		defer r.hold.leave(&pc.hold)
+	}
 	if r != nil && r.observer != nil {
 		r.observe(Event{Kind: EventCallStart, CallID: pc.id, Tool: pc.tool})
 		defer func() {

@@ -29,6 +29,7 @@ type pendingCall struct {
 	sleep    bool
 	replayed bool
 	approval string
+	hold     callHold // its Host.Call's context (hold.go)
 }
 
 type completion struct {
@@ -52,6 +53,7 @@ type run struct {
 	observer func(Event) // Request.Observe
 	deadline time.Time
 	hold     clockHold
+	timing   runTime // clock readings and timers (timecap.go)
 	hardMem  uint32
 
 	stopCode atomic.Pointer[codes.Code] // set by Run on timeout or cancel
@@ -474,10 +476,13 @@ func (r *run) next() (c completion, ok bool) {
 	if r.idle != nil && len(r.results) == 0 {
 		r.idle()
 	}
+	r.hold.setIdle(true) // the guest waits (hold.go)
 	select {
 	case c := <-r.results:
+		r.hold.setIdle(false)
 		return r.received(c), true
 	case <-r.stopCh:
+		r.hold.setIdle(false)
 		r.failStopped()
 		return completion{}, false
 	}
@@ -576,6 +581,9 @@ func (r *run) clock() float64 {
 		ms = float64(r.now().UnixMicro()) / 1000
 	}
 	if !r.initOnly {
+		if !r.countRead() {
+			panic(errClockLimit) // past MaxClockReads (timecap.go): wazero traps the guest
+		}
 		r.journal.Clock = append(r.journal.Clock, ms)
 	}
 	return ms

@@ -19,6 +19,8 @@ const (
 	DefaultMaxConcurrency = 16
 	DefaultMaxValue       = 4 << 20
 	DefaultMaxLog         = 256 << 10
+	DefaultMaxClockReads  = 1_000_000
+	DefaultMaxTimers      = 100_000
 )
 
 // MinMemory is the smallest Memory accepted (512 KiB); 0 means the
@@ -33,7 +35,9 @@ type Limits struct {
 	// Timeout is the wall-clock limit (default 30s). The run returns at the
 	// deadline even while the guest is inside a builtin that never polls.
 	// Time spent waiting for an Approver does not count (it is bounded by
-	// EngineConfig.ApprovalTimeout instead).
+	// EngineConfig.ApprovalTimeout instead) while the program waits for
+	// nothing else: while it computes, or another of its tool calls runs,
+	// the clock counts even though an approval is pending.
 	Timeout time.Duration
 	// Memory is the JS heap limit in bytes (default 64 MiB, at least
 	// MinMemory, at most 2 GiB).
@@ -54,6 +58,16 @@ type Limits struct {
 	// MaxLog caps the bytes of console output kept (default 256 KiB); later
 	// lines are dropped and Result.LogsDropped counts them.
 	MaxLog int
+	// MaxClockReads is the number of times a run may read the clock:
+	// Date.now(), new Date(), performance.now() (default 1,000,000). Each
+	// reading is kept in the run's journal, so that a resumed run sees the
+	// same time; the one past the cap ends the run with CLOCK_LIMIT.
+	MaxClockReads int
+	// MaxTimers is the number of timers a run may set: setTimeout,
+	// setInterval and each repeat of an interval (default 100,000). Each
+	// timer that fires is kept in the run's journal; the one past the cap
+	// ends the run with TIMER_LIMIT.
+	MaxTimers int
 }
 
 // Defaults returns the limits a run gets when nothing is set.
@@ -82,6 +96,12 @@ func (l Limits) WithDefaults() Limits {
 	if l.MaxLog <= 0 {
 		l.MaxLog = DefaultMaxLog
 	}
+	if l.MaxClockReads <= 0 {
+		l.MaxClockReads = DefaultMaxClockReads
+	}
+	if l.MaxTimers <= 0 {
+		l.MaxTimers = DefaultMaxTimers
+	}
 	return l
 }
 
@@ -96,7 +116,7 @@ func (l Limits) Validate(field string) error {
 		return &errs.Config{Field: field + ".Memory", Reason: "must be at most 2 GiB"}
 	case l.Memory != 0 && l.Memory < MinMemory:
 		return &errs.Config{Field: field + ".Memory", Reason: fmt.Sprintf("must be at least %d bytes (512 KiB), got %d: the engine cannot compile a program in less", MinMemory, l.Memory)}
-	case l.MaxCalls < 0, l.MaxConcurrency < 0, l.MaxValue < 0, l.MaxLog < 0:
+	case l.MaxCalls < 0, l.MaxConcurrency < 0, l.MaxValue < 0, l.MaxLog < 0, l.MaxClockReads < 0, l.MaxTimers < 0:
 		return &errs.Config{Field: field, Reason: "limits must not be negative"}
 	}
 	return nil
@@ -168,6 +188,8 @@ var fieldTable = []field{
 	fieldOf("MaxConcurrency", func(l *Limits) *int { return &l.MaxConcurrency }),
 	fieldOf("MaxValue", func(l *Limits) *int { return &l.MaxValue }),
 	fieldOf("MaxLog", func(l *Limits) *int { return &l.MaxLog }),
+	fieldOf("MaxClockReads", func(l *Limits) *int { return &l.MaxClockReads }),
+	fieldOf("MaxTimers", func(l *Limits) *int { return &l.MaxTimers }),
 }
 
 // Narrows reports an error when run raises a limit that l sets: a run can

@@ -54,6 +54,7 @@ func randomLimits(r *rand.Rand) Limits {
 	return Limits{
 		Timeout: time.Duration(pick()), Memory: pick(), Fuel: fuel,
 		MaxCalls: int(pick()), MaxConcurrency: int(pick()), MaxValue: int(pick()), MaxLog: int(pick()),
+		MaxClockReads: int(pick()), MaxTimers: int(pick()),
 	}
 }
 
@@ -102,6 +103,12 @@ func mergeModel(l, o Limits) Limits {
 	if o.MaxLog != 0 {
 		l.MaxLog = o.MaxLog
 	}
+	if o.MaxClockReads != 0 {
+		l.MaxClockReads = o.MaxClockReads
+	}
+	if o.MaxTimers != 0 {
+		l.MaxTimers = o.MaxTimers
+	}
 	return l
 }
 
@@ -121,6 +128,8 @@ func clampModel(l, o Limits) Limits {
 	o.MaxConcurrency = int(low(int64(l.MaxConcurrency), int64(o.MaxConcurrency)))
 	o.MaxValue = int(low(int64(l.MaxValue), int64(o.MaxValue)))
 	o.MaxLog = int(low(int64(l.MaxLog), int64(o.MaxLog)))
+	o.MaxClockReads = int(low(int64(l.MaxClockReads), int64(o.MaxClockReads)))
+	o.MaxTimers = int(low(int64(l.MaxTimers), int64(o.MaxTimers)))
 	return o
 }
 
@@ -141,6 +150,10 @@ func narrowsModel(l, o Limits) string {
 		return "MaxValue"
 	case wider(int64(l.MaxLog), int64(o.MaxLog)):
 		return "MaxLog"
+	case wider(int64(l.MaxClockReads), int64(o.MaxClockReads)):
+		return "MaxClockReads"
+	case wider(int64(l.MaxTimers), int64(o.MaxTimers)):
+		return "MaxTimers"
 	}
 	return ""
 }
@@ -155,6 +168,8 @@ func TestValidate(t *testing.T) {
 		{Limits{Memory: MinMemory - 1}, "X.Memory"},
 		{Limits{Memory: MaxMemory + 1}, "X.Memory"},
 		{Limits{MaxLog: -1}, "X"},
+		{Limits{MaxClockReads: -1}, "X"},
+		{Limits{MaxTimers: -1}, "X"},
 	} {
 		err := c.l.Validate("X")
 		if err == nil || !strings.Contains(err.Error(), "modebox: "+c.field+":") {
@@ -164,7 +179,8 @@ func TestValidate(t *testing.T) {
 	if err := (Limits{Memory: MinMemory, Timeout: time.Second}).Validate("X"); err != nil {
 		t.Error(err)
 	}
-	if d := Defaults(); d.Fuel != 0 || d.Memory != DefaultMemory || d.MaxLog != DefaultMaxLog {
+	if d := Defaults(); d.Fuel != 0 || d.Memory != DefaultMemory || d.MaxLog != DefaultMaxLog ||
+		d.MaxClockReads != DefaultMaxClockReads || d.MaxTimers != DefaultMaxTimers {
 		t.Errorf("Defaults() = %+v", d)
 	}
 }

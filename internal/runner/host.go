@@ -286,6 +286,10 @@ func (h *Host) Call(ctx context.Context, c engine.Call) (json.RawMessage, error)
 // the cover is checked again once it is this call's turn, so calls waiting
 // while an earlier one is approved for the rest of the run are not asked.
 func (h *Host) decide(ctx context.Context, e *toolbox.Entry, c engine.Call, cover []string) error {
+	// waiting its turn to be asked is waiting for the person too: the
+	// run's clock is held from here (ask holds it again while asking)
+	release := engine.HoldClock(ctx)
+	defer release()
 	h.mu.Lock()
 	if h.turn == nil {
 		h.turn = make(chan struct{}, 1)
