@@ -141,6 +141,46 @@ func (d *denyList) add(r rule) {
 	}
 }
 
+// hostRules returns the anchored rules that carry d's patterns of
+// several components across a mount's root: a mount of ~/.config sees
+// "gh" at its root, which ".config/gh" must hide. host is the mount's
+// absolute host directory. refused is a pattern that matches the host
+// directory itself or a directory above it (a mount of ~/.ssh or of
+// ~/.config/gh): everything in such a mount is what the pattern hides,
+// so the mount is refused rather than shown.
+func (d *denyList) hostRules(host string) (extra []rule, refused string) {
+	var hc []string
+	for c := range strings.SplitSeq(host, "/") {
+		if c != "" {
+			hc = append(hc, normName(c))
+		}
+	}
+	for _, c := range hc {
+		if d.hiddenNorm(c) {
+			return nil, c
+		}
+	}
+	for _, r := range d.paths {
+		if r.anchored {
+			continue
+		}
+		k := len(r.comps)
+		for start := 0; start+k <= len(hc); start++ {
+			if r.matchesAt(hc, start) {
+				return nil, strings.Join(r.comps, "/")
+			}
+		}
+		// the rule's first j components end the host path: the rest
+		// starts at the mount's root
+		for j := 1; j < k && j <= len(hc); j++ {
+			if (rule{comps: r.comps[:j]}).matchesAt(hc, len(hc)-j) {
+				extra = append(extra, rule{comps: r.comps[j:], anchored: true})
+			}
+		}
+	}
+	return extra, ""
+}
+
 // with returns a list with d's patterns and extra, sharing d's parts.
 func (d *denyList) with(extra []rule) *denyList {
 	if len(extra) == 0 {

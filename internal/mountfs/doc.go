@@ -28,8 +28,10 @@
 // several components (".config/gh", ".cargo/credentials*") is matched,
 // component by component and normalised the same way, against every run
 // of components at any depth, so a mount of a home directory, of its
-// parent or of / hides ".config/gh" and all beneath it; one starting
-// with "/" only at the mount root. [Config.Private] paths (modebox's own
+// parent or of / hides ".config/gh" and all beneath it, and the pattern
+// goes on across a mount's root (a mount of ~/.config hides its "gh");
+// a mount of a hidden directory, or of one inside it, is refused. One
+// starting with "/" matches only at the mount root. [Config.Private] paths (modebox's own
 // state and configuration file) inside a mount are hidden the same way,
 // at the path that reaches them beneath its root; a mount of one, or
 // inside one, is refused. Names starting with [TempPrefix] are hidden

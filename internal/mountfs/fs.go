@@ -115,6 +115,18 @@ func New(cfg Config) (*FS, error) {
 		if err != nil {
 			return fail(cfgErr("mount %q: %v", g, err))
 		}
+		// as written and with symlinks resolved, as for the private paths
+		hosts := []string{host}
+		if real, err := filepath.EvalSymlinks(host); err == nil && real != host {
+			hosts = append(hosts, real)
+		}
+		for _, h := range hosts {
+			across, refused := deny.hostRules(h)
+			if refused != "" {
+				return fail(cfgErr("mount %q: host directory %q is in what the deny pattern %q hides; mount a directory outside it", g, h, refused))
+			}
+			priv = append(priv, across...)
+		}
 		fd, err := unix.Open(host, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return fail(&Error{Code: codes.FSConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})

@@ -534,3 +534,61 @@ func TestEveryCredentialHidden(t *testing.T) {
 		}
 	}
 }
+
+// TestDenyAcrossMountRoot: a pattern of several components hides its
+// path when the mount's root is inside it, not only beneath it: a mount
+// of ~/.config must hide gh/hosts.yml (".config/gh"), one of
+// ~/.local/share keyrings (".local/share/keyrings"). A mount of a hidden
+// directory itself (~/.ssh, ~/.config/gh) or of one beneath it is
+// refused. Found by review: the patterns matched from the mount root
+// down only, and ~/.config mounted read the gh token.
+func TestDenyAcrossMountRoot(t *testing.T) {
+	resolvers(t, func(t *testing.T, fb bool) {
+		home := t.TempDir()
+		writeFile(t, filepath.Join(home, ".config/gh/hosts.yml"), "oauth_token: SECRET")
+		writeFile(t, filepath.Join(home, ".config/modebox/secret"), "KEY")
+		writeFile(t, filepath.Join(home, ".config/other/x"), "ok")
+		writeFile(t, filepath.Join(home, ".local/share/keyrings/login.keyring"), "SECRET")
+		writeFile(t, filepath.Join(home, ".local/share/apps/y"), "ok")
+		writeFile(t, filepath.Join(home, ".ssh/id_rsa"), "SECRET")
+		if err := os.Symlink(filepath.Join(home, ".config"), filepath.Join(home, "cfglink")); err != nil {
+			t.Fatal(err)
+		}
+		f := mustFS(t, Config{Mounts: []Mount{
+			{Host: filepath.Join(home, ".config"), Guest: "/cfg"},
+			{Host: filepath.Join(home, ".local/share"), Guest: "/share"},
+			{Host: filepath.Join(home, "cfglink"), Guest: "/link"},
+		}, Fallback: fb})
+		s := f.NewSession()
+		for _, g := range []string{"/cfg/gh/hosts.yml", "/cfg/gh", "/cfg/GH/hosts.yml", "/cfg/modebox/secret", "/share/keyrings/login.keyring", "/link/gh/hosts.yml"} {
+			if _, _, _, err := s.Read(g); CodeOf(err) != codes.FSNotFound {
+				t.Errorf("Read(%q): %v, want FS_NOT_FOUND", g, err)
+			}
+			if ok, err := s.Exists(g); ok || err != nil {
+				t.Errorf("Exists(%q): %v %v", g, ok, err)
+			}
+		}
+		for _, g := range []string{"/cfg/other/x", "/share/apps/y", "/link/other/x"} {
+			if _, _, _, err := s.Read(g); err != nil {
+				t.Errorf("Read(%q): %v", g, err)
+			}
+		}
+		for _, dir := range []string{"/cfg", "/share", "/link"} {
+			got, err := s.Glob(dir + "/**")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range got {
+				if strings.Contains(p, "gh") || strings.Contains(p, "keyrings") || strings.Contains(p, "modebox") {
+					t.Errorf("Glob(%s/**) shows %s", dir, p)
+				}
+			}
+		}
+		for _, host := range []string{".ssh", ".config/gh", ".local/share/keyrings"} {
+			_, err := New(Config{Mounts: []Mount{{Host: filepath.Join(home, host), Guest: "/x"}}, Fallback: fb})
+			if CodeOf(err) != codes.FSConfig || !strings.Contains(err.Error(), "deny pattern") {
+				t.Errorf("a mount of ~/%s: %v, want FS_CONFIG naming the deny pattern", host, err)
+			}
+		}
+	})
+}
