@@ -21,6 +21,10 @@ import (
 // to notice it must stop before returning without it.
 const hardReturnGrace = 2 * time.Millisecond
 
+// heldRecheck is the least time before Run looks at a held deadline
+// again.
+const heldRecheck = 10 * time.Millisecond
+
 type pendingCall struct {
 	id       int
 	tool     string
@@ -200,7 +204,11 @@ wait:
 			break wait
 		case <-timer.C:
 			if left := time.Until(r.effectiveDeadline()); left > 0 {
-				timer.Reset(left) // the clock was held: the deadline moved
+				// the clock was held: the deadline moved. While it is
+				// still held, left stays what it was when the hold began
+				// (microseconds, if that was just before the deadline):
+				// look again no sooner than heldRecheck, not in a loop.
+				timer.Reset(max(left, heldRecheck))
 				continue
 			}
 			r.requestStop(codes.Timeout)
