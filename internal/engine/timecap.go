@@ -101,6 +101,10 @@ func (r *run) countTimer() bool {
 	return false
 }
 
+// timerNow is the clock of the runs' timers (a test's own, to place a
+// timer's coming due between the serving loop's two looks).
+var timerNow = time.Now
+
 // startSleep starts the timer of a $sleep call.
 func (r *run) startSleep(pc *pendingCall) {
 	r.sleeping++
@@ -109,7 +113,7 @@ func (r *run) startSleep(pc *pendingCall) {
 	}
 	_ = json.Unmarshal(pc.args, &a)
 	d := time.Duration(max(0, min(a.MS, float64(24*time.Hour/time.Millisecond))) * float64(time.Millisecond))
-	r.timing.add(r, timerEntry{when: time.Now().Add(d), pc: pc})
+	r.timing.add(r, timerEntry{when: timerNow().Add(d), pc: pc})
 }
 
 // add puts a timer on the heap, and starts the run's timer goroutine at
@@ -142,18 +146,22 @@ func (t *runTime) serve(r *run) {
 	defer timer.Stop()
 	for {
 		t.mu.Lock()
-		for len(t.heap) > 0 && !t.heap[0].when.After(time.Now()) {
+		for len(t.heap) > 0 && !t.heap[0].when.After(timerNow()) {
 			e := t.pop()
 			t.mu.Unlock()
 			r.deliver(completion{call: e.pc, ok: true, value: sleepValue})
 			t.mu.Lock()
 		}
-		wait := time.Duration(-1)
-		if len(t.heap) > 0 {
-			wait = time.Until(t.heap[0].when)
+		// the next timer may have come due since the loop looked: a
+		// wait of 0 or less fires at once (it once read as "no timer",
+		// and the timers left on the heap never fired)
+		pending := len(t.heap) > 0
+		var wait time.Duration
+		if pending {
+			wait = max(0, t.heap[0].when.Sub(timerNow()))
 		}
 		t.mu.Unlock()
-		if wait >= 0 {
+		if pending {
 			timer.Reset(wait)
 		} else {
 			timer.Stop()

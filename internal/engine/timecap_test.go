@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -182,5 +183,28 @@ func TestTimersFireInOrder(t *testing.T) {
 	want += "late"
 	if res.Err != nil || string(res.Value) != strconv.Quote(want) {
 		t.Fatalf("%+v %s, want %q", res.Err, res.Value, want)
+	}
+}
+
+// TestTimerDueBetweenLooks: a timer that comes due after the serving
+// loop found it not yet due, but before the loop computed its wait, must
+// still fire. The wait was then negative and read as "no timer": the
+// loop slept until a new timer came, and the run hung to its timeout
+// (CI: 110 of 200 one-millisecond timers fired). The test's clock moves
+// 0.6 ms at each look, so every timer of 1 ms comes due in between.
+func TestTimerDueBetweenLooks(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	timerNow = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(600 * time.Microsecond)
+		return now
+	}
+	defer func() { timerNow = time.Now }()
+	res := runJS(t, `let n = 0; for (let i = 0; i < 5; i++) await new Promise(r => setTimeout(() => { n++; r() }, 1)); return n`,
+		Limits{Timeout: 10 * time.Second}, nil)
+	if res.Err != nil || string(res.Value) != "5" {
+		t.Fatalf("got %s %+v, want 5", res.Value, res.Err)
 	}
 }
