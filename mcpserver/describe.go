@@ -39,8 +39,8 @@ const searchDescription = `Finds tools for run programs. query: the best signatu
 // declarations. It reads as TypeScript.
 func (s *Server) reference() string {
 	l := s.eng.Limits()
-	limits := fmt.Sprintf(" * Limits: %s wall time, %s of memory, %d tool calls, %d at once, %s a value, %s of logs",
-		l.Timeout, size(l.Memory), l.MaxCalls, l.MaxConcurrency, size(int64(l.MaxValue)), size(int64(l.MaxLog)))
+	limits := fmt.Sprintf(" * Limits: %s wall time, %s of memory, %d tool calls, %d at once, %s a value, %s of logs, %d clock readings, %d timers",
+		l.Timeout, size(l.Memory), l.MaxCalls, l.MaxConcurrency, size(int64(l.MaxValue)), size(int64(l.MaxLog)), l.MaxClockReads, l.MaxTimers)
 	if l.Fuel > 0 {
 		limits += fmt.Sprintf(", %d fuel (about 10,000 branches each)", l.Fuel)
 	}

@@ -217,7 +217,7 @@ func TestSearchAndDeclarations(t *testing.T) {
 		"TOOL_DENIED", "APPROVAL_DENIED", "APPROVAL_UNAVAILABLE", "SYNTAX_ERROR", "UNCAUGHT_EXCEPTION", "TIMEOUT",
 		"MEMORY_LIMIT", "FUEL_EXHAUSTED", "HOST_CALL_LIMIT", "STACK_OVERFLOW", "VALUE_NOT_SERIALIZABLE", "NEVER_SETTLED",
 		"{code, message, line, stack}", "BigInt", "Date", "interface ToolError extends Error",
-		"Limits: 30s wall time, 64 MiB of memory, 1000 tool calls, 16 at once, 4 MiB a value, 256 KiB of logs.")
+		"Limits: 30s wall time, 64 MiB of memory, 1000 tool calls, 16 at once, 4 MiB a value, 256 KiB of logs, 1000000 clock readings, 100000 timers.")
 	res = call(t, cs, "search", map[string]any{"namespace": "math"})
 	d := text(t, res)
 	mustContain(t, "math declarations", d, "APPROVAL_DENIED", "interface Math_MulInput", "declare const tools: {\n  math: {\n", "mul(args: Math_MulInput): Promise<number>;", "declare const math: typeof tools.math;")
@@ -234,10 +234,10 @@ func TestSearchAndDeclarations(t *testing.T) {
 
 // TestReferenceLimits: the reference states the engine's limits.
 func TestReferenceLimits(t *testing.T) {
-	eng, err := modebox.New(modebox.EngineConfig{Limits: modebox.Limits{Timeout: 5 * time.Second, MaxCalls: 10, MaxValue: 1000, Fuel: 7}})
+	eng, err := modebox.New(modebox.EngineConfig{Limits: modebox.Limits{Timeout: 5 * time.Second, MaxCalls: 10, MaxValue: 1000, Fuel: 7, MaxClockReads: 300, MaxTimers: 40}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustContain(t, "reference", New(eng, Options{}).reference(),
-		"Limits: 5s wall time, 64 MiB of memory, 10 tool calls, 16 at once, 1000 B a value, 256 KiB of logs, 7 fuel (about 10,000 branches each).\n")
+		"Limits: 5s wall time, 64 MiB of memory, 10 tool calls, 16 at once, 1000 B a value, 256 KiB of logs, 300 clock readings, 40 timers, 7 fuel (about 10,000 branches each).\n")
 }
