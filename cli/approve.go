@@ -15,12 +15,16 @@ import (
 )
 
 // terminalApprover asks on the terminal, one question at a time.
+// While it asks, the run's streamed lines are held (see screen).
 type terminalApprover struct {
-	mu sync.Mutex
-	p  *prompt.Prompter
+	mu  sync.Mutex
+	p   *prompt.Prompter
+	scr *screen
 }
 
 func (a *terminalApprover) Approve(ctx context.Context, req modebox.ApprovalRequest) (modebox.Decision, error) {
+	a.scr.begin()
+	defer a.scr.end()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ans, err := a.p.Ask(ctx, prompt.Request{Tool: req.Tool, Reason: req.Reason, Args: req.Args, Once: req.Once})
@@ -40,9 +44,9 @@ func (a *terminalApprover) Approve(ctx context.Context, req modebox.ApprovalRequ
 }
 
 // approverFor returns a terminal approver when stdin and stderr are the
-// process's terminal and prompting is allowed; nil means calls that need
-// approval pause the run.
-func approverFor(s Streams, noPrompt bool) modebox.Approver {
+// process's terminal and prompting is allowed, which holds scr's lines
+// while it asks; nil means calls that need approval pause the run.
+func approverFor(s Streams, noPrompt bool, scr *screen) modebox.Approver {
 	if noPrompt {
 		return nil
 	}
@@ -51,7 +55,7 @@ func approverFor(s Streams, noPrompt bool) modebox.Approver {
 	if !ok1 || !ok2 || !prompt.IsTerminal(in.Fd()) || !prompt.IsTerminal(out.Fd()) {
 		return nil
 	}
-	return &terminalApprover{p: &prompt.Prompter{In: in, Out: out}}
+	return &terminalApprover{p: &prompt.Prompter{In: in, Out: out}, scr: scr}
 }
 
 // printPaused reports a paused run in text mode: the token on stdout, the

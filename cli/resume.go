@@ -78,7 +78,8 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 				}
 				d.ByID[id] = modebox.Deny
 			}
-			d.Approver = approverFor(s, noPrompt)
+			scr := newScreen(s)
+			d.Approver = approverFor(s, noPrompt, scr)
 			ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stopSignals()
 			eng, stop, err := openEngine(ctx, g, true, s)
@@ -86,7 +87,7 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 				return err
 			}
 			defer stop()
-			ctx, streamed := streamLogs(ctx, g, s)
+			ctx, streamed := streamLogs(ctx, g, scr)
 			res, err := eng.Resume(ctx, token, d)
 			if err != nil {
 				return runError(err)

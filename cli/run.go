@@ -70,7 +70,8 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 			if err != nil {
 				return usageError("%v", err)
 			}
-			opts := modebox.RunOptions{Lang: modebox.Lang(lang), Limits: lim, Seed: seed, Approver: approverFor(s, noPrompt)}
+			scr := newScreen(s)
+			opts := modebox.RunOptions{Lang: modebox.Lang(lang), Limits: lim, Seed: seed, Approver: approverFor(s, noPrompt, scr)}
 			if path != "-" {
 				opts.Filename = filepath.Base(path)
 				if opts.Lang == "" {
@@ -86,7 +87,7 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 				return err
 			}
 			defer stop()
-			ctx, streamed := streamLogs(ctx, g, s)
+			ctx, streamed := streamLogs(ctx, g, scr)
 			res, err := eng.Run(ctx, string(code), opts)
 			if err != nil {
 				return runError(err)
@@ -113,8 +114,9 @@ func printResult(res *modebox.Result, g *globals, streamed bool, s Streams) int 
 		return printEnvelope(res, s)
 	}
 	if !streamed {
+		scr := newScreen(s)
 		for _, l := range res.Logs {
-			printLog(s, l.Level, l.Message)
+			scr.line(logLine(l.Level, l.Message))
 		}
 	}
 	if res.Status == modebox.StatusPaused {
@@ -207,10 +209,11 @@ func printText(res *modebox.Result, s Streams) int {
 			if e.Column > 0 {
 				pos += fmt.Sprintf(", column %d", e.Column)
 			}
-			fmt.Fprintf(s.Stderr, "  at %s: %s\n", pos, strings.TrimSpace(e.Source))
+			// the program's own text and names: sanitised as well
+			fmt.Fprintf(s.Stderr, "  at %s: %s\n", pos, prompt.Sanitize(strings.TrimSpace(e.Source)))
 		}
 		if st := programFrames(e.Stack); st != "" {
-			fmt.Fprintln(s.Stderr, st)
+			fmt.Fprintln(s.Stderr, prompt.Sanitize(st))
 		}
 		return ExitFailed
 	}

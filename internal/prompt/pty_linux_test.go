@@ -12,32 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modebox/modebox/internal/ptytest"
 	"golang.org/x/sys/unix"
 )
-
-// openPTY opens a new pseudo-terminal pair.
-func openPTY() (master, slave *os.File, err error) {
-	fd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open /dev/ptmx: %w", err)
-	}
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		unix.Close(fd)
-		return nil, nil, fmt.Errorf("unlockpt: %w", err)
-	}
-	n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
-	if err != nil {
-		unix.Close(fd)
-		return nil, nil, fmt.Errorf("ptsname: %w", err)
-	}
-	name := "/dev/pts/" + strconv.FormatUint(uint64(n), 10)
-	sfd, err := unix.Open(name, unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		unix.Close(fd)
-		return nil, nil, fmt.Errorf("open %s: %w", name, err)
-	}
-	return os.NewFile(uintptr(fd), "/dev/ptmx"), os.NewFile(uintptr(sfd), name), nil
-}
 
 // waitTypeahead waits until the terminal f holds n bytes of complete
 // lines that nobody has read (TIOCINQ).
@@ -72,7 +49,7 @@ func (o *ptyOutput) String() string {
 // input once the question is shown, and checks the answer and everything
 // the terminal received.
 func runPTY(t *testing.T, typeahead, input string, want Answer) {
-	master, slave, err := openPTY()
+	master, slave, err := ptytest.Open()
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("cannot open a pty in CI: %v", err)
