@@ -16,12 +16,17 @@ import (
 // the configuration file's path.
 func fsProject(t *testing.T, name, conf string) (string, string) {
 	t.Helper()
+	// modebox's state inside the project, the worst case (a read-write
+	// mount that holds the home directory is refused: TestFSMountNotHome)
 	proj := t.TempDir()
-	t.Setenv("HOME", proj)
-	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "MODEBOX_CACHE_DIR", "MODEBOX_SECRET", "MODEBOX_CONFIG", "MODEBOX_TOKEN_STORE"} {
+	t.Setenv("HOME", t.TempDir())
+	for _, v := range []string{"MODEBOX_CACHE_DIR", "MODEBOX_SECRET", "MODEBOX_CONFIG", "MODEBOX_TOKEN_STORE"} {
 		t.Setenv(v, "")
 		os.Unsetenv(v)
 	}
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(proj, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(proj, ".local", "state"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(proj, ".cache"))
 	cfgPath := filepath.Join(proj, name)
 	if err := os.WriteFile(cfgPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
@@ -342,5 +347,45 @@ return r;
 				t.Errorf("glob shows %s", s)
 			}
 		}
+	}
+}
+
+// TestFSMountNotHome: a read-write mount that is or holds the home
+// directory is refused (a program could create .bash_profile,
+// .config/autostart entries or .local/bin programs there, which no list
+// of names covers while they do not exist); read-only it is allowed.
+func TestFSMountNotHome(t *testing.T) {
+	parent := t.TempDir()
+	home := filepath.Join(parent, "me")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	for _, host := range []string{home, parent} {
+		cfgPath := filepath.Join(t.TempDir(), "modebox.json")
+		conf := `{"fs": {"mounts": [{"host": ` + jsonQ(host) + `, "guest": "/h", "mode": "rw"}]}}`
+		if err := os.WriteFile(cfgPath, []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		prog := `await fs.write("/h/.bash_logout", "touch /tmp/pwned"); return "WROTE"`
+		code, stdout, stderr := runCLI(t, prog, "run", "--config", cfgPath, "-")
+		if code == ExitOK || strings.Contains(stdout, "WROTE") || !strings.Contains(stderr, "FS_CONFIG") || !strings.Contains(stderr, "home directory") {
+			t.Errorf("rw mount of %s: exit %d, stdout %q, stderr %q", host, code, stdout, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".bash_logout")); err == nil {
+			t.Errorf("rw mount of %s: .bash_logout created in the home", host)
+		}
+	}
+	cfgPath := filepath.Join(t.TempDir(), "modebox.json")
+	if err := os.WriteFile(filepath.Join(home, "notes.txt"), []byte("hi"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgPath, []byte(`{"fs": {"mounts": [{"host": `+jsonQ(home)+`, "guest": "/h"}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	runFS(t, cfgPath, `return await fs.read("/h/notes.txt")`, &got)
+	if got != "hi" {
+		t.Errorf("read-only mount of the home: %q", got)
 	}
 }

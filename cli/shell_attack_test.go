@@ -21,11 +21,13 @@ func TestShellCannotReachModeboxState(t *testing.T) {
 		}
 		t.Skip("bubblewrap not installed")
 	}
+	// the worst case: modebox's key, state and cache inside the workspace
+	// (a home directory as the workspace is refused: TestShellWorkspaceNotHome)
 	proj := t.TempDir()
-	t.Setenv("HOME", proj)
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv("XDG_STATE_HOME", "")
-	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(proj, ".config"))
+	t.Setenv("XDG_STATE_HOME", filepath.Join(proj, ".local", "state"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(proj, ".cache"))
 	t.Setenv("MODEBOX_SECRET", "")
 	os.Unsetenv("MODEBOX_SECRET")
 	user := ""
@@ -117,5 +119,46 @@ func TestDoctorChangesNothing(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("doctor created %v in the home", names)
+	}
+}
+
+// TestShellWorkspaceNotHome is the red team's attack: with the home
+// directory as the workspace, a command created .bash_profile,
+// .config/git/config (core.fsmonitor) and .ssh/authorized_keys, which
+// the host then ran or honoured. A workspace that is or holds the home
+// directory is refused before any command runs, and nothing is created.
+func TestShellWorkspaceNotHome(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("bubblewrap is required in CI")
+		}
+		t.Skip("bubblewrap not installed")
+	}
+	parent := t.TempDir()
+	home := filepath.Join(parent, "me")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	user := ""
+	if os.Geteuid() == 0 {
+		user = `, "user": "root"` // commands as root: able to write the home
+	}
+	for _, ws := range []string{home, parent} {
+		cfgPath := filepath.Join(t.TempDir(), "modebox.json")
+		conf := `{"shell": {"enabled": true, "workspace": [` + jsonQ(ws) + `]` + user + `}, "tools": {"sh": {"policy": "allow"}}}`
+		if err := os.WriteFile(cfgPath, []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		prog := `return await sh("echo 'touch /tmp/pwned' > .bash_profile; mkdir -p .ssh && echo key >> .ssh/authorized_keys; echo RAN")`
+		code, stdout, stderr := runCLI(t, prog, "run", "--config", cfgPath, "-")
+		if code == ExitOK || strings.Contains(stdout, "RAN") || !strings.Contains(stderr, "SANDBOX_CONFIG") || !strings.Contains(stderr, "home directory") {
+			t.Errorf("workspace %s: exit %d, stdout %q, stderr %q", ws, code, stdout, stderr)
+		}
+		for _, p := range []string{".bash_profile", ".ssh"} {
+			if _, err := os.Stat(filepath.Join(home, p)); err == nil {
+				t.Errorf("workspace %s: %s created in the home", ws, p)
+			}
+		}
 	}
 }

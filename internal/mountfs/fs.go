@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/credpaths"
 )
 
 // mount is an opened [Mount].
@@ -121,6 +122,9 @@ func New(cfg Config) (*FS, error) {
 			hosts = append(hosts, real)
 		}
 		for _, h := range hosts {
+			if home := credpaths.HomeWithin(h); rw && home != "" {
+				return fail(cfgErr("mount %q: host directory %q is or holds the home directory %q, and the mount is read-write: a program could create the files there that run at login and in every git command (.bash_profile, .config/autostart, .local/bin); mount a project directory, or this one read-only", g, h, home))
+			}
 			across, refused := deny.hostRules(h)
 			if refused != "" {
 				return fail(cfgErr("mount %q: host directory %q is in what the deny pattern %q hides; mount a directory outside it", g, h, refused))

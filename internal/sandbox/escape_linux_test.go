@@ -5,6 +5,7 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -450,5 +451,93 @@ func TestRunsAsUnprivileged(t *testing.T) {
 	}
 	if _, err := New(Config{Workspace: []string{nws}, User: "no-such-user-mbx"}); err == nil {
 		t.Errorf("unknown user accepted")
+	}
+}
+
+// TestProgramEnvNotInFirstProcesses is the attack of the red team: a
+// command's env held LD_PRELOAD, which ran a library in the sandbox's
+// first processes (the limit prelude, the network bridge and the seal)
+// before the limits were set or the AF_UNIX seal was on. The command's
+// environment must reach the command only: no ancestor of the command
+// (the readable ones: the prelude, and with a network the seal that
+// became it) holds a variable of the program's, and the command does.
+func TestProgramEnvNotInFirstProcesses(t *testing.T) {
+	base := scratch(t)
+	sock := filepath.Join(base, "proxy.sock")
+	fakeProxy(t, sock)
+	ws := mkdir(t, filepath.Join(base, "ws"))
+	for name, cfg := range map[string]Config{
+		"no network": {Workspace: []string{ws}},
+		"network":    {Workspace: []string{ws}, Network: &Network{ProxySocket: sock}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newSB(t, cfg)
+			// each ancestor's environ, by walking the parents from $$
+			script := `p=$$; echo "own $MODEBOX_PROBE"; while [ "$p" -gt 1 ]; do
+p=$(awk '{print $4}' /proc/$p/stat)
+if [ -r /proc/$p/environ ]; then echo "ancestor $p $(tr '\0' ' ' < /proc/$p/environ)"; else echo "ancestor $p unreadable"; fi
+done`
+			res := run(t, s, Command{Script: script, Env: map[string]string{"MODEBOX_PROBE": "x1", "LD_PRELOAD": "/nonexistent/probe.so"}})
+			if !strings.Contains(res.Stdout, "own x1") {
+				t.Fatalf("the command did not get its env: %+v", res)
+			}
+			readable := 0
+			for _, l := range strings.Split(res.Stdout, "\n") {
+				if !strings.HasPrefix(l, "ancestor ") || strings.HasSuffix(l, " unreadable") {
+					continue
+				}
+				readable++
+				if strings.Contains(l, "MODEBOX_PROBE") || strings.Contains(l, "LD_PRELOAD") {
+					t.Errorf("a first process holds the program's env: %s", l)
+				}
+			}
+			if readable == 0 {
+				t.Fatalf("no ancestor's environment was readable: %+v", res)
+			}
+		})
+	}
+}
+
+// TestPreloadCannotSkipLimits: the attack itself, where a C compiler is
+// at hand: a library whose constructor runs its payload in place of the
+// process that loads it. Loaded by the prelude, the payload ran before
+// ulimit with no limits; loaded by the command only, it runs under them.
+func TestPreloadCannotSkipLimits(t *testing.T) {
+	var cc string
+	for _, c := range []string{"cc", "gcc", "clang"} {
+		if p, err := exec.LookPath(c); err == nil {
+			cc = p
+			break
+		}
+	}
+	if cc == "" {
+		skipOrFail(t, "a C compiler (cc, gcc or clang)")
+	}
+	s := newSB(t, Config{Limits: Limits{Memory: 512 << 20, OpenFiles: 77}})
+	ws := s.workspaces[0]
+	src := filepath.Join(t.TempDir(), "p.c")
+	writeFile(t, src, `#include <stdlib.h>
+#include <unistd.h>
+__attribute__((constructor)) static void init(void) {
+	const char *cmd = getenv("PROBE_CMD");
+	if (!cmd || getenv("PROBE_DONE")) return;
+	setenv("PROBE_DONE", "1", 1);
+	unsetenv("LD_PRELOAD");
+	execl("/bin/sh", "sh", "-c", cmd, (char *)0);
+}
+`, 0o644)
+	lib := filepath.Join(ws, "probe.so")
+	if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cc, err, out)
+	}
+	if err := os.Chmod(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if s.as != nil {
+		chownTree(t, ws, int(s.as.uid), int(s.as.gid))
+	}
+	res := run(t, s, Command{Script: "true", Env: map[string]string{"LD_PRELOAD": lib, "PROBE_CMD": "echo limits $(ulimit -n) $(ulimit -v)"}})
+	if got := strings.TrimSpace(res.Stdout); got != "limits 77 524288" {
+		t.Fatalf("the preloaded payload ran with %q, want the limits 77 and 524288 KiB: %+v", got, res)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -65,11 +66,38 @@ func checkLimits(cfg *Config) error {
 // script as its child rather than exec it, so that the script is not pid
 // 1 (which the kernel shields from its own signals) and exits with the
 // script's status.
+//
+// Its arguments are the script and then the command's environment as
+// NAME=VALUE words (see commandTail): the script gets exactly that
+// environment, through env -i, after the limits are set. This shell, and
+// the network bridge and the seal before it, run with pid1Env only, so
+// that nothing a program puts in the environment (LD_PRELOAD, say) runs
+// in them before the limits or the seal.
 func limitPrelude(l Limits) string {
 	n := strconv.Itoa(l.Processes)
 	return fmt.Sprintf("{ ulimit -u %s 2>/dev/null || ulimit -p %s; } && ulimit -n %d && ulimit -f %d && ulimit -v %d && ulimit -c 0 || "+
-		"{ echo 'modebox: cannot set the resource limits' >&2; exit 126; }; /bin/sh -c \"$1\" sh",
+		"{ echo 'modebox: cannot set the resource limits' >&2; exit 126; }; s=$1; shift; /usr/bin/env -i -- \"$@\" /bin/sh -c \"$s\" sh",
 		n, n, l.OpenFiles, l.FileSize/512, l.Memory/1024)
+}
+
+// pid1Env is the whole environment of the sandbox's first processes (the
+// network bridge, the seal, the limit prelude): fixed, so that nothing of
+// a program's choosing runs in them.
+var pid1Env = map[string]string{"PATH": "/usr/local/bin:/usr/bin:/bin"}
+
+// commandTail is what bwrap runs for script: the limit prelude, given the
+// script and env as NAME=VALUE words in a fixed order.
+func (s *Sandbox) commandTail(script string, env map[string]string) []string {
+	tail := []string{"/bin/sh", "-c", s.limits, "sh", script}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		tail = append(tail, k+"="+env[k])
+	}
+	return tail
 }
 
 // preparePrivate resolves Config.Private, creates missing private

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/credpaths"
 )
 
 // prepare is the part of New every platform shares: it fills in the
@@ -50,6 +51,11 @@ func prepare(cfg Config) (*Sandbox, error) {
 		rw, err := checkWorkspace(w)
 		if err != nil {
 			return nil, err
+		}
+		if h := credpaths.HomeWithin(rw); h != "" {
+			return nil, &Error{Code: codes.SandboxConfig,
+				Reason: fmt.Sprintf("shell workspace %s is or holds the home directory %s: a command could create the files there that run at login and in every git command (.bash_profile, .config/git, .ssh/authorized_keys)", w, h),
+				Fix:    "give the shell a project directory, not a home directory"}
 		}
 		s.workspaces = append(s.workspaces, rw)
 	}

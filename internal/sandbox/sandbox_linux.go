@@ -351,7 +351,7 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 	if timeout > s.cfg.MaxTimeout {
 		timeout = s.cfg.MaxTimeout
 	}
-	return s.run(ctx, cwd, s.env(c.Env), c.Stdin, timeout, []string{"/bin/sh", "-c", s.limits, "sh", c.Script})
+	return s.run(ctx, cwd, pid1Env, c.Stdin, timeout, s.commandTail(c.Script, s.env(c.Env)))
 }
 
 func (s *Sandbox) cwd(dir string) (string, error) {
@@ -536,7 +536,7 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 // preflight runs /bin/true with the exact flags of Run.
 func (s *Sandbox) preflight() error {
 	cwd, _ := s.cwd("")
-	res, err := s.run(context.Background(), cwd, s.env(nil), nil, 30*time.Second, []string{"/bin/true"})
+	res, err := s.run(context.Background(), cwd, pid1Env, nil, 30*time.Second, []string{"/bin/true"})
 	if err == nil && res.ExitCode == 0 {
 		return nil
 	}
