@@ -216,3 +216,35 @@ func joinRaw(v []json.RawMessage) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// TestConsoleDirectives: console lines with a format string read as Node
+// 22 prints them (each want is Node's output, but for the spaces Node
+// puts inside an array's brackets: docs/values.md), and -0 and holes as
+// Node shows them.
+func TestConsoleDirectives(t *testing.T) {
+	eng := newEngine(t)
+	for _, tc := range []struct{ code, want string }{
+		{`console.log("%s is %d years", "Bob", 42)`, "Bob is 42 years"},
+		{`console.log("%i %f %j %%", 3.9, "2.5x", {a: 1})`, `3 2.5 {"a":1} %`},
+		{`console.log("%c styled", "color: red")`, " styled"},
+		{`console.log("extra", "%s", 1)`, "extra %s 1"},
+		{`console.log("%s and %s", "one")`, "one and %s"},
+		{`console.log("%d", {})`, "NaN"},
+		{`console.log("%s", -0, -0)`, "-0 -0"},
+		{`console.log("%s", 5n, "%d", 7n)`, "5n %d 7n"},
+		{`console.log("%d%%", 50, "done")`, "50% done"},
+		{`console.log("%j", (() => { const o = {}; o.o = o; return o; })())`, "[Circular]"},
+		{`console.log("100%")`, "100%"},
+		{`console.log(-0)`, "-0"},
+		{`console.log([1, , 3].length, [1, , 3])`, "3 [1, <1 empty item>, 3]"},
+		{`console.log([, , 1])`, "[<2 empty items>, 1]"},
+	} {
+		res, err := eng.Run(context.Background(), tc.code+"; return 1", modebox.RunOptions{})
+		if err != nil || res.Error != nil || len(res.Logs) != 1 {
+			t.Fatalf("%s: %v %+v", tc.code, err, res)
+		}
+		if got := res.Logs[0].Message; got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.code, got, tc.want)
+		}
+	}
+}

@@ -25,13 +25,15 @@ var Wasm []byte
 
 // Prelude is the JS evaluated once at init: the guest side of Intl
 // (intl.js), the source text of URL (url.js) as a string the prelude
-// compiles on first use, then the bridge (prelude.js), whose completion
+// compiles on first use, the same for the console's directives
+// (console.js), then the bridge (prelude.js), whose completion
 // value is {start, settle, format}, with the built-ins' JavaScript
 // (builtins.js, assembled from internal/builtin/<name>/prelude.js) in
 // place of its "//@builtins" line. Both begin with the "use nosource"
 // directive (patch x5): their functions keep line tables, for stack
 // traces, but no copy of their source text in every run's heap.
-var Prelude = noSource + intlJS + "\nglobalThis.__modebox_url_source = " + jsString(noSource+urlJS) + ";\n" + withBuiltins(preludeJS, builtinsJS)
+var Prelude = noSource + intlJS + "\nglobalThis.__modebox_url_source = " + jsString(noSource+urlJS) + ";\n" +
+	"globalThis.__modebox_console_source = " + jsString(noSource+withoutLeadingComment(consoleJS)) + ";\n" + withBuiltins(preludeJS, builtinsJS)
 
 const noSource = "'use nosource';\n"
 
@@ -59,6 +61,18 @@ var builtinsJS string
 
 //go:embed url.js
 var urlJS string
+
+//go:embed console.js
+var consoleJS string
+
+// withoutLeadingComment is src without the // lines it begins with: text
+// kept in the snapshot of every run need not carry its documentation.
+func withoutLeadingComment(src string) string {
+	for strings.HasPrefix(src, "//") {
+		_, src, _ = strings.Cut(src, "\n")
+	}
+	return src
+}
 
 // jsString is s as a JS string literal (JSON's string syntax, which
 // escapes U+2028 and U+2029 too).

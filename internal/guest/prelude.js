@@ -43,7 +43,11 @@
   const hasOwnProp = Object.prototype.hasOwnProperty;
   const arrayFrom = Array.from;
   const isArray = Array.isArray;
+  const ArrayCtor = Array;
   const stringSlice = String.prototype.slice;
+  const stringIncludes = String.prototype.includes;
+  const NumberCtor = Number;
+  const parseIntFn = parseInt, parseFloatFn = parseFloat;
   const arrayJoin = Array.prototype.join;
   const arrayPush = Array.prototype.push;
 
@@ -458,9 +462,11 @@
     if (seen.has(v)) return seen.get(v);
     let out;
     if (isArray(v)) {
-      out = [];
+      // the length, then own enumerable keys: holes stay holes, and
+      // other own properties come along, as in Node
+      out = new ArrayCtor(v.length);
       seen.set(v, out);
-      for (let i = 0; i < v.length; i++) out[i] = cloneValue(v[i], seen);
+      for (const k of objectKeys(v)) out[k] = cloneValue(v[k], seen);
       return out;
     }
     if (v instanceof Date) out = new Date(v.getTime());
@@ -705,6 +711,7 @@
       case 'symbol': return StringCtor(v);
       case 'undefined': return 'undefined';
       case 'object': break;
+      case 'number': return v === 0 && 1 / v < 0 ? '-0' : StringCtor(v);
       default: return StringCtor(v);
     }
     if (v === null) return 'null';
@@ -719,7 +726,16 @@
     let body;
     if (isArray(v) || ArrayBuffer.isView(v)) {
       const n = Math.min(v.length, 100);
-      for (let i = 0; i < n; i++) apply(arrayPush, parts, [inspect(v[i], depth + 1, seen)]);
+      for (let i = 0; i < n; i++) {
+        if (!(i in v)) { // holes, as Node shows them
+          let j = i;
+          while (j + 1 < n && !(j + 1 in v)) j++;
+          apply(arrayPush, parts, ['<' + (j - i + 1) + ' empty item' + (j > i ? 's' : '') + '>']);
+          i = j;
+          continue;
+        }
+        apply(arrayPush, parts, [inspect(v[i], depth + 1, seen)]);
+      }
       if (v.length > n) apply(arrayPush, parts, ['... ' + (v.length - n) + ' more items']);
       body = '[' + apply(arrayJoin, parts, [', ']) + ']';
     } else if (v instanceof MapCtor) {
@@ -737,13 +753,31 @@
     seen.delete(v);
     return body;
   }
+  function shown(v) {
+    try { return inspect(v, 0); } catch (_) { return '[unprintable]'; }
+  }
+  // printf-style directives in a first argument that is a string:
+  // console.js, whose text the engine passes in as
+  // __modebox_console_source, compiled the first time a line has one, so
+  // the snapshot every run restores holds only the text.
+  const consoleSource = G.__modebox_console_source;
+  delete G.__modebox_console_source;
+  let substituteImpl;
+  function substitute(fmt, args) {
+    if (!substituteImpl) {
+      // an array, not an object: no property names for the snapshot's atoms
+      substituteImpl = (0, G.eval)(consoleSource)([inspect, shown, jsonStringify, StringCtor, NumberCtor, parseIntFn, parseFloatFn,
+        apply, stringSlice, stringIncludes]);
+    }
+    return substituteImpl(fmt, args);
+  }
   function logger(level) {
     return function (...args) {
       let text = '';
-      for (let i = 0; i < args.length; i++) {
-        let s;
-        try { s = inspect(args[i], 0); } catch (_) { s = '[unprintable]'; }
-        text += (i ? ' ' : '') + s;
+      if (typeof args[0] === 'string' && args.length > 1 && apply(stringIncludes, args[0], ['%'])) {
+        text = substitute(args[0], args);
+      } else {
+        for (let i = 0; i < args.length; i++) text += (i ? ' ' : '') + shown(args[i]);
       }
       send(EV_LOG, level, text);
     };

@@ -215,6 +215,10 @@ func newDateTimeFormat(locales []string, o options) (*dateTimeFormat, error) {
 		}
 		f.pattern = f.stylePattern()
 		f.dateNumbers = f.g.DateNumbers[f.dateStyle]
+		// a range takes the interval formats of the style's skeleton, as
+		// V8 asks ICU's DateIntervalFormat for the pattern's skeleton
+		// ("MMM d, y" is yMMMd: "Jan 10 – 20, 2024")
+		f.skeleton = canonicalSkeleton(f.pattern)
 		return f, nil
 	}
 	need := true
@@ -317,6 +321,11 @@ func (f *dateTimeFormat) skeletonOf(o map[string]string) string {
 		b.WriteString("s")
 	}
 	if n, err := strconv.Atoi(o["fractionalSecondDigits"]); err == nil {
+		if o["minute"] != "" && o["second"] == "" {
+			// ICU gives minutes with fractional seconds the seconds
+			// between them ("mm:ss.SSS")
+			b.WriteString("s")
+		}
 		b.WriteString(strings.Repeat("S", n))
 	}
 	switch o["timeZoneName"] {
@@ -404,7 +413,7 @@ const (
 // -0x101, shorter -0x102, short -0x103, long -0x104), and letters of one
 // field differ by multiples of 0x10. Distances are differences of types.
 func icuType(f skelField) int {
-	letterDelta := map[byte]int{'H': 0xa0, 'K': 0x50, 'k': 0xb0, 'v': -0x20, 'O': -0x50, 'V': -0x60, 'c': -0x10}[f.letter]
+	letterDelta := map[byte]int{'H': 0xa0, 'K': 0x50, 'k': 0xb0, 'v': -0x20, 'O': -0x50, 'V': -0x60, 'c': -0x10, 'b': 0x20}[f.letter]
 	if isNumericField(f) || f.letter == 'c' && f.n < 3 {
 		return 0x100 + f.n + letterDelta
 	}
@@ -452,7 +461,7 @@ func (f *dateTimeFormat) candidates() map[string]string {
 		c[k] = v
 	}
 	// single fields ICU always has
-	for _, l := range []string{"G", "y", "M", "E", "d", "H", "h", "m", "s", "B", "z", "v", "O"} {
+	for _, l := range []string{"G", "y", "M", "E", "d", "H", "h", "m", "s", "S", "b", "z", "v", "O"} {
 		if _, ok := c[l]; !ok {
 			c[l] = l
 		}
@@ -508,10 +517,8 @@ func (f *dateTimeFormat) bestPattern(skeleton string) string {
 		}
 	}
 	if len(dateReq) > 0 && len(timeReq) > 0 {
-		dp, dk := f.bestRaw(dateReq)
-		tp, tk := f.bestRaw(timeReq)
-		datePat := f.adjust(dp, dk, dateReq)
-		timePat := f.adjust(tp, tk, timeReq)
+		datePat := f.bestAppending(dateReq)
+		timePat := f.bestAppending(timeReq)
 		style := "short"
 		if m, ok := dateReq['M']; ok && m.n >= 4 {
 			style = "long"
@@ -527,7 +534,79 @@ func (f *dateTimeFormat) bestPattern(skeleton string) string {
 		}
 		return strings.Replace(strings.Replace(glue, "{1}", datePat, 1), "{0}", timePat, 1)
 	}
-	return f.adjust(best, bestKey, req)
+	return f.bestAppending(req)
+}
+
+// icuField numbers the field types as ICU's UDateTimePatternField, whose
+// order breaks ties between candidates and picks the append item.
+var icuField = map[byte]int{'G': 0, 'y': 1, 'Q': 2, 'M': 3, 'w': 4, 'W': 5, 'E': 6, 'D': 7, 'F': 8, 'd': 9, 'B': 10, 'h': 11, 'm': 12, 's': 13, 'S': 14, 'z': 15}
+
+// appendItemKeys are CLDR's appendItems keys of the fields that have one.
+var appendItemKeys = map[byte]string{'G': "Era", 'y': "Year", 'Q': "Quarter", 'M': "Month", 'w': "Week", 'E': "Day-Of-Week", 'd': "Day", 'h': "Hour", 'm': "Minute", 's': "Second", 'z': "Timezone"}
+
+// fieldNameKeys are CLDR's field display names ICU puts in an append item.
+var fieldNameKeys = map[byte]string{'G': "era", 'y': "year", 'Q': "quarter", 'M': "month", 'w': "week", 'E': "weekday", 'd': "day", 'B': "dayperiod", 'h': "hour", 'm': "minute", 's': "second", 'z': "zone"}
+
+func missingMask(req, cand map[byte]skelField) int {
+	m := 0
+	for t := range req {
+		if _, ok := cand[t]; !ok {
+			m |= 1 << icuField[t]
+		}
+	}
+	return m
+}
+
+// bestAppending is ICU's getBestAppending: the pattern best for the
+// fields, and for each field it lacks the pattern best for the rest,
+// joined by the locale's append item ("h a" + "z" is "h a z"; a field
+// without one is ICU's default "{0} ├{2}: {1}┤").
+func (f *dateTimeFormat) bestAppending(req map[byte]skelField) string {
+	p, k := f.bestRaw(req)
+	out := f.adjust(p, k, req)
+	missing := map[byte]skelField{}
+	kf := parseSkeleton(k)
+	for t, sf := range req {
+		if _, ok := kf[t]; !ok {
+			missing[t] = sf
+		}
+	}
+	if _, ok := kf['s']; ok {
+		// adjust wrote the fractional seconds after the seconds
+		delete(missing, 'S')
+	}
+	for len(missing) > 0 {
+		p, k := f.bestRaw(missing)
+		kf := parseSkeleton(k)
+		top := -1
+		var topType byte
+		for t := range missing {
+			if _, ok := kf[t]; ok && icuField[t] > top {
+				top, topType = icuField[t], t
+			}
+		}
+		if top < 0 {
+			break
+		}
+		sub := f.adjust(p, k, missing)
+		for t := range kf {
+			delete(missing, t)
+		}
+		item := f.g.DateTimeFormats.AppendItems[appendItemKeys[topType]]
+		if item == "" {
+			item = "{0} \u251c{2}: {1}\u2524"
+		}
+		name := ""
+		if strings.Contains(item, "{2}") {
+			name = fmt.Sprintf("F%d", top)
+			if nd, err := namesFor(f.dataLocale); err == nil && nd.DateField[fieldNameKeys[topType]][0] != "" {
+				name = nd.DateField[fieldNameKeys[topType]][0]
+			}
+			name = "'" + strings.ReplaceAll(name, "'", "''") + "'"
+		}
+		out = strings.NewReplacer("{0}", out, "{1}", sub, "{2}", name).Replace(item)
+	}
+	return out
 }
 
 func (f *dateTimeFormat) dtGlue(style string) string {
@@ -551,10 +630,13 @@ func (f *dateTimeFormat) bestRaw(req map[byte]skelField) (string, string) {
 	sort.Strings(keys)
 	bestD := math.MaxInt
 	var bestKey string
+	bestMissing := -1
 	for _, k := range keys {
-		d, _ := distance(req, parseSkeleton(k))
-		if d < bestD {
-			bestD, bestKey = d, k
+		cand := parseSkeleton(k)
+		d, _ := distance(req, cand)
+		// as ICU, of two as near it takes the one missing later fields
+		if m := missingMask(req, cand); d < bestD || d == bestD && m > bestMissing {
+			bestD, bestKey, bestMissing = d, k, m
 		}
 	}
 	return cands[bestKey], bestKey
@@ -587,7 +669,10 @@ func (f *dateTimeFormat) adjust(pattern, key string, req map[byte]skelField) str
 		if r, ok := req[t]; ok && c != 'a' {
 			pf := skelField{c, n}
 			sk, hasSk := skel[t]
-			if !(hasSk && sk.n == r.n) && isNumericField(pf) == isNumericField(r) && c != 'c' && c != 'e' {
+			// V8 asks ICU to match the hour's length only: a pattern's
+			// minutes and seconds keep theirs ("m" stays "4" for
+			// minute "2-digit", "mm" stays "04" for "numeric")
+			if !(hasSk && sk.n == r.n) && isNumericField(pf) == isNumericField(r) && c != 'c' && c != 'e' && t != 'm' && t != 's' {
 				n = r.n
 			}
 			if t == 'E' && c == 'c' && !isNumericField(r) && r.n != sk.n {
@@ -1298,11 +1383,15 @@ func (f *dateTimeFormat) rangeParts(a, b float64) []part {
 		return ok
 	}
 	if diff == 0 || !shownOrFiner(diff, shown) {
-		return f.parts(f.pattern, a)
+		ps := f.parts(f.pattern, a)
+		for i := range ps {
+			ps[i].Source = "shared" // one date: every part is shared
+		}
+		return ps
 	}
 	if f.skeleton != "" {
 		if p, ok := f.intervalPattern(diff); ok {
-			return f.splitInterval(p, a, b)
+			return f.splitInterval(p, a, b, diff)
 		}
 	}
 	fallback := f.intervalFallback()
@@ -1398,7 +1487,7 @@ func (f *dateTimeFormat) intervalPattern(diff byte) (string, bool) {
 
 // splitInterval formats an interval pattern: the fields up to the first
 // repeated one are the start, the rest the end.
-func (f *dateTimeFormat) splitInterval(p string, a, b float64) []part {
+func (f *dateTimeFormat) splitInterval(p string, a, b float64, diff byte) []part {
 	seen := map[byte]bool{}
 	inQ := false
 	split := len(p)
@@ -1429,14 +1518,53 @@ func (f *dateTimeFormat) splitInterval(p string, a, b float64) []part {
 	for i := range pb {
 		pb[i].Source = "endRange"
 	}
-	// literals between the halves are shared
-	out := append(pa, pb...)
-	for i := range out {
-		if out[i].Type == "literal" && (i == len(pa)-1 || i == len(pa)) {
-			out[i].Source = "shared"
+	// as ICU's spans: a half's span runs from its first field that the
+	// other half repeats to its last; the rest ("Jan" and "2024" of
+	// "Jan 10 – 20, 2024") and literals outside are shared
+	sharedOutside(pa, patternFields(p[split:]))
+	sharedOutside(pb, patternFields(p[:split]))
+	return append(pa, pb...)
+}
+
+// partFields are the pattern fields (as fieldType gives them) of parts.
+var partFields = map[string]byte{"era": 'G', "year": 'y', "relatedYear": 'r', "yearName": 'U', "month": 'M', "day": 'd',
+	"weekday": 'E', "dayPeriod": 'B', "hour": 'h', "minute": 'm', "second": 's', "fractionalSecond": 'S', "timeZoneName": 'z'}
+
+func patternFields(p string) map[byte]bool {
+	out := map[byte]bool{}
+	inQ := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '\'' {
+			inQ = !inQ
+			continue
+		}
+		if !inQ && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			t := fieldType(c)
+			if t == 'a' {
+				t = 'B'
+			}
+			out[t] = true
 		}
 	}
 	return out
+}
+
+func sharedOutside(ps []part, other map[byte]bool) {
+	first, last := -1, -1
+	for i, p := range ps {
+		if t, ok := partFields[p.Type]; ok && other[t] {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	for i := range ps {
+		if first < 0 || i < first || i > last {
+			ps[i].Source = "shared"
+		}
+	}
 }
 
 func substituteShared(pattern string, a, b []part) []part {

@@ -106,8 +106,38 @@ func dataFor(loc string) (*localeData, error) {
 	if err := json.Unmarshal(raw, d); err != nil {
 		return nil, err
 	}
+	fixLocaleData(loc, d)
 	locData[loc] = d
 	return d, nil
+}
+
+// fixLocaleData fills in what FormatJS's and the CLDR JSON's data of a
+// locale lack or have otherwise than ICU 78 (Node 22).
+func fixLocaleData(loc string, d *localeData) {
+	if d.Date.HourCycle == "" {
+		// FormatJS gives zh-Hant no hour cycle: ICU takes the preferred
+		// one of the locale's region (TW: h), which its short time
+		// pattern ("Bh:mm") shows
+		d.Date.HourCycle = "h23"
+		for _, c := range d.Gregorian.TimeFormats["short"] {
+			switch c {
+			case 'h':
+				d.Date.HourCycle = "h12"
+			case 'K':
+				d.Date.HourCycle = "h11"
+			case 'k':
+				d.Date.HourCycle = "h24"
+			}
+		}
+	}
+	if loc == "zh-Hant" {
+		// CLDR 48's JSON glues zh-Hant's date and time as "{1}{0}"; ICU
+		// 78's data, and so Node 22 (and FormatJS's data), has "{1} {0}",
+		// and a thin space for the short style ("2024/11/28\u2009下午3:00:00")
+		g := &d.Gregorian.DateTimeFormats
+		g.Full, g.Long, g.Medium, g.Short = "{1} {0}", "{1} {0}", "{1} {0}", "{1}\u2009{0}"
+		d.Gregorian.AtTime = map[string]string{"full": g.Full, "long": g.Long, "medium": g.Medium, "short": g.Short}
+	}
 }
 
 // jsError is an exception the guest throws: Name is the constructor.

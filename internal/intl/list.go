@@ -15,6 +15,7 @@ type listPatterns struct {
 type listFormat struct {
 	locale, typ, style string
 	p                  listPatterns
+	spanish            bool // "y" and "o" change before some words
 }
 
 func newListFormat(locales []string, o options) (*listFormat, error) {
@@ -41,7 +42,32 @@ func newListFormat(locales []string, o options) (*listFormat, error) {
 		return nil, err
 	}
 	f.p = all[f.typ][f.style]
+	f.spanish = res.data == "es" || strings.HasPrefix(res.data, "es-")
 	return f, nil
+}
+
+// spanishPattern is ICU's contextual Spanish list pattern: "y" is "e"
+// before a word that starts with the sound "i" (i..., hi... but not
+// hia..., hie...), "o" is "u" before o..., ho..., 8... and the number 11
+// ("11" alone or before a space). As ICU, only unaccented letters count.
+func spanishPattern(p, next string) string {
+	lower := strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, next)
+	switch p {
+	case "{0} y {1}":
+		if strings.HasPrefix(lower, "i") || strings.HasPrefix(lower, "hi") && !strings.HasPrefix(lower, "hia") && !strings.HasPrefix(lower, "hie") {
+			return "{0} e {1}"
+		}
+	case "{0} o {1}":
+		if strings.HasPrefix(lower, "o") || strings.HasPrefix(lower, "8") || strings.HasPrefix(lower, "ho") || lower == "11" || strings.HasPrefix(lower, "11 ") {
+			return "{0} u {1}"
+		}
+	}
+	return p
 }
 
 func (f *listFormat) parts(items []string) []part {
@@ -51,11 +77,16 @@ func (f *listFormat) parts(items []string) []part {
 		return nil
 	case 1:
 		return el(items[0])
-	case 2:
-		return substitute(f.p.Pair, el(items[0]), el(items[1]))
 	}
 	n := len(items)
-	acc := substitute(f.p.End, el(items[n-2]), el(items[n-1]))
+	pair, end := f.p.Pair, f.p.End
+	if f.spanish {
+		pair, end = spanishPattern(pair, items[n-1]), spanishPattern(end, items[n-1])
+	}
+	if n == 2 {
+		return substitute(pair, el(items[0]), el(items[1]))
+	}
+	acc := substitute(end, el(items[n-2]), el(items[n-1]))
 	for i := n - 3; i >= 1; i-- {
 		acc = substitute(f.p.Middle, el(items[i]), acc)
 	}

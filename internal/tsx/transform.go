@@ -173,6 +173,19 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 	return p, nil
 }
 
+// nativeClassFeatures are the ES2022 class features the engine runs as
+// they are (public and private fields, methods and accessors, static
+// ones too), which esbuild is told not to lower: lowered, a class whose
+// static members name it became `const _Reg = class _Reg`, and
+// `Reg.name` read "_Reg". Brand checks (`#x in o`) and static blocks are
+// still lowered: the engine's parser has neither.
+var nativeClassFeatures = map[string]bool{
+	"class-field": true, "class-private-field": true,
+	"class-private-method": true, "class-private-accessor": true,
+	"class-static-field": true, "class-private-static-field": true,
+	"class-private-static-method": true, "class-private-static-accessor": true,
+}
+
 // esbuildOptions are compile's options for esbuild's transform, with a
 // source map or without.
 func esbuildOptions(lang Lang, sourceMap bool) api.TransformOptions {
@@ -180,6 +193,7 @@ func esbuildOptions(lang Lang, sourceMap bool) api.TransformOptions {
 		LogLevel:   api.LogLevelSilent,
 		LogLimit:   maxDiagnostics,
 		Target:     api.ES2020,
+		Supported:  nativeClassFeatures,
 		Sourcefile: lang.Filename(),
 		Loader:     api.LoaderJS,
 	}
