@@ -504,14 +504,14 @@ done`
 // ulimit with no limits; loaded by the command only, it runs under them.
 func TestPreloadCannotSkipLimits(t *testing.T) {
 	var cc string
-	for _, c := range []string{"cc", "gcc", "clang"} {
+	for _, c := range []string{"cc", "gcc", "clang", "clang-19"} {
 		if p, err := exec.LookPath(c); err == nil {
 			cc = p
 			break
 		}
 	}
 	if cc == "" {
-		skipOrFail(t, "a C compiler (cc, gcc or clang)")
+		skipOrFail(t, "a C compiler (cc, gcc, clang or clang-19; .ci/run installs gcc)")
 	}
 	s := newSB(t, Config{Limits: Limits{Memory: 512 << 20, OpenFiles: 77}})
 	ws := s.workspaces[0]
