@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modebox/modebox"
 )
@@ -153,5 +154,53 @@ func TestFetchHeadersHaveNoToJSON(t *testing.T) {
 	want := `{"toJSON":"undefined","own":"undefined","str":"{}","nested":"{\"h\":{}}","entries":{"b":"two","x-custom":"from-headers"},"got":"from-headers","resp":"{}","value":{}}`
 	if !jsonEqual(r.Value, []byte(want)) {
 		t.Fatalf("got  %s\nwant %s", r.Value, want)
+	}
+}
+
+// TestFetchSignal: fetch honours an AbortSignal as Node's does: an
+// aborted signal rejects before any request with its reason; an abort
+// while the request waits rejects with AbortError (and a timeout signal
+// with TimeoutError) without waiting for the answer; a signal never
+// aborted changes nothing.
+func TestFetchSignal(t *testing.T) {
+	release := make(chan struct{})
+	var slowHits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/slow":
+			slowHits.Add(1)
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			w.Write([]byte("late"))
+		default:
+			w.Write([]byte("fast"))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	e := fetchEngine(t, &modebox.FetchConfig{Allow: []string{"http://" + srv.Listener.Addr().String()}}, nil)
+	r := run(t, e, fmt.Sprintf(`
+		const base = %q;
+		const out = {};
+		try { await fetch(base + "/slow", {signal: AbortSignal.abort()}); out.pre = "fetched"; } catch (e) { out.pre = e.name; }
+		const c = new AbortController();
+		setTimeout(() => c.abort(), 20);
+		try { await fetch(base + "/slow", {signal: c.signal}); out.during = "fetched"; } catch (e) { out.during = [e.name, e.message]; }
+		try { await fetch(base + "/slow", {signal: AbortSignal.timeout(20)}); out.timeout = "fetched"; } catch (e) { out.timeout = e.name; }
+		const ok = new AbortController();
+		out.fine = await (await fetch(base + "/fast", {signal: ok.signal})).text();
+		ok.abort();
+		return out;
+	`, srv.URL), modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: time.Minute}})
+	if r.Status != modebox.StatusOK {
+		t.Fatalf("%+v", r.Error)
+	}
+	if got := string(r.Value); got != `{"pre":"AbortError","during":["AbortError","This operation was aborted"],"timeout":"TimeoutError","fine":"fast"}` {
+		t.Fatalf("%s", got)
+	}
+	if n := slowHits.Load(); n != 2 {
+		t.Fatalf("the slow path was asked %d times, want 2 (an aborted signal sends nothing)", n)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 
 	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/guest"
 	"github.com/modebox/modebox/internal/intl"
 	"github.com/modebox/modebox/internal/jsontext"
 )
@@ -509,11 +510,16 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// syncEvent answers evSync (Intl: a pure function of the request and the
-// binary's data, so nothing is journaled) and evSyncRead.
+// syncEvent answers evSync (Intl, and the prelude's sources: pure
+// functions of the request and the binary's data, so nothing is
+// journaled) and evSyncRead.
 func (r *run) syncEvent(kind, id int32, payload []byte) int32 {
 	if kind == evSync {
-		r.syncReply = intl.Handle(payload)
+		if name, ok := sourceRequest(payload); ok {
+			r.syncReply = []byte(guest.Sources[name])
+		} else {
+			r.syncReply = intl.Handle(payload)
+		}
 		return int32(len(r.syncReply))
 	}
 	if int(id) != len(r.syncReply) || len(payload) != len(r.syncReply) {
@@ -523,4 +529,18 @@ func (r *run) syncEvent(kind, id int32, payload []byte) int32 {
 	copy(payload, r.syncReply) // payload is the guest's buffer
 	r.syncReply = nil
 	return answerGo
+}
+
+// sourceRequest reports whether a sync request asks for one of the
+// prelude's sources (["modebox.source", name]) and which.
+func sourceRequest(payload []byte) (string, bool) {
+	const head = `["modebox.source",`
+	if !bytes.HasPrefix(payload, []byte(head)) {
+		return "", false
+	}
+	var req [2]string
+	if json.Unmarshal(payload, &req) != nil {
+		return "", false
+	}
+	return req[1], true
 }

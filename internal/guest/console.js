@@ -2,10 +2,11 @@
 // first argument, as Node's console reads them (util.format): %s %d %i %f
 // %j %o %O %c and %%. A function expression the prelude compiles (indirect
 // eval) the first time a console line has a directive, so the snapshot
-// every run restores holds only this text. It receives what it needs from
-// the prelude, captured at init, and returns substitute(fmt, args), which
-// writes args[0] with its directives filled from args[1...] and the
-// arguments left over after it.
+// every run restores holds none of it (the host serves the text:
+// guest.Sources). It receives what it needs from the prelude, captured
+// at init, and returns substitute(fmt, args), which writes args[0] with
+// its directives filled from args[1...] and the arguments left over
+// after it.
 (function (deps) {
   'use strict';
   const [inspect, shown, jsonStringify, StringCtor, NumberCtor, parseIntFn, parseFloatFn, apply, stringSlice, stringIncludes] = deps;

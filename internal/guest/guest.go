@@ -12,7 +12,8 @@ import (
 	_ "embed" // the engine image
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,16 +25,23 @@ import (
 var Wasm []byte
 
 // Prelude is the JS evaluated once at init: the guest side of Intl
-// (intl.js), the source text of URL (url.js) as a string the prelude
-// compiles on first use, the same for the console's directives
-// (console.js), then the bridge (prelude.js), whose completion
+// (intl.js), then the bridge (prelude.js), whose completion
 // value is {start, settle, format}, with the built-ins' JavaScript
 // (builtins.js, assembled from internal/builtin/<name>/prelude.js) in
 // place of its "//@builtins" line. Both begin with the "use nosource"
 // directive (patch x5): their functions keep line tables, for stack
 // traces, but no copy of their source text in every run's heap.
-var Prelude = noSource + intlJS + "\nglobalThis.__modebox_url_source = " + jsString(noSource+urlJS) + ";\n" +
-	"globalThis.__modebox_console_source = " + jsString(noSource+withoutLeadingComment(consoleJS)) + ";\n" + withBuiltins(preludeJS, builtinsJS)
+var Prelude = noSource + intlJS + "\n" + withBuiltins(preludeJS, builtinsJS)
+
+// Sources are the texts the prelude compiles on first use and asks the
+// host for (a synchronous host call, as Intl's), so that the snapshot
+// every run restores does not hold them: URL (url.js), console's
+// directives (console.js) and AbortController (abort.js).
+var Sources = map[string]string{
+	"url":     noSource + urlJS,
+	"console": noSource + withoutLeadingComment(consoleJS),
+	"abort":   noSource + withoutLeadingComment(abortJS),
+}
 
 const noSource = "'use nosource';\n"
 
@@ -65,23 +73,16 @@ var urlJS string
 //go:embed console.js
 var consoleJS string
 
-// withoutLeadingComment is src without the // lines it begins with: text
-// kept in the snapshot of every run need not carry its documentation.
+//go:embed abort.js
+var abortJS string
+
+// withoutLeadingComment is src without the // lines it begins with: a
+// run that compiles the text need not read its documentation.
 func withoutLeadingComment(src string) string {
 	for strings.HasPrefix(src, "//") {
 		_, src, _ = strings.Cut(src, "\n")
 	}
 	return src
-}
-
-// jsString is s as a JS string literal (JSON's string syntax, which
-// escapes U+2028 and U+2029 too).
-func jsString(s string) string {
-	b, err := json.Marshal(s)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
 }
 
 //go:embed prelude.js
@@ -111,7 +112,8 @@ var (
 )
 
 // ImageHash is the sha256 (hex) over everything that shapes a run: the
-// module, the prelude, the stack sizes and the ABI version.
+// module, the prelude and its Sources, the stack sizes and the ABI
+// version.
 func ImageHash() string {
 	hashOnce.Do(func() {
 		h := sha256.New()
@@ -125,6 +127,13 @@ func ImageHash() string {
 		binary.BigEndian.PutUint64(n[:], uint64(len(Prelude)))
 		h.Write(n[:])
 		h.Write([]byte(Prelude))
+		for _, k := range slices.Sorted(maps.Keys(Sources)) {
+			for _, part := range []string{k, Sources[k]} {
+				binary.BigEndian.PutUint64(n[:], uint64(len(part)))
+				h.Write(n[:])
+				h.Write([]byte(part))
+			}
+		}
 		hash = hex.EncodeToString(h.Sum(nil))
 	})
 	return hash

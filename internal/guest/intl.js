@@ -6,8 +6,7 @@
 (function () {
   'use strict';
   const G = globalThis;
-  const sync = G.__modebox_sync;
-  delete G.__modebox_sync;
+  const sync = G.__modebox_sync; // the prelude takes it away after this
   const O = Object;
   const defineProperty = O.defineProperty;
   const jsonParse = JSON.parse;

@@ -15,6 +15,8 @@
   delete G.__modebox_mem_refused;
   const nativeCall = G.__modebox_call; // host calls (glue.c)
   delete G.__modebox_call;
+  const hostSync = G.__modebox_sync; // the synchronous host call (glue.c), left by intl.js
+  delete G.__modebox_sync;
   const plainCall = G.__modebox_call_plain; // host calls with plain data, else null (glue.c)
   delete G.__modebox_call_plain;
   const makeTool = G.__modebox_tool; // a tool's function (glue.c)
@@ -390,11 +392,8 @@
   // domains are lowercased and NFC-normalized, non-ASCII labels written
   // in Punycode (no UTS 46 mapping table), IPv4 in every form the
   // standard reads, IPv6 with the longest zero run compressed.
-  // The implementation is url.js, whose text the engine passes in as
-  // __modebox_url_source; it is compiled when a program first reads URL,
-  // so the snapshot every run restores holds only the text.
-  const urlSource = G.__modebox_url_source;
-  delete G.__modebox_url_source;
+  // The implementation is url.js, compiled when a program first reads URL
+  // (hostSource: the snapshot every run restores holds none of it).
   const evalFn = G.eval;
   let URLImpl;
   defineProperty(G, 'URL', {
@@ -402,7 +401,7 @@
     enumerable: false,
     get() {
       if (!URLImpl) {
-        URLImpl = evalFn(urlSource)({ G, O, hasOwnProp, arrayFrom, StringCtor, TypeErrorCtor, WeakMapCtor, weakMapGet, weakMapSet,
+        URLImpl = evalFn(hostSource('url'))({ G, O, hasOwnProp, arrayFrom, StringCtor, TypeErrorCtor, WeakMapCtor, weakMapGet, weakMapSet,
           apply, defineProperty, hidden, utf8Bytes, URLSearchParams, formEncode });
       }
       defineProperty(G, 'URL', { value: URLImpl, writable: true, configurable: true, enumerable: false });
@@ -410,6 +409,38 @@
     },
     set(v) { defineProperty(G, 'URL', { value: v, writable: true, configurable: true, enumerable: false }); },
   });
+
+  // The text of a source the host keeps (guest.Sources), for the parts
+  // compiled on first use: a synchronous host call, as Intl's, so that the
+  // snapshot every run restores holds none of it.
+  function hostSource(name) { return hostSync('["modebox.source",' + jsonStringify(name) + ']'); }
+
+  // AbortController and AbortSignal: abort.js, compiled when a program
+  // first reads either (hostSource).
+  let abortImpl;
+  const abortSet = [false, false]; // the program assigned the global itself
+  function abortClasses() {
+    if (!abortImpl) {
+      abortImpl = evalFn(hostSource('abort'))([G, DOMException, WeakMapCtor, TypeErrorCtor, defineProperty, apply,
+        (fn) => apply(promiseThen, PromiseCtor.resolve(), [fn])]);
+      for (let i = 0; i < 2; i++) {
+        if (!abortSet[i]) defineProperty(G, i ? 'AbortSignal' : 'AbortController', { value: abortImpl[i], writable: true, configurable: true, enumerable: false });
+      }
+    }
+    return abortImpl;
+  }
+  for (let i = 0; i < 2; i++) {
+    const name = i ? 'AbortSignal' : 'AbortController';
+    defineProperty(G, name, {
+      configurable: true,
+      enumerable: false,
+      get() { return abortClasses()[i]; },
+      set(v) {
+        abortSet[i] = true;
+        defineProperty(G, name, { value: v, writable: true, configurable: true, enumerable: false });
+      },
+    });
+  }
 
   // Error options ({cause}) and V8's Error.captureStackTrace.
   function wrapError(name, optionsIndex) {
@@ -757,16 +788,12 @@
     try { return inspect(v, 0); } catch (_) { return '[unprintable]'; }
   }
   // printf-style directives in a first argument that is a string:
-  // console.js, whose text the engine passes in as
-  // __modebox_console_source, compiled the first time a line has one, so
-  // the snapshot every run restores holds only the text.
-  const consoleSource = G.__modebox_console_source;
-  delete G.__modebox_console_source;
+  // console.js, compiled the first time a line has one (hostSource).
   let substituteImpl;
   function substitute(fmt, args) {
     if (!substituteImpl) {
       // an array, not an object: no property names for the snapshot's atoms
-      substituteImpl = (0, G.eval)(consoleSource)([inspect, shown, jsonStringify, StringCtor, NumberCtor, parseIntFn, parseFloatFn,
+      substituteImpl = evalFn(hostSource('console'))([inspect, shown, jsonStringify, StringCtor, NumberCtor, parseIntFn, parseFloatFn,
         apply, stringSlice, stringIncludes]);
     }
     return substituteImpl(fmt, args);

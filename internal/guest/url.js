@@ -1,7 +1,8 @@
 // modebox URL: the WHATWG URL standard's basic parser and serializer, as a
 // function expression the prelude compiles (indirect eval) the first time
-// a program reads URL, so the snapshot every run restores holds only this
-// text. It receives what it needs from the prelude, captured at init.
+// a program reads URL; the host serves the text (guest.Sources), so the
+// snapshot every run restores holds none of it. It receives what it needs
+// from the prelude, captured at init.
 (function (deps) {
   'use strict';
   'use strip';

@@ -63,7 +63,7 @@ function installFetch() {
   hidden(G, 'Headers', Headers);
   hidden(G, 'Response', Response);
   hidden(G, 'fetch', function fetch(input, init) {
-    let args;
+    let args, signal;
     try {
       init = init === undefined || init === null ? {} : init;
       if (typeof init !== 'object') throw new TypeErrorCtor('fetch: init must be an object');
@@ -79,8 +79,19 @@ function installFetch() {
         if (init[k] !== undefined && k !== 'signal' && k !== 'credentials') throw new TypeErrorCtor('fetch: option "' + k + '" is not supported');
       }
       if (init.redirect !== undefined && init.redirect !== 'follow') throw new TypeErrorCtor('fetch: only redirect: "follow" is supported');
+      signal = init.signal;
+      if (signal !== undefined && signal !== null) signal.throwIfAborted();
     } catch (e) { return PromiseCtor.reject(e); }
-    return then(call('fetch', args), (r) => new Response(r));
+    const p = then(call('fetch', args), (r) => new Response(r));
+    if (signal === undefined || signal === null) return p;
+    // an abort rejects with the signal's reason, as in Node; the request
+    // itself runs on and its answer is dropped
+    return new PromiseCtor((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort);
+      apply(promiseThen, p, [(v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
+        (e) => { signal.removeEventListener('abort', onAbort); reject(e); }]);
+    });
   });
 }
 builtin({
