@@ -243,7 +243,13 @@ func (e *Engine) takeSnapshot(ctx context.Context, segs []chunk, stripped bool) 
 	if _, err := mod.ExportedFunction("_initialize").Call(ctx); err != nil {
 		return fmt.Errorf("engine: _initialize: %w", err)
 	}
-	ptr, err := writeGuest(ctx, mod, []byte(guest.Prelude), true)
+	// the prelude's text, NUL-terminated, in a buffer of at least
+	// preludeRoom bytes: freed after init, it is the biggest free block
+	// runs find below the top of the heap, so its size (not the prelude's)
+	// says how big a block a run can allocate without growing its memory
+	text := make([]byte, max(len(guest.Prelude)+1, preludeRoom))
+	copy(text, guest.Prelude)
+	ptr, err := writeGuest(ctx, mod, text, false)
 	if err != nil {
 		return err
 	}
@@ -383,6 +389,10 @@ func (e *Engine) restoreMapped(ctx context.Context, mapped *bool) (api.Module, e
 	}
 	return mod, nil
 }
+
+// preludeRoom is the least size of the buffer init reads the prelude from
+// (see init).
+const preludeRoom = 128 << 10
 
 // writeGuest copies b into memory allocated by the guest's mb_alloc, with
 // a trailing NUL when nul is set. The guest frees it.

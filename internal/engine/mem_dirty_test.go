@@ -166,7 +166,7 @@ func TestPlugsGivenBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 800 objects with strings of 60 to 260 bytes, kept live: more than
-	// the top (~31 KB) and the prelude's freed buffer (~108 KB) hold, not
+	// the top (~31 KB) and the prelude's freed buffer (preludeRoom) hold, not
 	// more than those and the plugged chunks (~230 KB). Measured: without
 	// heap_room's unplug, 600 already grow the memory; with it (and before
 	// plugging), 800 do not and 1000 do.
@@ -262,5 +262,25 @@ return s + 1;
 	r := runReuse(t, e, `return [typeof JSON.stringify, Object.getOwnPropertyNames(globalThis).length > 50, [3, 1, 2].sort().join(), typeof tools.add].join()`)
 	if r.Err != nil || string(r.Value) != `"function,true,1,2,3,function"` {
 		t.Fatalf("the next run: %s %+v", r.Value, r.Err)
+	}
+}
+
+// TestBigBlockFits: a run can allocate one block of 100 KiB without
+// growing its memory (a run that grows it loses its instance: it cannot
+// be reset). The biggest free block below the top is the buffer init read
+// the prelude from, freed: it is at least preludeRoom bytes, whatever the
+// prelude's size (when the prelude shrank by the sources the host now
+// serves, the block shrank to ~76 KiB with it).
+func TestBigBlockFits(t *testing.T) {
+	e, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.Run(context.Background(), Request{Code: mustJS(t, `globalThis.b = new Uint8Array(100 << 10); return b.length`), Setup: addSetup})
+	if r.Err != nil || string(r.Value) != "102400" {
+		t.Fatalf("%s %+v", r.Value, r.Err)
+	}
+	if want := uint64(e.snap.pages) * pageSize; r.Stats.PeakMemory != want {
+		t.Fatalf("a run of one 100 KiB block grew its memory to %d bytes (the snapshot's %d)", r.Stats.PeakMemory, want)
 	}
 }
