@@ -82,8 +82,10 @@
       G.setTimeout(() => abortSignal(s, new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
       return s;
     }
-    static any(signals) {
+    static any(iterable) {
       const s = newSignal();
+      const signals = [];
+      for (const o of iterable) signals.push(o); // once: it may be a generator
       for (const o of signals) {
         const st = get(o);
         if (st.aborted) {

@@ -11,6 +11,7 @@ t('remove listener', () => { const c = new AbortController(); const ev = []; con
 t('dup listener', () => { const c = new AbortController(); const ev = []; const f = () => ev.push(1); c.signal.addEventListener('abort', f); c.signal.addEventListener('abort', f); c.abort(); return ev; });
 t('static abort', () => { const s = AbortSignal.abort(); return [s.aborted, s.reason.name]; });
 t('any', () => { const a = new AbortController(), b = new AbortController(); const s = AbortSignal.any([a.signal, b.signal]); const before = s.aborted; b.abort('b'); return [before, s.aborted, s.reason]; });
+t('any of a generator', () => { const a = new AbortController(); const s = AbortSignal.any((function* () { yield a.signal; })()); a.abort('g'); return [s.aborted, s.reason]; });
 t('any aborted', () => { const s = AbortSignal.any([AbortSignal.abort('x')]); return [s.aborted, s.reason]; });
 t('not aborted', () => { const c = new AbortController(); c.signal.throwIfAborted(); return [c.signal.aborted, c.signal.reason, c.signal.onabort]; });
 const ts = AbortSignal.timeout(10);
