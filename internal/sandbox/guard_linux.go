@@ -4,9 +4,10 @@ package sandbox
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,12 +90,7 @@ var pid1Env = map[string]string{"PATH": "/usr/local/bin:/usr/bin:/bin"}
 // script and env as NAME=VALUE words in a fixed order.
 func (s *Sandbox) commandTail(script string, env map[string]string) []string {
 	tail := []string{"/bin/sh", "-c", s.limits, "sh", script}
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		tail = append(tail, k+"="+env[k])
 	}
 	return tail
