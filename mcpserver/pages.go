@@ -1,9 +1,7 @@
 package mcpserver
 
 import (
-	"bytes"
 	"crypto/subtle"
-	"encoding/json"
 	"fmt"
 	"html"
 	"html/template"
@@ -285,7 +283,7 @@ func (h *httpHandler) decideApproval(w http.ResponseWriter, r *http.Request, p *
 		d = modebox.Approve
 	case answerApproveTool:
 		if p.once {
-			httpError(w, http.StatusBadRequest, modebox.CodeBadForm, "this question is asked anew each time: decision must be approve or deny, not approve_tool")
+			httpError(w, http.StatusBadRequest, modebox.CodeBadForm, "this page does not offer approval for the rest of the run (a question asked anew each time, or more than one call): decision must be approve or deny, not approve_tool")
 			return
 		}
 		d = modebox.ApproveTool
@@ -327,25 +325,6 @@ func closedPage(w http.ResponseWriter, p *approvalPage, st linkStatus) {
 	pageHeaders(w)
 	w.WriteHeader(status)
 	_ = approvalTemplate.Execute(w, v)
-}
-
-// prettyArgs indents arguments (JSON) without escaping & < >, so that
-// they read as written; what is not JSON is shown as it is.
-func prettyArgs(raw json.RawMessage) string {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
-		return string(raw)
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return string(raw)
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 // maxMarks is how many combining marks in a row are shown as they are

@@ -47,9 +47,12 @@ type pageCall struct {
 
 // approvalPage is one pending approval's page.
 type approvalPage struct {
-	id      string
-	calls   []pageCall
-	once    bool // a call is Once: no approve for the rest of the run
+	id    string
+	calls []pageCall
+	// once: no approve for the rest of the run, because a call is Once or
+	// the page holds more than one call (one click would approve every
+	// tool on the page for the rest of the run, later calls unseen)
+	once    bool
 	csrf    string
 	created time.Time
 	expires time.Time
@@ -105,6 +108,7 @@ func (s *pageStore) create(calls []pageCall, expires time.Time) *approvalPage {
 	now := s.now()
 	p := &approvalPage{id: id, calls: calls, csrf: randomToken(), created: now, expires: expires, done: make(chan struct{})}
 	p.bytes = entryOverhead
+	p.once = len(calls) > 1
 	for _, c := range calls {
 		p.once = p.once || c.Once
 		p.bytes += entryOverhead + len(c.Args) + len(c.Tool) + len(c.Reason)

@@ -36,10 +36,11 @@ type reporter struct {
 	token   any
 	start   time.Time
 
+	progress *progressCounter
+
 	mu       sync.Mutex
 	queue    []func(context.Context)
 	dropped  int
-	progress float64
 	wake     chan struct{}
 	done     chan struct{}
 	finished chan struct{}
@@ -59,7 +60,7 @@ func withProgress(ctx context.Context, req *mcp.CallToolRequest, also func(modeb
 		return ctx, func() {}
 	}
 	r := &reporter{
-		session: req.Session, token: req.Params.GetProgressToken(), start: time.Now(),
+		session: req.Session, token: progressToken(req), start: time.Now(), progress: counterOf(ctx),
 		wake: make(chan struct{}, 1), done: make(chan struct{}), finished: make(chan struct{}),
 	}
 	go r.send(ctx)
@@ -125,10 +126,7 @@ func (r *reporter) progressNote(message string) func(context.Context) {
 		return nil
 	}
 	return func(ctx context.Context) {
-		r.mu.Lock()
-		r.progress++
-		p := r.progress
-		r.mu.Unlock()
+		p := r.progress.next()
 		_ = r.session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: r.token, Progress: p, Message: message})
 	}
 }
@@ -165,6 +163,33 @@ func (r *reporter) send(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// progressCounter numbers the progress notifications of one request, so
+// that their values increase (as the protocol requires for a token) even
+// when both the wait for a starting server and the run report progress.
+type progressCounter struct {
+	mu sync.Mutex
+	v  float64
+}
+
+// next is the next progress value: 1, 2, 3...
+func (c *progressCounter) next() float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.v++
+	return c.v
+}
+
+// progressCounterKey is the context key of a request's progressCounter.
+type progressCounterKey struct{}
+
+// counterOf is the request's progress counter in ctx, or a new one.
+func counterOf(ctx context.Context) *progressCounter {
+	if c, ok := ctx.Value(progressCounterKey{}).(*progressCounter); ok {
+		return c
+	}
+	return &progressCounter{}
 }
 
 // round formats an elapsed time for a message.

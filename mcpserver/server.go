@@ -110,7 +110,7 @@ func newServer(opts Options, caps *mcp.ServerCapabilities) *Server {
 		Instructions: instructions,
 		Capabilities: caps,
 	})
-	s.srv.AddReceivingMiddleware(s.bindCarrier)
+	s.srv.AddReceivingMiddleware(recoverPanics, s.bindCarrier)
 	return s
 }
 

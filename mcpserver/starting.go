@@ -87,7 +87,11 @@ func (s *Server) awaitEngine(next mcp.MethodHandler) mcp.MethodHandler {
 		if !strings.HasPrefix(method, "tools/") {
 			return next(ctx, method, req)
 		}
-		if err := s.start.wait(ctx, req); err != nil {
+		// one counter for the request's progress, which the run's reporter
+		// continues: progress must increase for a token
+		c := &progressCounter{}
+		ctx = context.WithValue(ctx, progressCounterKey{}, c)
+		if err := s.start.wait(ctx, req, c); err != nil {
 			return nil, err
 		}
 		return next(ctx, method, req)
@@ -96,25 +100,22 @@ func (s *Server) awaitEngine(next mcp.MethodHandler) mcp.MethodHandler {
 
 // wait blocks until the engine is ready (or failed, or ctx ends), telling
 // the client the server is starting meanwhile.
-func (st *starting) wait(ctx context.Context, req mcp.Request) error {
+// Progress values come from c.
+func (st *starting) wait(ctx context.Context, req mcp.Request, c *progressCounter) error {
 	select {
 	case <-st.ready:
 		return st.err
 	default:
 	}
 	ss, _ := req.GetSession().(*mcp.ServerSession)
-	var token any
-	if p, ok := req.GetParams().(interface{ GetProgressToken() any }); ok {
-		token = p.GetProgressToken()
-	}
+	token := progressToken(req)
 	tell := func(first bool) {
 		if ss == nil {
 			return
 		}
 		msg := fmt.Sprintf("%s: %ds", st.what, int(time.Since(st.since).Seconds()))
 		if token != nil {
-			// progress must increase: elapsed seconds, never less than the last
-			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Message: msg, Progress: time.Since(st.since).Seconds()})
+			_ = ss.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Message: msg, Progress: c.next()})
 		}
 		if first {
 			_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "modebox", Data: msg})
