@@ -103,12 +103,21 @@ func checkTokenStore(cfgPath string) []check {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
 	defer cancel()
-	pg, err := pgstore.Open(ctx, spec, pgstore.Options{GCInterval: -1})
+	// doctor creates nothing: the store is only read.
+	pg, err := pgstore.Open(ctx, spec, pgstore.Options{ReadOnly: true})
 	if err != nil {
 		return []check{{Name: "used tokens", Detail: where + ": " + err.Error()}}
 	}
 	defer pg.Close()
-	v, _ := pg.Version(ctx)
+	v, err := pg.Version(ctx)
+	switch {
+	case err != nil:
+		return []check{{Name: "used tokens", Detail: where + ": " + err.Error()}}
+	case v == 0:
+		return []check{{Name: "used tokens", OK: true, Detail: fmt.Sprintf("PostgreSQL (%s), no schema yet: the first replica to start creates it (that needs CREATE on the schema)", where)}}
+	case v > pgstore.SchemaVersion:
+		return []check{{Name: "used tokens", Detail: fmt.Sprintf("PostgreSQL (%s): schema version %d is newer than this modebox's %d: upgrade it", where, v, pgstore.SchemaVersion)}}
+	}
 	out := []check{{Name: "used tokens", OK: true, Detail: fmt.Sprintf("PostgreSQL (%s), schema version %d", where, v)}}
 	return append(out, checkReplicaKeys(ctx, pg))
 }

@@ -175,8 +175,14 @@ func (c *resumeCache) do(ctx context.Context, token string, fn func(context.Cont
 	var te *modebox.TokenError
 	switch {
 	case errors.As(err, &te) && te.Code != modebox.CodeTokenUsed ||
-		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		refusedResult(res, err):
 		delete(c.m, k) // nothing ran: a retry tries again
+	case c.shared != nil && errors.As(err, &te):
+		// TOKEN_USED with a shared store: another replica claimed the
+		// token, and its result replaces this one in the store; a
+		// retry here reads the store.
+		delete(c.m, k)
 	case size > maxStoreBytes:
 		delete(c.m, k) // too large to keep: a retry gets TOKEN_USED
 	default:
@@ -187,6 +193,26 @@ func (c *resumeCache) do(ctx context.Context, token string, fn func(context.Cont
 	close(e.done)
 	c.mu.Unlock()
 	return res, err
+}
+
+// refusedResult reports whether a resume's outcome is a refusal before
+// the token was claimed: the engine had no run slot (ENGINE_BUSY) or its
+// image was closed (IMAGE_CLOSED). Nothing ran and the token is still
+// usable, so the outcome is not kept: a retry runs the resume. (Engine
+// reports these as a result with status error and no value, logs,
+// pending calls or token; a run that went on to fail with one of these
+// codes would, if taken for a refusal, only make a retry get TOKEN_USED
+// from the token's claim.)
+func refusedResult(res *modebox.Result, err error) bool {
+	if err != nil || res == nil || res.Status != modebox.StatusError || res.Error == nil {
+		return false
+	}
+	switch res.Error.Code {
+	case modebox.CodeEngineBusy, modebox.CodeImageClosed:
+	default:
+		return false
+	}
+	return len(res.Value) == 0 && len(res.Logs) == 0 && len(res.Pending) == 0 && res.Token == "" && res.Files == nil
 }
 
 // makeRoom drops the oldest finished entries until the entry of k (not
@@ -336,17 +362,24 @@ func (s *askStore) drop(k [32]byte) {
 }
 
 func (s *askStore) get(ctx context.Context, token string) *ask {
+	a, _ := s.lookup(ctx, token)
+	return a
+}
+
+// lookup is get that also returns the shared store's failure (a
+// *modebox.TokenError with CodeTokenStoreUnavailable, or ctx's error).
+func (s *askStore) lookup(ctx context.Context, token string) (*ask, error) {
 	k := sha256.Sum256([]byte(token))
 	s.mu.Lock()
 	a := s.m[k]
 	s.mu.Unlock()
 	if a != nil && time.Since(a.at) <= s.keep {
-		return a
+		return a, nil
 	}
 	if s.shared != nil {
 		return s.shared.getAsk(ctx, k)
 	}
-	return nil
+	return nil, nil
 }
 
 // issuedState returns what this server asked for with requestState
@@ -366,7 +399,16 @@ func (s *Server) issuedState(ctx context.Context, req *mcp.CallToolRequest, stat
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("requestState is part of protocol %s and later; this request is protocol %s", version20260728, v)}
 	}
-	a := s.asks.get(ctx, state)
+	a, err := s.asks.lookup(ctx, state)
+	var te *modebox.TokenError
+	if errors.As(err, &te) {
+		// The shared store is down: the requestState may well have
+		// been issued by another replica; the client should try again.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: string(te.Code) + ": " + te.Message + "; try again"}
+	}
+	if err != nil {
+		return nil, err
+	}
 	if a == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: "requestState was not issued by this server in an input_required result (or it has expired)"}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/modebox/modebox"
@@ -269,7 +270,9 @@ func (s *shared) run(ctx context.Context, key []byte, fn func(context.Context) (
 	octx, cancel := context.WithTimeout(bg, sharedOpTimeout)
 	defer cancel()
 	var te *modebox.TokenError
-	if errors.As(err, &te) && te.Code != modebox.CodeTokenUsed {
+	if errors.As(err, &te) && te.Code != modebox.CodeTokenUsed || refusedResult(res, err) {
+		// Nothing ran (the token did not open, or the engine refused
+		// the resume before claiming it): a retry anywhere runs it.
 		_ = s.store.Abandon(octx, key)
 		return res, err
 	}
@@ -281,7 +284,18 @@ func (s *shared) run(ctx context.Context, key []byte, fn func(context.Context) (
 	if serr == nil {
 		// A failure here leaves the entry running until its lease
 		// lapses; a retry elsewhere is then refused by the token's claim.
-		_ = s.store.Finish(octx, key, blob, resumeKeep)
+		if errors.As(err, &te) {
+			// TOKEN_USED: another process claimed the token; its
+			// result, if it stores one, wins over this placeholder.
+			_ = s.store.Finish(octx, key, blob, resumeKeep)
+		} else {
+			// Only the claim's winner has an outcome other than
+			// TOKEN_USED: it replaces whatever the entry holds, so
+			// that if this process's lease lapsed (the store was
+			// unreachable) and another took the entry over and stored
+			// TOKEN_USED, retries still get the real result.
+			_ = s.store.Put(octx, key, blob, resumeKeep)
+		}
 	}
 	return res, err
 }
@@ -300,24 +314,39 @@ func (s *shared) putAsk(k [32]byte, a *ask, keep time.Duration) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), sharedOpTimeout)
 	defer cancel()
-	_ = s.store.Put(ctx, key, blob, keep)
+	if err := s.store.Put(ctx, key, blob, keep); err != nil {
+		// The replica that paused still has the ask; a retry reaching
+		// another replica is told the requestState is not known there.
+		slog.Warn("modebox mcp: the shared retry cache did not keep an input_required pause; retries of it reaching other replicas will be refused",
+			"err", err)
+	}
 }
 
-func (s *shared) getAsk(ctx context.Context, k [32]byte) *ask {
+// getAsk returns the ask stored under k, nil when there is none (or it
+// does not open), or storeDown's error when the store fails.
+func (s *shared) getAsk(ctx context.Context, k [32]byte) (*ask, error) {
 	key := sharedKey("ask", k)
-	blob, err := s.store.Get(ctx, key)
-	if err != nil || blob == nil {
-		return nil
+	octx, cancel := context.WithTimeout(ctx, sharedOpTimeout)
+	defer cancel()
+	blob, err := s.store.Get(octx, key)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, storeDown(err)
+	}
+	if blob == nil {
+		return nil, nil
 	}
 	var sa storedAsk
 	if s.open(key, blob, &sa) != nil {
-		return nil
+		return nil, nil
 	}
 	a := &ask{calls: sa.Calls, at: time.Now()}
 	if b, err := hex.DecodeString(sa.Args); err != nil || len(b) != len(a.args) {
-		return nil
+		return nil, nil
 	} else {
 		copy(a.args[:], b)
 	}
-	return a
+	return a, nil
 }

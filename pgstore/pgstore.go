@@ -4,7 +4,9 @@
 // of the MCP server, so that a retried resume reaching any replica gets
 // the first result (an [mcpserver.SharedStore]).
 //
-// [Open] connects and creates or migrates the schema on first use; the
+// [Open] connects and creates or migrates the schema on first use (only
+// then does it need CREATE on the schema; [Options.ReadOnly] creates
+// nothing); the
 // tables are named modebox_*, in the connection's search_path (set
 // search_path in the URL to use another schema). The schema version is
 // recorded in modebox_schema; migrations run under an advisory lock, so
@@ -35,6 +37,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/seal"
 )
 
 // Stable error codes of this package (Error.Code), the token store's in
@@ -78,7 +81,8 @@ func CodeOf(err error) modebox.Code {
 
 // Options tune a Store; the zero value is ready to use.
 type Options struct {
-	// ClaimTimeout bounds one claim, connection included (default 5s).
+	// ClaimTimeout bounds one claim, and each retry-cache call, connection
+	// included (default 5s).
 	// A claim that does not finish in time fails closed.
 	ClaimTimeout time.Duration
 	// MaxConns is the size of the connection pool (default 16).
@@ -87,6 +91,10 @@ type Options struct {
 	// minute). Replicas take turns: one collects at a time. Negative: never
 	// (call GC yourself).
 	GCInterval time.Duration
+	// ReadOnly opens the store for inspection (modebox doctor): Open
+	// then creates and migrates nothing and collects nothing; Version
+	// reports 0 when the schema was never created.
+	ReadOnly bool
 }
 
 // Store is the PostgreSQL store. It is safe for concurrent use.
@@ -128,6 +136,13 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, &Error{Code: CodeInvalidURL, Message: "the token store's connection string is not usable", Err: redact(err)}
 	}
 	s := &Store{pool: pool, opts: opts, owner: newOwner()}
+	if opts.ReadOnly {
+		if _, err := s.Version(ctx); err != nil {
+			pool.Close()
+			return nil, err
+		}
+		return s, nil
+	}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
@@ -205,8 +220,20 @@ var migrations = []string{
 }
 
 // migrate creates the schema or brings it to SchemaVersion, under an
-// advisory lock held for the transaction.
+// advisory lock held for the transaction. A schema already at
+// SchemaVersion is only read, so that a role without CREATE on the
+// schema (docs/scaling.md's grants) opens the store.
 func (s *Store) migrate(ctx context.Context) error {
+	v, err := s.Version(ctx)
+	if err != nil {
+		return err
+	}
+	if v > len(migrations) {
+		return &Error{Code: CodeSchemaTooNew, Message: fmt.Sprintf("the token store's schema is version %d; this modebox knows versions up to %d: upgrade it", v, len(migrations))}
+	}
+	if v == len(migrations) {
+		return nil
+	}
 	tx, err := s.pool.Begin(ctx)
 	if err != nil {
 		return unavailable("connecting to the token store", err)
@@ -221,7 +248,6 @@ func (s *Store) migrate(ctx context.Context) error {
 	)`); err != nil {
 		return &Error{Code: CodeUnavailable, Message: "creating the token store's version table", Err: err}
 	}
-	var v int
 	if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM modebox_schema").Scan(&v); err != nil {
 		return unavailable("reading the token store's schema version", err)
 	}
@@ -242,8 +268,16 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// Version returns the schema version recorded in the database.
+// Version returns the schema version recorded in the database, 0 when
+// there is no schema yet.
 func (s *Store) Version(ctx context.Context) (int, error) {
+	var exists bool
+	if err := s.pool.QueryRow(ctx, "SELECT to_regclass('modebox_schema') IS NOT NULL").Scan(&exists); err != nil {
+		return 0, unavailable("reading the schema version", err)
+	}
+	if !exists {
+		return 0, nil
+	}
 	var v int
 	if err := s.pool.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM modebox_schema").Scan(&v); err != nil {
 		return 0, unavailable("reading the schema version", err)
@@ -253,7 +287,10 @@ func (s *Store) Version(ctx context.Context) (int, error) {
 
 // Claim implements [modebox.TokenStore]: it records the token id as used,
 // in one statement, and returns modebox.TokenUsedError(id) if it was
-// already. Any other failure is an *Error with CodeUnavailable.
+// already, or an error with modebox.CodeTokenExpired if expires is more
+// than SkewAllowance before the database's clock (whatever this
+// process's clock says). Any other failure is an *Error with
+// CodeUnavailable.
 func (s *Store) Claim(id string, expires time.Time) error {
 	return s.ClaimKeyed(id, "", expires)
 }
@@ -267,25 +304,46 @@ func (s *Store) ClaimKeyed(id, keyID string, expires time.Time) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.opts.ClaimTimeout)
 	defer cancel()
-	tag, err := s.pool.Exec(ctx,
-		"INSERT INTO modebox_used_tokens (id, key_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-		raw, keyID, expires)
+	// The database's clock decides expiry, as it does for collection
+	// (GC): a token that expired more than the skew allowance ago by it
+	// may have had its record collected, so it is refused whatever the
+	// claiming replica's clock says.
+	var fresh bool
+	var inserted int
+	err = s.pool.QueryRow(ctx, `WITH ok AS (SELECT $3::timestamptz >= now() - $4::interval AS fresh),
+		ins AS (INSERT INTO modebox_used_tokens (id, key_id, expires_at)
+			SELECT $1, $2, $3 FROM ok WHERE fresh ON CONFLICT (id) DO NOTHING RETURNING 1)
+		SELECT (SELECT fresh FROM ok), (SELECT count(*) FROM ins)`,
+		raw, keyID, expires, SkewAllowance).Scan(&fresh, &inserted)
 	if err != nil {
 		return unavailable("recording the token as used", err)
 	}
-	if tag.RowsAffected() == 0 {
+	if !fresh {
+		return &seal.Error{Code: modebox.CodeTokenExpired,
+			Message: "the token expired by the token store's clock (this replica's clock is behind the database's); it cannot be resumed"}
+	}
+	if inserted == 0 {
 		return modebox.TokenUsedError(id)
 	}
 	return nil
 }
 
+// SkewAllowance is how far past its expiry, by the database's clock, a
+// token's used record is kept: claims of tokens expired longer ago are
+// refused with modebox.CodeTokenExpired, and collection removes only
+// records expired longer ago, so a record is never collected while a
+// claim of its token could still succeed.
+const SkewAllowance = time.Minute
+
 // gcBatch is how many expired records one statement deletes.
 const gcBatch = 5000
 
-// GC deletes the records of tokens that expired before now less a
-// minute (the clock skew tokens allow) and retry-cache entries past their
-// expiry, in batches found through the expiry indexes. If another replica
-// is collecting it returns (0, nil) at once.
+// GC deletes the records of tokens that expired before the earlier of
+// now and the database's clock, less SkewAllowance, and retry-cache
+// entries past their expiry by the database's clock, in batches found
+// through the expiry indexes. A replica whose clock runs ahead so
+// collects nothing early. If another replica is collecting it returns
+// (0, nil) at once.
 func (s *Store) GC(ctx context.Context, now time.Time) (removed int64, err error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -302,13 +360,12 @@ func (s *Store) GC(ctx context.Context, now time.Time) (removed int64, err error
 	defer func() {
 		_, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", int64(gcLock))
 	}()
-	cutoff := now.Add(-time.Minute)
 	for _, q := range []string{
-		"DELETE FROM modebox_used_tokens WHERE id IN (SELECT id FROM modebox_used_tokens WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)",
-		"DELETE FROM modebox_results WHERE key IN (SELECT key FROM modebox_results WHERE expires_at < $1 ORDER BY expires_at LIMIT $2)",
+		"DELETE FROM modebox_used_tokens WHERE id IN (SELECT id FROM modebox_used_tokens WHERE expires_at < least($1::timestamptz, now()) - $3::interval ORDER BY expires_at LIMIT $2)",
+		"DELETE FROM modebox_results WHERE key IN (SELECT key FROM modebox_results WHERE expires_at < least($1::timestamptz + $3::interval, now()) ORDER BY expires_at LIMIT $2)",
 	} {
 		for {
-			tag, err := conn.Exec(ctx, q, cutoff, gcBatch)
+			tag, err := conn.Exec(ctx, q, now, gcBatch, SkewAllowance)
 			if err != nil {
 				return removed, unavailable("collecting expired records", err)
 			}

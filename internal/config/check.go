@@ -598,6 +598,17 @@ func TokenStoreProblem(s string, inFile bool) (msg, hint string) {
 		return "the URL holds a password; keep it out of modebox.json",
 			"set it in $PGPASSWORD or ~/.pgpass, or put the whole URL in $MODEBOX_TOKEN_STORE"
 	}
+	if inFile {
+		// libpq's and pgx's query parameters that hold a secret or say
+		// where one is (only the parameter's name is shown).
+		for k := range u.Query() {
+			switch strings.ToLower(k) {
+			case "password", "sslpassword", "passfile":
+				return "the URL's query holds " + strconv.Quote(strings.ToLower(k)) + "; keep it out of modebox.json",
+					"set the password in $PGPASSWORD or ~/.pgpass ($PGPASSFILE), or put the whole URL in $MODEBOX_TOKEN_STORE"
+			}
+		}
+	}
 	if inFile && !tokenStoreURL.MatchString(s) {
 		return "the URL's user name may not contain '@' or ':'", ""
 	}
