@@ -147,20 +147,16 @@
     return StringCtor(this).replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
       (m, pre) => (pre === undefined ? '\uFFFD' : pre + '\uFFFD'));
   });
-  const setMethods = {
-    union(o) { const r = new SetCtor(this); for (const v of o.keys()) r.add(v); return r; },
-    intersection(o) { const r = new SetCtor(); for (const v of this) if (o.has(v)) r.add(v); return r; },
-    difference(o) { const r = new SetCtor(); for (const v of this) if (!o.has(v)) r.add(v); return r; },
-    symmetricDifference(o) {
-      const r = new SetCtor(this);
-      for (const v of o.keys()) { if (this.has(v)) r.delete(v); else r.add(v); }
-      return r;
+  // The ES2025 Set methods: setmethods.js, compiled on first call
+  // (hostSource).
+  let setImpl;
+  const setMethod = (k) => ({
+    [k](o) {
+      if (!setImpl) setImpl = evalFn(hostSource('set'))([SetCtor, TypeErrorCtor, StringCtor, apply]);
+      return apply(setImpl[k], this, [o]);
     },
-    isSubsetOf(o) { for (const v of this) if (!o.has(v)) return false; return true; },
-    isSupersetOf(o) { for (const v of o.keys()) if (!this.has(v)) return false; return true; },
-    isDisjointFrom(o) { for (const v of this) if (o.has(v)) return false; return true; },
-  };
-  for (const k of objectKeys(setMethods)) polyfill(SetCtor.prototype, k, setMethods[k]);
+  })[k];
+  for (const k of ['union', 'intersection', 'difference', 'symmetricDifference', 'isSubsetOf', 'isSupersetOf', 'isDisjointFrom']) polyfill(SetCtor.prototype, k, setMethod(k));
 
   // crypto.getRandomValues and randomUUID: from the run's Math.random,
   // whose seed is in the journal, so a replay gets the same values.
