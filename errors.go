@@ -39,8 +39,9 @@ const (
 	// set one.
 	CodeTimerLimit = codes.TimerLimit
 	// CodeValueTooLarge: a value crossing the sandbox's boundary is over its
-	// limit. The limit is Limits.MaxValue; a call's arguments or a tool's
-	// result over it fail that call, the run's result fails the run.
+	// limit. The limit is Limits.MaxValue, and 8,000 levels of nested arrays
+	// and objects; a call's arguments or a tool's result over it fail that
+	// call, the run's result fails the run.
 	CodeValueTooLarge = codes.ValueTooLarge
 	// CodeStackOverflow: the program recursed too deep.
 	CodeStackOverflow = codes.StackOverflow
@@ -213,7 +214,7 @@ const (
 	// paused run.
 	CodeTokenMalformed = codes.TokenMalformed
 	// CodeTokenTooLarge: the token, or its decompressed body, is over its size
-	// cap.
+	// cap. A run that pauses with a token over the cap fails with it.
 	CodeTokenTooLarge = codes.TokenTooLarge
 	// CodeTokenVersion: the token's format version is not one this build
 	// reads.

@@ -159,8 +159,9 @@ const (
 	// interval set one.
 	TimerLimit Code = "TIMER_LIMIT"
 	// ValueTooLarge: a value crossing the sandbox's boundary is over its limit.
-	// The limit is Limits.MaxValue; a call's arguments or a tool's result over
-	// it fail that call, the run's result fails the run.
+	// The limit is Limits.MaxValue, and 8,000 levels of nested arrays and
+	// objects; a call's arguments or a tool's result over it fail that call,
+	// the run's result fails the run.
 	ValueTooLarge Code = "VALUE_TOO_LARGE"
 	// StackOverflow: the program recursed too deep.
 	StackOverflow Code = "STACK_OVERFLOW"
@@ -354,6 +355,7 @@ const (
 	// run.
 	TokenMalformed Code = "TOKEN_MALFORMED"
 	// TokenTooLarge: the token, or its decompressed body, is over its size cap.
+	// A run that pauses with a token over the cap fails with it.
 	TokenTooLarge Code = "TOKEN_TOO_LARGE"
 	// TokenVersion: the token's format version is not one this build
 	// reads.

@@ -58,6 +58,8 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		if len(payload) > r.limits.MaxValue {
 			r.setErr(&Error{Code: codes.ValueTooLarge, Message: fmt.Sprintf(
 				"the result is %d bytes, over the limit of %d", len(payload), r.limits.MaxValue)})
+		} else if tooDeep(payload) {
+			r.setErr(&Error{Code: codes.ValueTooLarge, Message: deepMessage("the result")})
 		} else if len(payload) > 0 && !jsontext.Valid(payload) {
 			r.crash("malformed result")
 		} else {
@@ -147,6 +149,13 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 	}
 	// payload: tool name, newline, JSON arguments
 	tool, args, ok := bytes.Cut(payload, []byte{'\n'})
+	if ok && tooDeep(args) {
+		pc.tool = "?"
+		pc.digest = argsDigest(payload)
+		r.addPending(pc)
+		r.reject(pc, codes.ValueTooLarge, deepMessage("the call's arguments"))
+		return answerGo
+	}
 	same := ok && r.lastTool != "" && string(tool) == r.lastTool // a loop calls one tool: one string for all, checked once
 	if !ok || !same && (len(tool) == 0 || len(tool) > 256 || !utf8.Valid(tool)) || !jsontext.Valid(args) {
 		r.crash("malformed call")
@@ -345,12 +354,36 @@ func (r *run) callInline() (c completion, ok bool) {
 		return completion{}, false
 	}
 	r.hold.setIdle(true) // the guest waits for this call
-	c = callHost(r.callContext(pc), r, r.host, pc, r.limits.MaxValue)
+	c = r.callHostInline(pc)
 	r.hold.setIdle(false)
 	if !r.inTool.CompareAndSwap(driverInTool, driverOwns) {
 		return completion{}, false // taken over
 	}
 	return r.received(c), true
+}
+
+// handlerExitedMessage is the TOOL_ERROR of a call whose handler ended
+// its goroutine (runtime.Goexit) instead of returning or panicking.
+const handlerExitedMessage = "the tool's handler exited its goroutine (runtime.Goexit, as t.FailNow and t.Fatal do) instead of returning"
+
+// goexitCompletion settles pc as a handler that ended its goroutine.
+func goexitCompletion(pc *pendingCall) completion {
+	return completion{call: pc, value: errorJSON(codes.ToolError, handlerExitedMessage)}
+}
+
+// callHostInline is callHost on the driver. A handler that ends the
+// goroutine (runtime.Goexit) ends the driver: the run fails with
+// TOOL_ERROR, unless Run took it over already.
+func (r *run) callHostInline(pc *pendingCall) completion {
+	returned := false
+	defer func() {
+		if !returned && r.inTool.CompareAndSwap(driverInTool, driverOwns) {
+			r.setErr(&Error{Code: codes.ToolError, Message: pc.tool + ": " + handlerExitedMessage})
+		}
+	}()
+	c := callHost(r.callContext(pc), r, r.host, pc, r.limits.MaxValue)
+	returned = true
+	return c
 }
 
 // takeOver ends a stopped run whose driver is in a tool (callInline):
@@ -387,19 +420,29 @@ func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue 
 			r.observe(ev)
 		}()
 	}
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			c.ok, c.value = false, errorJSON(codes.ToolError, fmt.Sprintf("the tool panicked: %v", p))
+		} else if !returned {
+			// runtime.Goexit (t.FailNow, t.Fatal): the goroutine ends
+			// whatever this does; the caller settles the call (see
+			// goexitCompletion)
+			c.ok, c.value = false, errorJSON(codes.ToolError, handlerExitedMessage)
 		}
 	}()
 	if host == nil {
+		returned = true
 		return completion{call: pc, value: errorJSON(codes.ToolNotFound, "no tool named "+pc.tool)}
 	}
 	v, err := host.Call(ctx, Call{ID: pc.id, Tool: pc.tool, Args: pc.args, Approval: pc.approval})
+	returned = true
 	if err != nil {
 		code := codes.ToolError
 		var ce CodedError
-		if errors.As(err, &ce) && ce.ErrorCode() != "" {
+		if errors.As(err, &ce) && ce.ErrorCode() != "" && codeLike(ce.ErrorCode()) {
+			// a code that is not code-like would reach a catch as it is
+			// but end an uncaught run as UNCAUGHT_EXCEPTION: TOOL_ERROR
 			code = codes.Code(ce.ErrorCode())
 		}
 		c.value = errorJSON(code, err.Error())
@@ -415,8 +458,56 @@ func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue 
 		c.value = errorJSON(codes.ValueTooLarge, fmt.Sprintf("the tool's result is %d bytes, over the limit of %d", len(v), maxValue))
 		return c
 	}
+	if tooDeep(v) {
+		c.value = errorJSON(codes.ValueTooLarge, deepMessage("the tool's result"))
+		return c
+	}
 	c.ok, c.value = true, v
 	return c
+}
+
+// MaxDepth is the deepest nesting of arrays and objects a value crossing
+// the sandbox's boundary may have: a call's arguments or a tool's result
+// nested deeper fail that call, the run's result fails the run, all with
+// VALUE_TOO_LARGE. It is well below encoding/json's 10,000, so that a
+// token that holds such values (a few levels deeper) still opens.
+const MaxDepth = 8000
+
+// tooDeep reports whether the JSON text b nests arrays and objects deeper
+// than MaxDepth. It only counts brackets outside strings, so it answers
+// for any text; a text of MaxDepth bytes or less cannot be too deep.
+func tooDeep(b []byte) bool {
+	if len(b) <= MaxDepth {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '[', '{':
+			if depth++; depth > MaxDepth {
+				return true
+			}
+		case ']', '}':
+			depth--
+		case '"':
+			for i++; i < len(b); i++ {
+				j := bytes.IndexAny(b[i:], `"\\`)
+				if j < 0 {
+					return false
+				}
+				i += j
+				if b[i] == '"' {
+					break
+				}
+				i++ // the escaped byte
+			}
+		}
+	}
+	return false
+}
+
+func deepMessage(what string) string {
+	return fmt.Sprintf("%s: arrays and objects nested deeper than %d levels, over the limit", what, MaxDepth)
 }
 
 type guestError struct {

@@ -60,10 +60,11 @@ type run struct {
 	timing   runTime // clock readings and timers (timecap.go)
 	hardMem  uint32
 
-	stopCode atomic.Pointer[codes.Code] // set by Run on timeout or cancel
-	stopCh   chan struct{}
-	stopOnce sync.Once
-	done     chan struct{} // closed when the driver exits
+	stopCode    atomic.Pointer[codes.Code] // set by Run on timeout or cancel
+	ctxDeadline atomic.Bool                // the stop is the caller's context deadline (set before stopCode)
+	stopCh      chan struct{}
+	stopOnce    sync.Once
+	done        chan struct{} // closed when the driver exits
 
 	mu          sync.Mutex // guards the fields below against a hard return
 	logs        []Log
@@ -215,6 +216,7 @@ wait:
 			break wait
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				r.ctxDeadline.Store(true)
 				r.requestStop(codes.Timeout)
 			} else {
 				r.requestStop(codes.Cancelled)
@@ -242,7 +244,7 @@ wait:
 		if c := r.stopCode.Load(); c != nil {
 			code = *c
 		}
-		r.setErrLocked(&Error{Code: code, Message: stopMessage(code, lim)})
+		r.setErrLocked(&Error{Code: code, Message: r.stopMessage(code)})
 	}
 	res := &Result{
 		Logs:        r.logs,
@@ -284,10 +286,14 @@ func (r *run) requestStop(code codes.Code) {
 	})
 }
 
-func stopMessage(code codes.Code, lim Limits) string {
+// stopMessage is the message of a run stopped with code.
+func (r *run) stopMessage(code codes.Code) string {
 	switch code {
 	case codes.Timeout:
-		return fmt.Sprintf("the run exceeded its time limit of %s", lim.Timeout)
+		if r.ctxDeadline.Load() {
+			return "the caller's context deadline passed before the run finished"
+		}
+		return fmt.Sprintf("the run exceeded its time limit of %s", r.limits.Timeout)
 	case codes.Cancelled:
 		return "the run was cancelled"
 	}
@@ -518,8 +524,12 @@ func (r *run) pause() {
 }
 
 func (r *run) failStopped() {
-	code := *r.stopCode.Load()
-	r.setErr(&Error{Code: code, Message: stopMessage(code, r.limits)})
+	c := r.stopCode.Load()
+	if c == nil { // not stopped: a path that should not take this
+		r.setErr(&Error{Code: codes.Internal, Message: "the run's driver stopped without a reason"})
+		return
+	}
+	r.setErr(&Error{Code: *c, Message: r.stopMessage(*c)})
 }
 
 // trap records a guest trap (or a host failure while driving it).

@@ -68,7 +68,14 @@ type callJob struct {
 
 // callWorkers run tool calls.
 var callWorkers = newGoPool(func(j callJob) {
+	delivered := false
+	defer func() {
+		if !delivered { // the handler ended the goroutine (runtime.Goexit)
+			j.r.deliver(goexitCompletion(j.pc))
+		}
+	}()
 	j.r.deliver(callHost(j.ctx, j.r, j.host, j.pc, j.maxValue))
+	delivered = true
 })
 
 // drivers run runs' drivers (Run).

@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,7 +38,8 @@ type Host struct {
 	decisions map[int]Decision
 	expect    map[int]Pending
 
-	source string // first source called in this run, as a label (driver only)
+	sources   []string        // distinct sources called in this run, in order, as labels (driver only)
+	sourceSet map[string]bool // sources as a set
 
 	states map[*builtin.Capability]builtin.Run // this run's built-in state (fs staging, fetch session)
 
@@ -84,11 +87,59 @@ func (h *Host) approveTool(keys ...string) {
 }
 
 // flowApprovalKey is what an approval for the rest of the run covers when
-// it is given for a sink call after source: later sink calls after that
-// same source. The plain key (given before any source) does not cover
-// them.
-func flowApprovalKey(key, source string) string {
-	return key + "\x00after " + source
+// it is given for a sink call after the run's first n distinct sources:
+// later sink calls while no further source has been read. The plain key
+// (given before any source) does not cover them, and a new source read
+// later invalidates it (the sources only grow, so n names the set).
+func flowApprovalKey(key string, n int) string {
+	return key + "\x00after " + strconv.Itoa(n) + " sources"
+}
+
+// maxNamedSources is how many sources a data-flow reason names; the rest
+// are counted.
+const maxNamedSources = 5
+
+// sourcesText names the sources read so far for a data-flow reason,
+// with its verb: "tools.a (a source) was", "tools.a, tools.b (sources)
+// were", the first maxNamedSources and "and N more" past them.
+func sourcesText(sources []string) string {
+	if len(sources) == 1 {
+		return sources[0] + " (a source) was"
+	}
+	named := sources
+	more := ""
+	if len(named) > maxNamedSources {
+		named = named[:maxNamedSources]
+		more = fmt.Sprintf(" and %d more", len(sources)-maxNamedSources)
+	}
+	return strings.Join(named, ", ") + more + " (sources) were"
+}
+
+// approvedBefore reports whether key was approved for the rest of the
+// run before any source, or after fewer than n sources (the last few
+// counts are looked at: this only words the reason).
+func (h *Host) approvedBefore(key string, n int) bool {
+	if h.toolApproved(key) {
+		return true
+	}
+	for i := n - 1; i >= 1 && i >= n-8; i-- {
+		if h.toolApproved(flowApprovalKey(key, i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// addSource records a source read, once per distinct label.
+func (h *Host) addSource(label string) {
+	if h.sourceSet[label] {
+		return
+	}
+	if h.sourceSet == nil {
+		h.sourceSet = map[string]bool{}
+	}
+	h.sourceSet[label] = true
+	h.sources = append(h.sources, label)
 }
 
 // setCover records, for a call that will ask its approver, the approval
@@ -163,14 +214,15 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 	}
 	akey := approvalKey(e, gi)
 	plainKey := "" // with akey, what approving this call for the rest of the run approves (coverKeys)
-	if e.Sink && h.source != "" {
-		flow := fmt.Sprintf("data flow: %s is a sink, and %s (a source) was called earlier in this run", e.Label(), h.source)
-		// an approval given before the source was read does not cover a
+	if e.Sink && len(h.sources) > 0 {
+		flow := fmt.Sprintf("data flow: %s is a sink, and %s called earlier in this run", e.Label(), sourcesText(h.sources))
+		// an approval given before a source was read does not cover a
 		// sink after it: that person did not know the data would be there
-		fkey := flowApprovalKey(akey, h.source)
+		fkey := flowApprovalKey(akey, len(h.sources))
 		plainKey = akey
-		if h.toolApproved(akey) && !h.toolApproved(fkey) {
-			flow += "; " + e.Label() + " was approved for the rest of the run before " + h.source + " was read, which does not cover this call"
+		last := h.sources[len(h.sources)-1]
+		if !h.toolApproved(fkey) && h.approvedBefore(akey, len(h.sources)) {
+			flow += "; " + e.Label() + " was approved for the rest of the run before " + last + " was read, which does not cover this call"
 		}
 		akey = fkey
 		if reason != "" {
@@ -179,11 +231,12 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 			reason = flow
 		}
 	}
-	if (e.Source || gi.Source) && h.source == "" {
-		h.source = e.Label()
+	if e.Source || gi.Source {
+		name := e.Label()
 		if gi.SourceName != "" {
-			h.source = gi.SourceName
+			name = gi.SourceName
 		}
+		h.addSource(name)
 	}
 	if replayed {
 		return engine.Verdict{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -78,9 +79,9 @@ type Outcome struct {
 	Token   string
 }
 
-// Run runs req. The error is for invalid options (an *errs.Config) and a
-// token that could not be sealed; everything that goes wrong with the
-// program is in the outcome.
+// Run runs req. The error is for invalid options (an *errs.Config);
+// everything that goes wrong with the program is in the outcome, a paused
+// run that cannot be sealed too (TOKEN_TOO_LARGE, as a failed run).
 func (r *Runner) Run(ctx context.Context, req Request) (*Outcome, error) {
 	return r.run(ctx, req, &Host{}, false)
 }
@@ -168,7 +169,15 @@ func (r *Runner) run(ctx context.Context, req Request, h *Host, slotHeld bool) (
 				Journal: res.Journal, Pending: out.Pending, Approved: approved,
 			}, r.Binding)
 			if err != nil {
-				return nil, err
+				// the run is lost, not the outcome: it ends as a failed run
+				// with what it did (its calls, logs, journal)
+				code, msg := codes.Internal, err.Error()
+				if se, ok := errors.AsType[*seal.Error](err); ok {
+					code, msg = se.Code, se.Message
+				}
+				res.Paused, res.Pending, out.Pending = false, nil, nil
+				res.Err = &engine.Error{Code: code, Message: "the run paused, but it cannot be sealed into a token: " + msg}
+				return out, nil
 			}
 			out.Token = tok
 		}

@@ -35,6 +35,9 @@ type Check struct {
 	Listed bool
 	// Entry is the matching entry when Listed.
 	Entry netguard.Entry
+	// Origin is Target's scheme://host:port, whole and safe to show in a
+	// prompt (Summary may cut a long URL, host included).
+	Origin string
 	// Summary is one line for an approval prompt, for example
 	// `POST https://api.example.com/v1/items?x=1 (body 120 bytes, application/json), not on the fetch allowlist`.
 	Summary string
@@ -82,7 +85,8 @@ func (c *Client) check(r Request) (Check, string, error) {
 	if err := c.checkSecure(t, e, listed); err != nil {
 		return Check{}, "", err
 	}
-	return Check{Target: t, Listed: listed, Entry: e, Summary: summary(method, t, r, e, listed)}, method, nil
+	return Check{Target: t, Listed: listed, Entry: e, Origin: promptSafe(t.URL.Scheme+"://"+t.HostPort(), true),
+		Summary: summary(method, t, r, e, listed)}, method, nil
 }
 
 // checkSecure refuses a request that would send an entry's injected

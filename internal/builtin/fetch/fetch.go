@@ -102,7 +102,7 @@ func New(cfg Config) (*builtin.Capability, error) {
 
 // gate checks the URL against the allowlist before anything runs: a URL
 // that can never be fetched is refused, an unlisted host needs approval,
-// given per origin.
+// given per origin (the approval key is the origin for listed hosts too).
 func gate(cl *webfetch.Client, raw json.RawMessage) builtin.Gate {
 	var a args
 	if json.Unmarshal(raw, &a) != nil {
@@ -116,13 +116,16 @@ func gate(cl *webfetch.Client, raw json.RawMessage) builtin.Gate {
 	if err != nil {
 		return builtin.Gate{Reject: builtin.ToolError("fetch(): ", err)}
 	}
+	// approvals are per origin, listed or not: an approval for the rest
+	// of the run given on a data-flow question for one listed origin
+	// does not cover another
+	key := "fetch " + chk.Target.URL.Scheme + "://" + chk.Target.HostPort()
 	if chk.Listed {
-		return builtin.Gate{}
+		return builtin.Gate{ApprovalKey: key}
 	}
-	return builtin.Gate{
-		Reason:      "fetch " + chk.Summary + " is not on the fetch allowlist",
-		ApprovalKey: "fetch " + chk.Target.URL.Scheme + "://" + chk.Target.HostPort(),
-	}
+	// the origin leads, whole: the summary may cut a long URL, host
+	// included; the summary ends with "not on the fetch allowlist"
+	return builtin.Gate{Reason: "fetch to " + chk.Origin + ": " + chk.Summary, ApprovalKey: key}
 }
 
 func run(ctx context.Context, c builtin.Call, raw json.RawMessage) (any, error) {
