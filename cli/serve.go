@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,26 +20,14 @@ import (
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/config"
+	iconfig "github.com/modebox/modebox/internal/config"
 	"github.com/modebox/modebox/mcpserver"
 )
 
-// mcpSection is modebox.json's "mcp" section.
-type mcpSection struct {
-	// ApproveTool offers the approve tool to clients that cannot elicit.
-	ApproveTool bool `json:"approveTool"`
-}
-
-func parseMCPSection(raw json.RawMessage) (mcpSection, error) {
-	var m mcpSection
-	if len(raw) == 0 {
-		return m, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return m, fmt.Errorf("/mcp: %v (known keys: approveTool)", err)
-	}
-	return m, nil
+// parseMCPSection reads modebox.json's "mcp" section with the file's
+// strict, case-sensitive checks (as `modebox config check` does).
+func parseMCPSection(raw json.RawMessage) (iconfig.MCP, error) {
+	return iconfig.ParseMCP(raw)
 }
 
 // mcpFlags are the flags of `modebox mcp`.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -200,6 +202,7 @@ func (c *checker) check(root *node) (*Config, *Error) {
 				cfg.FSTool, err = c.fsSection(v, p)
 			case "mcp":
 				cfg.MCP = raw
+				cfg.MCPSettings, err = c.mcpSection(v, p)
 			}
 			return err
 		}
@@ -207,7 +210,73 @@ func (c *checker) check(root *node) (*Config, *Error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.ruleNamespaces(root, cfg); err != nil {
+		return nil, err
+	}
 	return cfg, nil
+}
+
+// headerNamesOnce refuses header names given twice in different cases:
+// which one would be sent is left to chance.
+func (c *checker) headerNamesOnce(n *node, path string) *Error {
+	seen := map[string]string{}
+	for _, m := range n.members {
+		k := strings.ToLower(m.key)
+		if prev, ok := seen[k]; ok {
+			return c.fail(m.keyOff, pointer(path, m.key), fmt.Sprintf("header %s is given twice (names are case-insensitive): %q and %q", m.key, prev, m.key), "")
+		}
+		seen[k] = m.key
+	}
+	return nil
+}
+
+// builtinNames are the built-ins' keys and namespaces a rule may name.
+var builtinNames = []string{"sh", "fetch", "fs"}
+
+// ruleNamespaces refuses a rule (of "tools" or "flows") whose namespace is
+// not a configured MCP server (enabled or not) nor a built-in but a near
+// miss of one ("memroy.*", "Memory.*"): it would silently protect nothing.
+// A namespace far from every server is left to the engine, which knows
+// the Go tools' namespaces and the built-ins' functions.
+func (c *checker) ruleNamespaces(root *node, cfg *Config) *Error {
+	var servers []string
+	for name := range cfg.MCPServers {
+		servers = append(servers, name)
+	}
+	slices.Sort(servers)
+	check := func(pattern string, off int, p string) *Error {
+		ns, _, ok := strings.Cut(pattern, ".")
+		if !ok || strings.Contains(ns, "*") || slices.Contains(servers, ns) || slices.Contains(builtinNames, ns) {
+			return nil
+		}
+		if near := closest(ns, servers); near != "" {
+			hint := "did you mean " + strconv.Quote(near) + "?"
+			if strings.EqualFold(near, ns) {
+				hint += " Names are case-sensitive"
+			}
+			return c.fail(off, p, fmt.Sprintf("%q is not a configured MCP server nor a built-in, so the rule would match no tool", ns), hint)
+		}
+		return nil
+	}
+	for _, m := range root.members {
+		switch m.key {
+		case "tools":
+			for _, r := range m.val.members {
+				if err := check(r.key, r.keyOff, pointer(pointer("", "tools"), r.key)); err != nil {
+					return err
+				}
+			}
+		case "flows":
+			for _, f := range m.val.members {
+				for i, e := range f.val.elems {
+					if err := check(e.str, e.off, pointer(pointer("", "flows"), f.key)+"/"+strconv.Itoa(i)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 const (
@@ -404,6 +473,9 @@ func (c *checker) patterns(n *node, path string) ([]string, *Error) {
 
 // patternProblem says what is wrong with a tool pattern, or "".
 func patternProblem(p string) string {
+	if rest, ok := strings.CutPrefix(p, "tools."); ok {
+		return "invalid tool pattern " + strconv.Quote(p) + `: a pattern names a tool without the "tools." prefix: write ` + strconv.Quote(rest)
+	}
 	if patternPattern.MatchString(p) {
 		return ""
 	}
@@ -486,6 +558,9 @@ func (c *checker) server(n *node, path string) (Server, *Error) {
 			s.Env, err = c.stringMap(v, p)
 		case "headers":
 			s.Headers, err = c.stringMap(v, p)
+			if err == nil {
+				err = c.headerNamesOnce(v, p)
+			}
 		case "cwd":
 			if v.kind != kindString {
 				return c.wrongType(v, p, "a string (a directory)")
@@ -518,7 +593,35 @@ func (c *checker) server(n *node, path string) (Server, *Error) {
 	if err != nil {
 		return s, err
 	}
-	return s, c.serverShape(n, path, s, present)
+	if err := c.serverShape(n, path, s, present); err != nil {
+		return s, err
+	}
+	return s, c.serverCwd(present["cwd"], pointer(path, "cwd"), &s)
+}
+
+// serverCwd resolves a relative "cwd" against the file's directory, as
+// the fs mounts' paths are (not against modebox's working directory), and
+// refuses, for a server that is not disabled, a directory that does not
+// exist: the server would fail to start with a message naming its command.
+func (c *checker) serverCwd(v *node, path string, s *Server) *Error {
+	if s.Cwd == "" {
+		return nil
+	}
+	if !filepath.IsAbs(s.Cwd) && !strings.HasPrefix(s.Cwd, "~") && c.file != "" {
+		s.Cwd = filepath.Join(filepath.Dir(c.file), s.Cwd)
+	}
+	if s.Disabled || !filepath.IsAbs(s.Cwd) && strings.HasPrefix(s.Cwd, "~") {
+		return nil
+	}
+	if fi, err := os.Stat(s.Cwd); err != nil || !fi.IsDir() {
+		reason := "does not exist"
+		if err == nil {
+			reason = "is not a directory"
+		}
+		return c.fail(v.off, path, fmt.Sprintf("the server's working directory %q %s", s.Cwd, reason),
+			"a relative cwd is relative to the directory of the configuration file")
+	}
+	return nil
 }
 
 // serverShape checks that an entry is either a command server or a URL

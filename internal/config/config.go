@@ -56,6 +56,8 @@ type Config struct {
 	ShellTool *Shell
 	FetchTool *Fetch
 	FSTool    *FS
+	// MCPSettings is the "mcp" section parsed (its zero value when absent).
+	MCPSettings MCP
 	// TokenStore is "tokenStore": where used continuation tokens (and the
 	// MCP server's retry cache) are recorded, a postgres:// URL shared by
 	// replicas or a directory path; empty means the default directory.
@@ -194,3 +196,10 @@ func (c *Config) IsSink(key string) bool {
 // Match reports whether a tool pattern matches a tool key; see
 // [policy.Match], which it is.
 func Match(pattern, key string) bool { return policy.Match(pattern, key) }
+
+// MCP is modebox.json's "mcp" section: settings of `modebox mcp`.
+type MCP struct {
+	// ApproveTool offers the approve tool to clients that cannot elicit
+	// ("approveTool").
+	ApproveTool bool
+}

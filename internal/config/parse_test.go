@@ -332,7 +332,7 @@ func TestErrorFields(t *testing.T) {
 }
 
 func TestRawSectionsKeptVerbatim(t *testing.T) {
-	doc := `{"shell": {"enabled": true, "workspace": ["/w"]}, "fetch": {"allow": ["*.example.com:443"]}, "fs": { }, "mcp": {"x": {"y": [1, 2]}}}`
+	doc := `{"shell": {"enabled": true, "workspace": ["/w"]}, "fetch": {"allow": ["*.example.com:443"]}, "fs": { }, "mcp": {"approveTool":  true}}`
 	cfg, err := Parse([]byte(doc), "m.json")
 	if err != nil {
 		t.Fatal(err)
@@ -341,7 +341,7 @@ func TestRawSectionsKeptVerbatim(t *testing.T) {
 		`{"enabled": true, "workspace": ["/w"]}`: cfg.Shell,
 		`{"allow": ["*.example.com:443"]}`:       cfg.Fetch,
 		`{ }`:                                    cfg.FS,
-		`{"x": {"y": [1, 2]}}`:                   cfg.MCP,
+		`{"approveTool":  true}`:                 cfg.MCP,
 	} {
 		if string(got) != name {
 			t.Errorf("got %s, want %s", got, name)

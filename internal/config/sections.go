@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/modebox/modebox/internal/builtin/sh"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/mountfs"
 	"github.com/modebox/modebox/internal/netguard"
 	"github.com/modebox/modebox/internal/webfetch"
@@ -49,6 +50,7 @@ var (
 	shellKeys      = []string{"enabled", "workspace", "network", "denyRead", "env", "timeout", "maxTimeout", "maxOutput", "bwrap", "allowWrite", "limits", "user"}
 	shellLimitKeys = []string{"processes", "openFiles", "fileSize", "memory", "tmpSize"}
 	networkKeys    = []string{"allow"}
+	mcpKeys        = []string{"approveTool"}
 	fetchKeys      = []string{"enabled", "allow", "headers", "maxBytes", "maxHeaderBytes", "maxRequestBody", "timeout", "maxRequests", "maxRedirects", "source"}
 	fsKeys         = []string{"mounts", "deny", "allowWrite", "maxFileSize", "maxEntries"}
 	mountKeys      = []string{"host", "guest", "mode", "source"}
@@ -335,4 +337,44 @@ func (c *checker) fsSection(n *node, path string) (*FS, *Error) {
 		}
 	}
 	return f, nil
+}
+
+// mcpSection checks the "mcp" section: keys are case-sensitive, as
+// everywhere in the file ("APPROVETOOL" is not "approveTool").
+func (c *checker) mcpSection(n *node, path string) (MCP, *Error) {
+	var m MCP
+	err := c.object(n, path, mcpKeys, nil, func(mb member, p string) *Error {
+		var err *Error
+		switch mb.key {
+		case "approveTool":
+			m.ApproveTool, err = c.boolean(mb.val, p)
+		}
+		return err
+	})
+	return m, err
+}
+
+// ParseMCP parses an "mcp" section as written (Config.MCP) with the
+// checks Parse makes: unknown keys and wrong types are a CONFIG_INVALID
+// [*Error] at "/mcp/...". An empty raw is the defaults.
+func ParseMCP(raw []byte) (MCP, error) {
+	if len(raw) == 0 {
+		return MCP{}, nil
+	}
+	root, serr := parseJSON(raw)
+	if serr != nil {
+		return MCP{}, &Error{Code: codes.ConfigSyntax, Path: "/mcp", Message: "invalid JSON: " + serr.msg}
+	}
+	c := &checker{data: raw}
+	err := c.findDuplicates(root, "/mcp")
+	var m MCP
+	if err == nil {
+		m, err = c.mcpSection(root, "/mcp")
+	}
+	if err != nil {
+		// positions would count in the section, not the file
+		err.Line, err.Column = 0, 0
+		return MCP{}, err
+	}
+	return m, nil
 }

@@ -83,6 +83,12 @@ func parsePattern(p string) (rule, error) {
 	if strings.ContainsRune(p, 0) {
 		return rule{}, fmt.Errorf("contains a NUL byte")
 	}
+	if strings.HasPrefix(p, "~") {
+		return rule{}, fmt.Errorf(`starts with "~", which is not expanded: a deny pattern names paths beneath each mount ("~/.aws" is "/.aws" at a mount's root, or ".aws" at any depth)`)
+	}
+	if hasBrace(p) {
+		return rule{}, fmt.Errorf(`has "{" or "}": braces are not alternatives in a glob ("*.{db,json}" matches only that literal name); write one pattern per alternative, or escape a literal brace as "\\{"`)
+	}
 	r := rule{anchored: strings.HasPrefix(p, "/")}
 	for c := range strings.SplitSeq(p, "/") {
 		switch c {
@@ -102,6 +108,19 @@ func parsePattern(p string) (rule, error) {
 		return rule{}, fmt.Errorf("is empty")
 	}
 	return r, nil
+}
+
+// hasBrace reports an unescaped "{" or "}" in a pattern.
+func hasBrace(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++ // the next byte is literal
+		case '{', '}':
+			return true
+		}
+	}
+	return false
 }
 
 // literalRule is the anchored rule that hides exactly the path comps

@@ -83,6 +83,12 @@ type Outcome struct {
 // everything that goes wrong with the program is in the outcome, a paused
 // run that cannot be sealed too (TOKEN_TOO_LARGE, as a failed run).
 func (r *Runner) Run(ctx context.Context, req Request) (*Outcome, error) {
+	if _, err := policy.Compile("RunOptions.Policies", req.Policies); err != nil {
+		return nil, err
+	}
+	if err := r.Box.CheckRules("RunOptions.Policies", req.Policies); err != nil {
+		return nil, err
+	}
 	return r.run(ctx, req, &Host{}, false)
 }
 

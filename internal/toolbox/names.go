@@ -45,8 +45,9 @@ const SearchKey = "$search"
 // reservedRoot are names under tools that the toolbox itself uses.
 var reservedRoot = []string{"search"}
 
-// jsGlobals are globals a namespace must not shadow; such a namespace is
-// reachable only as tools.<ns>.
+// jsGlobals are globals a namespace must not shadow (the guest runtime's
+// own, every name of Object.getOwnPropertyNames(globalThis), and reserved
+// words); such a namespace is reachable only as tools.<ns>.
 var jsGlobals = map[string]bool{}
 
 func init() {
@@ -58,7 +59,8 @@ func init() {
 		parseInt parseFloat isNaN isFinite decodeURI decodeURIComponent encodeURI encodeURIComponent
 		escape unescape eval undefined NaN Infinity console tools ToolError setTimeout setInterval
 		clearTimeout clearInterval queueMicrotask structuredClone atob btoa TextEncoder TextDecoder
-		performance sh fetch fs arguments async await break case catch class const continue debugger
+		performance Intl crypto Iterator URL URLSearchParams AbortController AbortSignal DOMException
+		WeakRef FinalizationRegistry Float16Array __date_clock sh fetch fs arguments async await break case catch class const continue debugger
 		default delete do else enum export extends false finally for function if implements import in
 		instanceof interface let new null package private protected public return static super switch
 		this throw true try typeof var void while with yield`) {
@@ -94,7 +96,7 @@ func assignNames(tools []Tool) (js []string, warnings []string) {
 	taken := map[slot]bool{}
 	for i, t := range tools {
 		m := MapName(t.Name)
-		if t.Namespace != "" && reservedMember[m] {
+		if reservedMember[m] {
 			m += "_"
 		}
 		js[i] = m

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -136,7 +137,7 @@ func resultJSON(v any) ([]byte, error) {
 // alias is the original name when it differs from the mapped one (and is
 // not a reserved member name, nor the mapped name of another tool).
 func (e *Entry) alias() string {
-	if e.Name != e.JS && !e.noAlias && !(e.NS != "" && reservedMember[e.Name]) {
+	if e.Name != e.JS && !e.noAlias && !reservedMember[e.Name] {
 		return e.Name
 	}
 	return ""
@@ -217,11 +218,11 @@ func New(tools []Tool, caps []*builtin.Capability, policies map[string]policy.Po
 	if err := box.addTools(tools, rules, flows); err != nil {
 		return nil, err
 	}
-	if err := checkRulesMatch(box.entries, policies, flows); err != nil {
-		return nil, err
-	}
 	slices.SortFunc(box.entries, func(a, b *Entry) int { return strings.Compare(a.Key, b.Key) })
 	if err := box.addBuiltins(caps, rules, flows); err != nil {
+		return nil, err
+	}
+	if err := checkRulesMatch(append(slices.Clone(box.entries), box.builtins...), policies, flows); err != nil {
 		return nil, err
 	}
 	if err := box.makeSetup(); err != nil {
@@ -377,57 +378,163 @@ func (box *Box) makeSetup() error {
 	return nil
 }
 
-// checkRulesMatch reports a rule (policy, flow source or sink) aimed at a
-// namespace that has tools, none of which it matches: such a rule would
-// silently protect nothing (a typo, or a tool the server renamed).
-func checkRulesMatch(entries []*Entry, policies map[string]policy.Policy, flows policy.Flows) error {
-	namespaces := map[string]bool{}
-	for _, e := range entries {
-		if e.Namespace != "" {
-			namespaces[e.Namespace], namespaces[e.NS] = true, true
+// builtinRoots are the built-ins called by a bare key, and builtinSpaces
+// the built-ins' namespaces, enabled or not: a rule may name a built-in
+// the configuration leaves off.
+var (
+	builtinRoots  = []string{"sh", "fetch"}
+	builtinSpaces = []string{"fs"}
+)
+
+// CheckRules reports a pattern of policies (a run's policies, field
+// "RunOptions.Policies") that would silently protect nothing, as New does
+// for the engine's rules.
+func (b *Box) CheckRules(field string, policies map[string]policy.Policy) error {
+	all := append(slices.Clone(b.entries), b.builtins...)
+	keys := slices.Sorted(maps.Keys(policies))
+	for _, k := range keys {
+		if err := checkPattern(all, field, k); err != nil {
+			return err
 		}
 	}
-	check := func(field, pattern string) error {
-		ns, _, ok := strings.Cut(pattern, ".")
-		if !ok || strings.Contains(ns, "*") || !namespaces[ns] {
+	return nil
+}
+
+// checkRulesMatch reports a rule (policy, flow source or sink) that would
+// silently protect nothing: one that matches no tool or built-in while
+// aimed at a namespace that has some, at a root name, at "tools.", or at
+// a namespace that is a near miss of one that exists (a typo, a case
+// slip, or a tool the server renamed). A namespace with no tools and no
+// near miss is accepted: an MCP server that is disabled or did not start.
+func checkRulesMatch(entries []*Entry, policies map[string]policy.Policy, flows policy.Flows) error {
+	for _, k := range slices.Sorted(maps.Keys(policies)) {
+		if err := checkPattern(entries, "EngineConfig.Policies", k); err != nil {
+			return err
+		}
+	}
+	for _, p := range flows.Sources {
+		if err := checkPattern(entries, "EngineConfig.Flows.Sources", p); err != nil {
+			return err
+		}
+	}
+	for _, p := range flows.Sinks {
+		if err := checkPattern(entries, "EngineConfig.Flows.Sinks", p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPattern checks one rule pattern against entries (tools and
+// built-ins); see checkRulesMatch.
+func checkPattern(entries []*Entry, field, pattern string) error {
+	bad := func(reason string) error {
+		return &errs.Config{Field: fmt.Sprintf("%s[%q]", field, pattern), Reason: reason}
+	}
+	if rest, ok := strings.CutPrefix(pattern, "tools."); ok {
+		return bad(fmt.Sprintf("a pattern names a tool without the \"tools.\" prefix: write %q", rest))
+	}
+	for _, e := range entries {
+		if policy.Match(pattern, e.Key) || policy.Match(pattern, e.Original()) {
 			return nil
 		}
+	}
+	ns, _, dotted := strings.Cut(pattern, ".")
+	if strings.Contains(ns, "*") {
+		return nil // aimed at no one namespace: "*", "*.delete_*"
+	}
+	spaces := map[string]bool{}
+	roots := map[string]bool{}
+	for _, s := range builtinSpaces {
+		spaces[s] = true
+	}
+	for _, r := range builtinRoots {
+		roots[r] = true
+	}
+	for _, e := range entries {
+		if e.NS != "" {
+			spaces[e.NS] = true
+			if e.Namespace != "" {
+				spaces[e.Namespace] = true
+			}
+		} else {
+			roots[e.Key], roots[e.Name] = true, true
+		}
+	}
+	if !dotted {
+		if slices.Contains(builtinRoots, pattern) {
+			return nil // a built-in the configuration leaves off
+		}
+		if spaces[pattern] {
+			return bad(fmt.Sprintf("%q is a namespace: write %q for all its tools", pattern, pattern+".*"))
+		}
+		for _, e := range entries {
+			if e.NS != "" && (e.Name == pattern || e.JS == pattern) {
+				return bad(fmt.Sprintf("matches no tool (did you mean %q?)", e.Key))
+			}
+		}
+		return bad("matches no tool" + didYouMean(pattern, roots, spaces))
+	}
+	if roots[ns] {
+		return bad(fmt.Sprintf("%q is a tool, not a namespace: write %q", ns, ns))
+	}
+	if spaces[ns] {
 		var names []string
 		for _, e := range entries {
-			if e.Namespace != ns && e.NS != ns {
-				continue
+			if e.NS == ns || e.Namespace == ns {
+				names = append(names, e.Name)
 			}
-			if policy.Match(pattern, e.Key) || policy.Match(pattern, e.Original()) {
-				return nil
-			}
-			names = append(names, e.Name)
+		}
+		if len(names) == 0 {
+			return nil // a built-in namespace the configuration leaves off
 		}
 		sort.Strings(names)
 		if len(names) > 20 {
 			names = append(names[:20], "…")
 		}
-		return &errs.Config{Field: fmt.Sprintf("%s[%q]", field, pattern),
-			Reason: fmt.Sprintf("matches no tool of %q (its tools: %s)", ns, strings.Join(names, ", "))}
+		return bad(fmt.Sprintf("matches no tool of %q (its tools: %s)", ns, strings.Join(names, ", ")))
 	}
-	keys := make([]string, 0, len(policies))
-	for k := range policies {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err := check("EngineConfig.Policies", k); err != nil {
-			return err
-		}
-	}
-	for _, p := range flows.Sources {
-		if err := check("EngineConfig.Flows.Sources", p); err != nil {
-			return err
-		}
-	}
-	for _, p := range flows.Sinks {
-		if err := check("EngineConfig.Flows.Sinks", p); err != nil {
-			return err
-		}
+	if hint := didYouMean(ns, roots, spaces); hint != "" {
+		return bad(fmt.Sprintf("%q is no namespace%s", ns, hint))
 	}
 	return nil
+}
+
+// didYouMean suggests the known name closest to s (the same but for case,
+// or a small edit away), or "".
+func didYouMean(s string, sets ...map[string]bool) string {
+	best, bestD := "", 3
+	for _, set := range sets {
+		for k := range set {
+			d := editDistance(strings.ToLower(s), strings.ToLower(k))
+			if d < bestD || d == bestD && k < best {
+				best, bestD = k, d
+			}
+		}
+	}
+	if best == "" || bestD > 0 && (bestD > 2 || len(s) < 4) {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
