@@ -55,6 +55,20 @@ func Render(r Request, maxValue, maxLines int) string {
 	return join(render(r, layout{maxValue: maxValue, maxLines: maxLines, width: defaultWidth}))
 }
 
+// minReasonBytes is the least of a reason shown before it is cut: enough
+// for the whole of what it leads with, such as fetch's origin (a host
+// name is at most 253 bytes), so that no cut hides where a call goes.
+const minReasonBytes = 512
+
+// reasonLimit is the cut of a reason under a value limit of maxValue
+// (0: none).
+func reasonLimit(maxValue int) int {
+	if maxValue > 0 && maxValue < minReasonBytes {
+		return minReasonBytes
+	}
+	return maxValue
+}
+
 // join turns rows into terminal text.
 func join(rows []string) string { return strings.Join(rows, "\n") + "\n" }
 
@@ -65,7 +79,7 @@ func render(r Request, l layout) []string {
 	title := "── modebox: a tool call needs your approval "
 	rows := []string{title + strings.Repeat("─", max(min(l.width-1, ruleCols)-len([]rune(title)), 2))}
 	rows = field(rows, " tool:   ", orNone(limitedLine(r.Tool, l.maxValue)), l.width)
-	rows = field(rows, " reason: ", orNone(limitedLine(r.Reason, l.maxValue)), l.width)
+	rows = field(rows, " reason: ", orNone(limitedLine(r.Reason, reasonLimit(l.maxValue))), l.width)
 
 	args := bytes.TrimSpace(r.Args)
 	s := &sink{width: max(l.width-gutterCols, 16), max: l.maxLines}

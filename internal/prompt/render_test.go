@@ -201,3 +201,16 @@ func TestRenderWrapsBehindGutter(t *testing.T) {
 		t.Errorf("value not wrapped behind the gutter:\n%s", out)
 	}
 }
+
+// A reason that leads with a long origin is not cut before the origin
+// ends: the red team's host hid evil.io behind three 63-byte labels.
+func TestReasonShowsWholeOrigin(t *testing.T) {
+	label := strings.Repeat("a", 63)
+	host := "api.github.com." + label + "." + label + "." + label + ".evil.io"
+	reason := "fetch to https://" + host + ": a POST of 20 bytes, not on the fetch allowlist"
+	out := Render(Request{Tool: "fetch", Reason: reason, Args: []byte(`{"url":"https://` + host + `/"}`)}, 0, 0)
+	flat := strings.NewReplacer("\n", "", "┆", "", " ", "").Replace(out)
+	if !strings.Contains(flat, strings.ReplaceAll(host, " ", "")+":") {
+		t.Fatalf("the reason's origin was cut:\n%s", out)
+	}
+}
