@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/suggest"
 )
 
 // Error is every error this package returns: a config file that cannot be
@@ -100,7 +101,7 @@ func closest(got string, candidates []string) string {
 	best, bestDist := "", -1
 	g := strings.ToLower(got)
 	for _, c := range candidates {
-		d := editDistance(g, strings.ToLower(c))
+		d := suggest.Distance(g, strings.ToLower(c))
 		longer := max(len(g), len(c))
 		if d > 2 || 2*d >= longer {
 			continue
@@ -110,33 +111,6 @@ func closest(got string, candidates []string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the optimal string alignment distance between a and b:
-// insertions, deletions, substitutions and transpositions of adjacent
-// bytes each cost one.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // quoteList renders names as `"a", "b" or "c"`.

@@ -23,6 +23,7 @@ import (
 	"github.com/modebox/modebox/internal/jsontext"
 	"github.com/modebox/modebox/internal/policy"
 	"github.com/modebox/modebox/internal/schema"
+	"github.com/modebox/modebox/internal/suggest"
 )
 
 // Handler runs a tool. args is the call's JSON, already validated against
@@ -506,7 +507,7 @@ func didYouMean(s string, sets ...map[string]bool) string {
 	best, bestD := "", 3
 	for _, set := range sets {
 		for k := range set {
-			d := editDistance(strings.ToLower(s), strings.ToLower(k))
+			d := suggest.Distance(strings.ToLower(s), strings.ToLower(k))
 			if d < bestD || d == bestD && k < best {
 				best, bestD = k, d
 			}
@@ -516,25 +517,4 @@ func didYouMean(s string, sets ...map[string]bool) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
