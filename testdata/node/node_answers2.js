@@ -29,6 +29,7 @@ for (const [re, s] of ri) t('regexp ' + re + ' ' + s, () => re.test(s));
 t('regexp replace', () => 'Éclair éclair'.replace(/[é]clair/gi, 'X'));
 t('regexp match all', () => 'Ärger über ÖL'.match(/[äöü]\w*/gi));
 t('regexp cyrillic word', () => 'Привет МИР'.replace(/[а-яё]+/gi, (m) => m.length));
+t('regexp every character', () => ['ÉCLAIR σ 😀'.replace(/[\s\S]/gi, 'x'), /^[\s\S]+$/i.test('aÉσ'), /[\S\s]/iu.test('😀'), /[\d\D]{3}/i.exec('ÀbÇ')[0], /[^\s\S]/i.test('É')]);
 
 // Set methods
 const A = () => new Set([1, 2, 3, 4]);
