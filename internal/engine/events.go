@@ -58,9 +58,9 @@ func (r *run) event(mod api.Module, kind, id int32, payload []byte) int32 {
 		if len(payload) > r.limits.MaxValue {
 			r.setErr(&Error{Code: codes.ValueTooLarge, Message: fmt.Sprintf(
 				"the result is %d bytes, over the limit of %d", len(payload), r.limits.MaxValue)})
-		} else if tooDeep(payload) {
+		} else if valid, shallow := jsontext.ValidShallow(payload); !shallow && tooDeep(payload) {
 			r.setErr(&Error{Code: codes.ValueTooLarge, Message: deepMessage("the result")})
-		} else if len(payload) > 0 && !jsontext.Valid(payload) {
+		} else if len(payload) > 0 && !valid {
 			r.crash("malformed result")
 		} else {
 			r.setValue(payload)
@@ -149,7 +149,8 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 	}
 	// payload: tool name, newline, JSON arguments
 	tool, args, ok := bytes.Cut(payload, []byte{'\n'})
-	if ok && tooDeep(args) {
+	valid, shallow := jsontext.ValidShallow(args)
+	if ok && !shallow && tooDeep(args) {
 		pc.tool = "?"
 		pc.digest = argsDigest(payload)
 		r.addPending(pc)
@@ -157,7 +158,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		return answerGo
 	}
 	same := ok && r.lastTool != "" && string(tool) == r.lastTool // a loop calls one tool: one string for all, checked once
-	if !ok || !same && (len(tool) == 0 || len(tool) > 256 || !utf8.Valid(tool)) || !jsontext.Valid(args) {
+	if !ok || !same && (len(tool) == 0 || len(tool) > 256 || !utf8.Valid(tool)) || !valid {
 		r.crash("malformed call")
 		return answerStop
 	}
@@ -477,8 +478,8 @@ const MaxDepth = 8000
 // than MaxDepth. It only counts brackets outside strings, so it answers
 // for any text; a text of MaxDepth bytes or less cannot be too deep.
 func tooDeep(b []byte) bool {
-	if len(b) <= MaxDepth {
-		return false
+	if len(b) <= MaxDepth || bytes.Count(b, []byte{'['})+bytes.Count(b, []byte{'{'}) <= MaxDepth {
+		return false // too few containers to be that deep (bytes.Count is fast)
 	}
 	depth := 0
 	for i := 0; i < len(b); i++ {

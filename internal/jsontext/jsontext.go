@@ -13,6 +13,15 @@ const maxDepth = 256
 // whitespace around it, as json.Valid does: strings may hold any bytes
 // but control characters (invalid UTF-8 too), escapes must be JSON's.
 func Valid(data []byte) bool {
+	ok, _ := ValidShallow(data)
+	return ok
+}
+
+// ValidShallow is Valid, and also reports shallow: false when data nests
+// arrays and objects deeper than 256 before any error. Such a text is
+// answered by encoding/json (whose own limit is 10,000), and its depth is
+// the caller's to measure when it matters.
+func ValidShallow(data []byte) (ok, shallow bool) {
 	var inObject [maxDepth / 64]uint64 // a bit per open container: an object
 	depth := 0
 	d := data
@@ -20,12 +29,12 @@ func Valid(data []byte) bool {
 	for {
 		// a value starts at i
 		if i >= len(d) {
-			return false
+			return false, true
 		}
 		switch c := d[i]; {
 		case c == '{' || c == '[':
 			if depth == maxDepth {
-				return json.Valid(data)
+				return json.Valid(data), false
 			}
 			if c == '{' {
 				inObject[depth/64] |= 1 << (depth % 64)
@@ -41,7 +50,7 @@ func Valid(data []byte) bool {
 			}
 			if c == '{' {
 				if i = member(d, i); i < 0 {
-					return false
+					return false, true
 				}
 			}
 			continue
@@ -56,26 +65,26 @@ func Valid(data []byte) bool {
 		case c == '-' || c >= '0' && c <= '9':
 			i = Number(d, i)
 		default:
-			return false
+			return false, true
 		}
 		if i < 0 {
-			return false
+			return false, true
 		}
 		// after a value: close containers until another value is due
 		for {
 			i = Space(d, i)
 			if depth == 0 {
-				return i == len(d)
+				return i == len(d), true
 			}
 			if i >= len(d) {
-				return false
+				return false, true
 			}
 			obj := inObject[(depth-1)/64]&(1<<((depth-1)%64)) != 0
 			if d[i] == ',' {
 				i = Space(d, i+1)
 				if obj {
 					if i = member(d, i); i < 0 {
-						return false
+						return false, true
 					}
 				}
 				break
@@ -85,7 +94,7 @@ func Valid(data []byte) bool {
 				i++
 				continue
 			}
-			return false
+			return false, true
 		}
 	}
 }
