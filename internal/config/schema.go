@@ -14,6 +14,9 @@ var schemaJSON []byte
 // invalid UTF-8, sizes and durations written as strings that are too large
 // (including "memory" above 2GiB or below 512KiB written as a string), URLs that match
 // the URL pattern but do not parse, and keys that must name another entry
-// of the file (allowWrite keys, fetch header entries). The caller may
-// modify the result.
+// of the file (allowWrite keys, fetch header entries), header names given
+// twice in another case, rule namespaces that are near misses of a
+// configured server's name, a server's working directory that does not
+// exist, and a token store URL whose query holds a password. The caller
+// may modify the result.
 func Schema() []byte { return slices.Clone(schemaJSON) }
