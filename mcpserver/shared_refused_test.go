@@ -6,7 +6,6 @@ import (
 
 	"github.com/modebox/modebox"
 	"github.com/modebox/modebox/internal/pgtest"
-	"github.com/modebox/modebox/pgstore"
 )
 
 // A resume refused with nothing run (ENGINE_BUSY, IMAGE_CLOSED) is not
@@ -20,16 +19,7 @@ func TestSharedRefusedResumeNotKept(t *testing.T) {
 	var servers []*Server
 	var engines []*modebox.Engine
 	for _, shared := range []bool{true, true, false} {
-		pg, err := pgstore.Open(ctx, url, pgstore.Options{GCInterval: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(pg.Close)
-		eng, _ := newEngine(t)
-		eng, err = eng.WithContinuations(&modebox.Continuations{Keys: [][]byte{key}, Store: pg})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pg, eng, _ := sharedReplica(t, url, key)
 		opts := Options{ApproveTool: true}
 		if shared {
 			opts.Shared = &Shared{Store: pg, Keys: [][]byte{key}}

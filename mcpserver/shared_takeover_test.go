@@ -25,16 +25,7 @@ func TestSharedTakeoverKeepsWinnersResult(t *testing.T) {
 	var engines []*modebox.Engine
 	var pgs []*pgstore.Store
 	for range 3 {
-		pg, err := pgstore.Open(ctx, url, pgstore.Options{GCInterval: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(pg.Close)
-		eng, _ := newEngine(t)
-		eng, err = eng.WithContinuations(&modebox.Continuations{Keys: [][]byte{key}, Store: pg})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pg, eng, _ := sharedReplica(t, url, key)
 		// A lease of an hour: no renewal happens during the test, the
 		// lapse is made by hand.
 		servers = append(servers, New(eng, Options{ApproveTool: true, Shared: &Shared{Store: pg, Keys: [][]byte{key}, Lease: time.Hour}}))

@@ -227,16 +227,7 @@ func TestSharedCachePostgres(t *testing.T) {
 	var engines []*modebox.Engine
 	var recs []*recorder
 	for range 2 {
-		pg, err := pgstore.Open(ctx, url, pgstore.Options{GCInterval: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(pg.Close)
-		eng, rec := newEngine(t)
-		eng, err = eng.WithContinuations(&modebox.Continuations{Keys: [][]byte{key}, Store: pg})
-		if err != nil {
-			t.Fatal(err)
-		}
+		pg, eng, rec := sharedReplica(t, url, key)
 		engines, recs = append(engines, eng), append(recs, rec)
 		servers = append(servers, New(eng, Options{ApproveTool: true, Shared: &Shared{Store: pg, Keys: [][]byte{key}}}))
 	}
@@ -304,4 +295,22 @@ func TestSharedCachePostgres(t *testing.T) {
 		"SELECT count(*) FROM modebox_results WHERE key = $1", sharedKey("resume", sha256.Sum256([]byte(bad)))).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("a tampered token left %d entries (%v)", n, err)
 	}
+}
+
+// sharedReplica is one replica of a shared deployment: a store on the
+// database url and an engine (with newEngine's tools and recorder) whose
+// continuations are sealed with key and claimed in that store.
+func sharedReplica(t *testing.T, url string, key []byte) (*pgstore.Store, *modebox.Engine, *recorder) {
+	t.Helper()
+	pg, err := pgstore.Open(context.Background(), url, pgstore.Options{GCInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pg.Close)
+	eng, rec := newEngine(t)
+	eng, err = eng.WithContinuations(&modebox.Continuations{Keys: [][]byte{key}, Store: pg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pg, eng, rec
 }
