@@ -91,3 +91,34 @@ func TestCLIPauseResumeWithRealServer(t *testing.T) {
 		t.Fatalf("deny: %d %q %q", code, out, errs)
 	}
 }
+
+// A server whose "command" is a relative path starts from the
+// configuration file's directory, not from the directory modebox runs
+// in (the test's, which has no such script).
+func TestCLIServerCommandBesideConfig(t *testing.T) {
+	cfg := everythingConfig(t)
+	var m map[string]any
+	b, err := os.ReadFile(cfg)
+	if err != nil || json.Unmarshal(b, &m) != nil {
+		t.Fatal(err)
+	}
+	srv := m["mcpServers"].(map[string]any)["everything"].(map[string]any)
+	args := srv["args"].([]any)
+	script := "#!/bin/sh\nexec '" + srv["command"].(string) + "' '" + args[0].(string) + "' stdio\n"
+	dir := filepath.Dir(cfg)
+	if err := os.WriteFile(filepath.Join(dir, "srv.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m["mcpServers"] = map[string]any{"everything": map[string]any{"command": "./srv.sh"}}
+	b, _ = json.Marshal(m)
+	if err := os.WriteFile(cfg, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat("srv.sh"); err == nil {
+		t.Fatal("the test's directory has a srv.sh")
+	}
+	code, out, errs := runCLI(t, "", "types", "--config", cfg)
+	if code != ExitOK || !strings.Contains(out, "get_sum(") {
+		t.Fatalf("types: %d %q %q", code, out, errs)
+	}
+}

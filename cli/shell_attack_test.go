@@ -159,3 +159,53 @@ func TestShellWorkspaceNotHome(t *testing.T) {
 		}
 	}
 }
+
+// A relative "denyRead" entry is relative to the configuration file's
+// directory, as docs/configuration.md says of every path in the shell
+// section: the engine starts, and a command cannot read what it names
+// (a directory in the workspace, beside one that stays readable). It was
+// refused as "neither absolute nor under ~". (The test's directory is
+// under /tmp, which commands see as their own private /tmp: the files are
+// in the workspace so that the command sees them at all.)
+func TestShellDenyReadRelativeToConfig(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("bubblewrap is required in CI")
+		}
+		t.Skip("bubblewrap not installed")
+	}
+	proj := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+	for _, d := range []string{"ws", "ws/private", "ws/public"} {
+		if err := os.Mkdir(filepath.Join(proj, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"ws/private/key", "ws/public/readme"} {
+		if err := os.WriteFile(filepath.Join(proj, f), []byte("CONTENT-OF-"+f+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	user := ""
+	if os.Geteuid() == 0 {
+		user = `, "user": "root"`
+	}
+	conf := `{"shell": {"enabled": true, "workspace": ["ws"], "denyRead": ["ws/private"]` + user + `}, "tools": {"sh": {"policy": "allow"}}}`
+	cfgPath := filepath.Join(proj, "modebox.json")
+	if err := os.WriteFile(cfgPath, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := `const a = await sh("cat private/key"); const b = await sh("cat public/readme");
+return a.stdout + "|" + b.stdout;`
+	code, stdout, stderr := runCLI(t, prog, "run", "--config", cfgPath, "-")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "CONTENT-OF-ws/private/key") {
+		t.Errorf("the denied file was read: %s", stdout)
+	}
+	if !strings.Contains(stdout, "CONTENT-OF-ws/public/readme") {
+		t.Errorf("the file beside it was not read (the test could not fail): %s", stdout)
+	}
+}

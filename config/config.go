@@ -190,6 +190,15 @@ func capabilities(cfg *iconfig.Config, ec *modebox.EngineConfig) {
 		if cfg.File != "" {
 			sc.Private = append(sc.Private, resolvePath(".", cfg.File))
 		}
+		// denyRead's relative entries too; "~" ones are the sandbox's to
+		// expand, globs are expanded when the engine starts
+		sc.DenyRead = nil
+		for _, p := range s.DenyRead {
+			if p != "~" && !strings.HasPrefix(p, "~/") {
+				p = resolvePath(base, p)
+			}
+			sc.DenyRead = append(sc.DenyRead, p)
+		}
 		sc.AllowWrite = nil
 		for w, names := range s.AllowWrite {
 			if sc.AllowWrite == nil {

@@ -27,7 +27,7 @@ const full = `{
     "remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer x"}, "disabled": true}
   },
   "shell": {"enabled": true, "workspace": ["work"], "network": {"allow": ["example.com:443"]},
-            "denyRead": ["~/secret"], "env": {"LANG": "C"}, "timeout": "4s", "maxTimeout": "40s",
+            "denyRead": ["~/secret", "keys/*.pem", "/etc/app"], "env": {"LANG": "C"}, "timeout": "4s", "maxTimeout": "40s",
             "maxOutput": "64KiB", "bwrap": "/usr/bin/bwrap", "allowWrite": {"work": [".git"]},
             "limits": {"processes": 11, "openFiles": 12, "fileSize": "1MiB", "memory": "128MiB", "tmpSize": "2MiB"},
             "user": "nobody"},
@@ -84,7 +84,7 @@ func TestLoadMapsEverySection(t *testing.T) {
 	}
 	if sh.Network == nil || !reflect.DeepEqual(sh.Network.Allow, []string{"example.com:443"}) || sh.Timeout != 4*time.Second ||
 		sh.MaxTimeout != 40*time.Second || sh.MaxOutput != 64<<10 || sh.Bwrap != "/usr/bin/bwrap" || sh.User != "nobody" ||
-		sh.Env["LANG"] != "C" || !reflect.DeepEqual(sh.DenyRead, []string{"~/secret"}) {
+		sh.Env["LANG"] != "C" || !reflect.DeepEqual(sh.DenyRead, []string{"~/secret", filepath.Join(dir, "keys", "*.pem"), "/etc/app"}) {
 		t.Errorf("Shell = %+v", sh)
 	}
 	if (sh.Limits != modebox.ShellLimits{Processes: 11, OpenFiles: 12, FileSize: 1 << 20, Memory: 128 << 20, TmpSize: 2 << 20}) {

@@ -596,16 +596,56 @@ func (c *checker) server(n *node, path string) (Server, *Error) {
 	if err := c.serverShape(n, path, s, present); err != nil {
 		return s, err
 	}
-	return s, c.serverCwd(present["cwd"], pointer(path, "cwd"), &s)
+	if err := c.serverCwd(present["cwd"], pointer(path, "cwd"), &s); err != nil {
+		return s, err
+	}
+	c.serverCommand(&s)
+	return s, nil
+}
+
+// serverCommand makes a relative "command" that names a path (it holds a
+// "/", like "./server.sh" or "bin/server") absolute against the server's
+// working directory, or the file's directory when it has none: the
+// program a relative path names is the one beside the configuration (or
+// in its cwd, as a shell's "cd cwd && ./server.sh" would start), not one
+// in whatever directory modebox was started from. A leading "~/" is the
+// home directory. A bare name ("npx") is looked up on PATH and left as it
+// is.
+func (c *checker) serverCommand(s *Server) {
+	if strings.HasPrefix(s.Command, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			s.Command = filepath.Join(home, s.Command[1:])
+		}
+		return
+	}
+	if c.file == "" || !strings.ContainsRune(s.Command, '/') || filepath.IsAbs(s.Command) || strings.HasPrefix(s.Command, "~") {
+		return
+	}
+	base := s.Cwd
+	switch {
+	case base == "":
+		base = filepath.Dir(c.file)
+	case !filepath.IsAbs(base):
+		return // "~/…": the command is found in it when the server starts
+	}
+	s.Command = filepath.Join(base, s.Command)
 }
 
 // serverCwd resolves a relative "cwd" against the file's directory, as
 // the fs mounts' paths are (not against modebox's working directory), and
+// a leading "~" to the home directory, and
 // refuses, for a server that is not disabled, a directory that does not
 // exist: the server would fail to start with a message naming its command.
 func (c *checker) serverCwd(v *node, path string, s *Server) *Error {
 	if s.Cwd == "" {
 		return nil
+	}
+	if s.Cwd == "~" || strings.HasPrefix(s.Cwd, "~/") {
+		// the home directory, as in the other sections' paths: the
+		// server's start (exec) would take "~" literally
+		if home, err := os.UserHomeDir(); err == nil {
+			s.Cwd = filepath.Join(home, s.Cwd[1:])
+		}
 	}
 	if !filepath.IsAbs(s.Cwd) && !strings.HasPrefix(s.Cwd, "~") && c.file != "" {
 		s.Cwd = filepath.Join(filepath.Dir(c.file), s.Cwd)

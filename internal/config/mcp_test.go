@@ -81,3 +81,38 @@ func TestServerCwdRelativeToFile(t *testing.T) {
 		t.Errorf("disabled server: %v", err)
 	}
 }
+
+// A relative "command" that names a path starts the program beside the
+// configuration file (or in the server's cwd), whatever directory modebox
+// runs in; "~/" is the home directory, in command and cwd; a bare name is
+// left for PATH. The attack: a file in another directory naming
+// "./server.sh" started the server.sh of modebox's working directory.
+func TestServerCommandRelativeToFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip("no home directory")
+	}
+	file := filepath.Join(dir, "modebox.json")
+	for _, c := range []struct{ entry, command, cwd string }{
+		{`{"command": "./server.sh"}`, filepath.Join(dir, "server.sh"), ""},
+		{`{"command": "bin/server"}`, filepath.Join(dir, "bin", "server"), ""},
+		{`{"command": "./server.sh", "cwd": "sub"}`, filepath.Join(dir, "sub", "server.sh"), filepath.Join(dir, "sub")},
+		{`{"command": "npx"}`, "npx", ""},
+		{`{"command": "/usr/bin/env"}`, "/usr/bin/env", ""},
+		{`{"command": "~/bin/server"}`, filepath.Join(home, "bin", "server"), ""},
+		{`{"command": "npx", "cwd": "~"}`, "npx", home},
+	} {
+		cfg, err := Parse([]byte(`{"mcpServers": {"c": `+c.entry+`}}`), file)
+		if err != nil {
+			t.Errorf("%s: %v", c.entry, err)
+			continue
+		}
+		if s := cfg.MCPServers["c"]; s.Command != c.command || s.Cwd != c.cwd {
+			t.Errorf("%s: command %q cwd %q, want %q %q", c.entry, s.Command, s.Cwd, c.command, c.cwd)
+		}
+	}
+}
