@@ -111,7 +111,10 @@ type Flows struct {
 // Command (a local server spoken to over stdio) and URL (a remote server
 // spoken to over Streamable HTTP) is set.
 type Server struct {
-	// Command is the program to start for a stdio server.
+	// Command is the program to start for a stdio server. Parsing a file
+	// makes a relative path (one with a "/") absolute against Cwd, or the
+	// file's directory when Cwd is empty, and "~/" the home directory; a
+	// bare name is left for PATH.
 	Command string
 	// Args are the program's arguments.
 	Args []string
@@ -119,7 +122,8 @@ type Server struct {
 	// inherited environment.
 	Env map[string]string
 	// Cwd is the program's working directory; empty means modebox's own.
-	// It is kept as written.
+	// Parsing a file makes a relative one absolute against the file's
+	// directory, and "~" the home directory.
 	Cwd string
 	// URL is the http or https endpoint of a remote server.
 	URL string
