@@ -332,16 +332,16 @@ func TestErrorFields(t *testing.T) {
 }
 
 func TestRawSectionsKeptVerbatim(t *testing.T) {
-	doc := `{"shell": {"enabled": true, "workspace": ["/w"]}, "fetch": {"allow": ["*.example.com:443"]}, "fs": { }, "mcp": {"approveTool":  true}}`
+	doc := `{"shell": {"enabled": true, "workspace": ["/w"]}, "fetch": {"enabled": false, "allow": ["*.example.com:443"]}, "fs": { }, "mcp": {"approveTool":  true}}`
 	cfg, err := Parse([]byte(doc), "m.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, got := range map[string]json.RawMessage{
-		`{"enabled": true, "workspace": ["/w"]}`: cfg.Shell,
-		`{"allow": ["*.example.com:443"]}`:       cfg.Fetch,
-		`{ }`:                                    cfg.FS,
-		`{"approveTool":  true}`:                 cfg.MCP,
+		`{"enabled": true, "workspace": ["/w"]}`:             cfg.Shell,
+		`{"enabled": false, "allow": ["*.example.com:443"]}`: cfg.Fetch,
+		`{ }`:                    cfg.FS,
+		`{"approveTool":  true}`: cfg.MCP,
 	} {
 		if string(got) != name {
 			t.Errorf("got %s, want %s", got, name)

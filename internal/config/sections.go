@@ -112,6 +112,24 @@ func (c *checker) protectedNames(n *node, path string) ([]string, *Error) {
 	return names, nil
 }
 
+// enabledWritten refuses a section (shell, fetch) with settings but no
+// "enabled": the feature is off without it, and a file that lists the
+// hosts fetch() may reach, or the shell's workspace, almost always meant
+// it on. An empty section, or one that says "enabled": false, is off as
+// written.
+func (c *checker) enabledWritten(n *node, path, feature string) *Error {
+	if len(n.members) == 0 {
+		return nil
+	}
+	for _, m := range n.members {
+		if m.key == "enabled" {
+			return nil
+		}
+	}
+	return c.fail(n.off, path, `has settings but no "enabled", so `+feature+` stays off`,
+		`add "enabled": true to turn it on, or "enabled": false to keep the settings with it off`)
+}
+
 func (c *checker) shell(n *node, path string) (*Shell, *Error) {
 	s := &Shell{}
 	enabled := false
@@ -190,6 +208,9 @@ func (c *checker) shell(n *node, path string) (*Shell, *Error) {
 		}
 		return err
 	})
+	if err == nil {
+		err = c.enabledWritten(n, path, "sh()")
+	}
 	if err != nil || !enabled {
 		return nil, err
 	}
@@ -250,6 +271,9 @@ func (c *checker) fetch(n *node, path string) (*Fetch, *Error) {
 		}
 		return err
 	})
+	if err == nil {
+		err = c.enabledWritten(n, path, "fetch()")
+	}
 	if err != nil || !enabled {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -47,9 +48,25 @@ func TestSections(t *testing.T) {
 	if _, err := Parse([]byte(`{"fetch": {"enabled": true, "allow": ["*.example.com:443 private"]}}`), "m.json"); err == nil {
 		t.Error("a wildcard marked private was accepted")
 	}
-	off, err := Parse([]byte(`{"shell": {"workspace": ["/w"]}, "fetch": {"allow": ["a.b:1"]}, "fs": {"deny": []}}`), "m.json")
+	off, err := Parse([]byte(`{"shell": {"enabled": false, "workspace": ["/w"]}, "fetch": {"enabled": false, "allow": ["a.b:1"]}, "fs": {"deny": []}}`), "m.json")
 	if err != nil || off.ShellTool != nil || off.FetchTool != nil || off.FSTool != nil {
 		t.Errorf("not enabled should be off: %+v %v", off, err)
+	}
+	empty, err := Parse([]byte(`{"shell": {}, "fetch": {}}`), "m.json")
+	if err != nil || empty.ShellTool != nil || empty.FetchTool != nil {
+		t.Errorf("empty sections should be off: %+v %v", empty, err)
+	}
+	// settings without "enabled": the feature would be off, which the
+	// settings almost never mean; refused, naming the section
+	for doc, path := range map[string]string{
+		`{"fetch": {"allow": ["api.example.com:443"]}}`: "/fetch",
+		`{"shell": {"workspace": ["."]}}`:               "/shell",
+	} {
+		_, err := Parse([]byte(doc), "m.json")
+		var e *Error
+		if !errors.As(err, &e) || e.Path != path || !strings.Contains(e.Message, `no "enabled"`) || !strings.Contains(e.Suggestion, `"enabled": true`) {
+			t.Errorf("%s: %v", doc, err)
+		}
 	}
 }
 
