@@ -142,3 +142,33 @@ func TestValuesThatCannotWork(t *testing.T) {
 		t.Errorf("duration strings and large numbers do not warn: %d %q", code, errs)
 	}
 }
+
+// Cap flags lower the configured limits and never raise them, the
+// defaults included when the configuration sets none: "--max-calls 5000"
+// without a configuration ran 3,000 calls. The refusal names the flag in
+// its own units; raising the limit in the configuration lets it through.
+func TestCapFlagsOnlyNarrow(t *testing.T) {
+	t.Setenv("MODEBOX_CONFIG", "")
+	prog := `let n = 0; for (let i = 0; i < 1200; i++) { await Promise.resolve(); n++ } return n`
+	for _, c := range []struct{ flag, value, want string }{
+		{"--max-calls", "5000", "--max-calls 5000 is above the limit of 1000"},
+		{"--timeout", "1m", "--timeout 1m0s is above the limit of 30s"},
+		{"--memory", "1GiB", "--memory 1GiB is above the limit of 64MiB"},
+	} {
+		code, _, errs := runCLI(t, prog, "run", c.flag, c.value, "-")
+		if code == ExitOK || !strings.Contains(errs, c.want) {
+			t.Errorf("%s %s: exit %d %q", c.flag, c.value, code, errs)
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "modebox.json")
+	if err := os.WriteFile(path, []byte(`{"limits": {"maxCalls": 5000}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, prog, "run", "--max-calls", "5000", "--config", path, "-"); code != ExitOK || strings.TrimSpace(out) != "1200" {
+		t.Errorf("raised in the configuration: exit %d %q %q", code, out, errs)
+	}
+	if code, out, errs := runCLI(t, prog, "run", "--max-calls", "10", "-"); code != ExitOK || strings.TrimSpace(out) != "1200" {
+		t.Errorf("a lower flag: exit %d %q %q", code, out, errs)
+	}
+}

@@ -9,7 +9,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -87,6 +89,9 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 				return err
 			}
 			defer stop()
+			if err := flagsNarrow(lim, eng.Limits()); err != nil {
+				return err
+			}
 			ctx, streamed := streamLogs(ctx, g, scr)
 			res, err := eng.Run(ctx, string(code), opts)
 			if err != nil {
@@ -250,3 +255,40 @@ func programFrames(stack string) string {
 
 // mainFunction is the name the program's body runs under.
 const mainFunction = "__modebox_main"
+
+// flagsNarrow refuses a cap flag above the engine's limit (the
+// configuration's "limits", else the default), naming the flag in the
+// user's units: flags can lower the configured limits, never raise them.
+func flagsNarrow(run, eng modebox.Limits) error {
+	size := func(n int64) string {
+		switch {
+		case n%(1<<30) == 0:
+			return strconv.FormatInt(n>>30, 10) + "GiB"
+		case n%(1<<20) == 0:
+			return strconv.FormatInt(n>>20, 10) + "MiB"
+		case n%(1<<10) == 0:
+			return strconv.FormatInt(n>>10, 10) + "KiB"
+		}
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	for _, c := range []struct {
+		flag     string
+		run, eng int64
+		show     func(int64) string
+	}{
+		{"--timeout", int64(run.Timeout), int64(eng.Timeout), func(n int64) string { return time.Duration(n).String() }},
+		{"--memory", run.Memory, eng.Memory, size},
+		{"--max-calls", int64(run.MaxCalls), int64(eng.MaxCalls), func(n int64) string { return strconv.FormatInt(n, 10) }},
+		{"--max-concurrency", int64(run.MaxConcurrency), int64(eng.MaxConcurrency), func(n int64) string { return strconv.FormatInt(n, 10) }},
+		{"--max-value", int64(run.MaxValue), int64(eng.MaxValue), size},
+		{"--max-log", int64(run.MaxLog), int64(eng.MaxLog), size},
+	} {
+		if c.eng > 0 && c.run > c.eng {
+			return usageError("%s %s is above the limit of %s (modebox.json's \"limits\", or the default): flags can lower the configured limits, not raise them; raise it in the configuration", c.flag, c.show(c.run), c.show(c.eng))
+		}
+	}
+	if run.Fuel > 0 && eng.Fuel > 0 && run.Fuel > eng.Fuel {
+		return usageError("--fuel %d is above the limit of %d (modebox.json's \"limits\"): flags can lower the configured limits, not raise them", run.Fuel, eng.Fuel)
+	}
+	return nil
+}

@@ -181,3 +181,45 @@ func TestPauseAgainAfterResume(t *testing.T) {
 		t.Fatalf("final: %+v %v calls %+v", r3, err, c.calls)
 	}
 }
+
+// An engine that leaves its limits at zero allows the defaults, and no
+// more: a token from an engine whose limits were raised (the
+// administrator then removed them from the configuration) resumes under
+// the defaults, and a run's own limits cannot go past them either. The
+// token's 1,200 calls after its pause ran to the end before.
+func TestResumeUnderDefaultLimitsAfterTheyWereRaised(t *testing.T) {
+	c := &counter{}
+	k := newKey(t)
+	tools := func() []modebox.Tool { return []modebox.Tool{c.tool("t", "free", ""), c.tool("t", "guarded", modebox.PolicyAsk)} }
+	raised, err := modebox.New(modebox.EngineConfig{Tools: tools(), Limits: modebox.Limits{MaxCalls: 5000}, Continuations: &modebox.Continuations{Keys: [][]byte{k}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaults, err := modebox.New(modebox.EngineConfig{Tools: tools(), Continuations: &modebox.Continuations{Keys: [][]byte{k}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const prog = `await t.guarded({}); let n = 0; for (let i = 0; i < 1200; i++) { await t.free({i}); n++ } return n`
+	r := run(t, raised, prog, modebox.RunOptions{})
+	if r.Status != modebox.StatusPaused || r.Token == "" {
+		t.Fatalf("not paused: %+v", r)
+	}
+	res, err := defaults.Resume(t.Context(), r.Token, modebox.Decisions{Default: modebox.Approve})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Error == nil || res.Error.Code != modebox.CodeHostCallLimit {
+		t.Fatalf("resumed under the defaults: %s %+v", res.Value, res.Error)
+	}
+	if n := c.n("free"); n > modebox.DefaultLimits().MaxCalls {
+		t.Fatalf("%d calls ran, more than the default %d", n, modebox.DefaultLimits().MaxCalls)
+	}
+	// a run's own limits narrow the defaults, never raise them
+	_, err = defaults.Run(t.Context(), `return 1`, modebox.RunOptions{Limits: modebox.Limits{MaxCalls: 5000}})
+	if err == nil || !strings.Contains(err.Error(), "only narrow") {
+		t.Fatalf("a run raised MaxCalls past the default: %v", err)
+	}
+	if _, err := defaults.Run(t.Context(), `return 1`, modebox.RunOptions{Limits: modebox.Limits{MaxCalls: 10}}); err != nil {
+		t.Fatalf("narrowing refused: %v", err)
+	}
+}

@@ -98,7 +98,9 @@ func (r *Runner) run(ctx context.Context, req Request, h *Host, slotHeld bool) (
 	if err := req.Limits.Validate("RunOptions.Limits"); err != nil {
 		return nil, err
 	}
-	if err := r.Limits.Narrows(req.Limits); err != nil {
+	// against the engine's limits with their defaults: an engine that
+	// leaves a limit at zero allows the default, not more
+	if err := r.Limits.WithDefaults().Narrows(req.Limits); err != nil {
 		return nil, err
 	}
 	runPolicies, err := policy.Compile("RunOptions.Policies", req.Policies)
@@ -244,7 +246,7 @@ func (r *Runner) Resume(ctx context.Context, token string, d Decisions, observe 
 		h.approveTool(t)
 	}
 	return r.run(ctx, Request{
-		Code: b.Code, Lang: lang, Filename: b.Filename, Limits: r.Limits.Clamp(b.Limits), Policies: b.Policies,
+		Code: b.Code, Lang: lang, Filename: b.Filename, Limits: r.Limits.WithDefaults().Clamp(b.Limits), Policies: b.Policies,
 		Journal: b.Journal, Approver: d.Approver, Observe: observe,
 	}, h, true)
 }
