@@ -172,3 +172,35 @@ func TestCapFlagsOnlyNarrow(t *testing.T) {
 		t.Errorf("a lower flag: exit %d %q %q", code, out, errs)
 	}
 }
+
+// "modebox resume --approve-id N" with an N the run does not have is a
+// usage error naming the pending calls, and the token stays usable: it
+// denied the real call and spent the token.
+func TestResumeUnknownCallID(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+	if err := os.Mkdir(filepath.Join(dir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "data", "a.txt"), []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "modebox.json")
+	if err := os.WriteFile(cfg, []byte(`{"fs": {"mounts": [{"host": "data", "guest": "/data"}]}, "tools": {"fs.*": {"policy": "ask"}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, `return await fs.read("/data/a.txt")`, "run", "--config", cfg, "--no-prompt", "-")
+	token := strings.TrimSpace(out)
+	if code != ExitPaused || token == "" {
+		t.Fatalf("run: exit %d %q %q", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "", "resume", "--config", cfg, "--approve-id", "7", token)
+	if code != ExitUsage || !strings.Contains(errs, "call 7 is not pending") || !strings.Contains(errs, "its pending calls: 1") {
+		t.Fatalf("unknown id: exit %d %q", code, errs)
+	}
+	code, out, errs = runCLI(t, "", "resume", "--config", cfg, "--approve-id", "1", token)
+	if code != ExitOK || !strings.Contains(out, "hello") {
+		t.Fatalf("the token after the refusal: exit %d %q %q", code, out, errs)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -221,5 +222,30 @@ func TestResumeUnderDefaultLimitsAfterTheyWereRaised(t *testing.T) {
 	}
 	if _, err := defaults.Run(t.Context(), `return 1`, modebox.RunOptions{Limits: modebox.Limits{MaxCalls: 10}}); err != nil {
 		t.Fatalf("narrowing refused: %v", err)
+	}
+}
+
+// A decision for a call the paused run does not have is refused before
+// the token is spent: a typo in an id left the real call to the default
+// (a denial) and used the token up.
+func TestResumeDecisionForUnknownCallKeepsToken(t *testing.T) {
+	c := &counter{}
+	e := pausingEngine(t, c, nil)
+	r := run(t, e, `return (await t.guarded({x: 1})).tool`, modebox.RunOptions{})
+	if r.Status != modebox.StatusPaused || len(r.Pending) != 1 {
+		t.Fatalf("not paused: %+v", r)
+	}
+	id := r.Pending[0].ID
+	_, err := e.Resume(t.Context(), r.Token, modebox.Decisions{ByID: map[int]modebox.Decision{id + 6: modebox.Approve}})
+	var ce *modebox.ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "is not pending") || !strings.Contains(err.Error(), "its pending calls: "+strconv.Itoa(id)) {
+		t.Fatalf("unknown id: %v", err)
+	}
+	if c.n("guarded") != 0 {
+		t.Fatal("the call ran")
+	}
+	res, err := e.Resume(t.Context(), r.Token, modebox.Decisions{ByID: map[int]modebox.Decision{id: modebox.Approve}})
+	if err != nil || res.Error != nil || string(res.Value) != `"guarded"` {
+		t.Fatalf("the token after the refusal: %v %+v", err, res)
 	}
 }

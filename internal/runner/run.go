@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modebox/modebox/internal/builtin"
@@ -205,6 +207,22 @@ type Decisions struct {
 	Approver Approver
 }
 
+// check refuses decisions for calls the paused run does not have (a
+// typo in an id would otherwise leave the real call to Default, a denial,
+// and spend the token), naming the pending ids.
+func (d Decisions) check(b *body) error {
+	for id := range d.ByID {
+		if !slices.ContainsFunc(b.Pending, func(p Pending) bool { return p.ID == id }) {
+			ids := make([]string, len(b.Pending))
+			for i, p := range b.Pending {
+				ids[i] = strconv.Itoa(p.ID)
+			}
+			return &errs.Config{Field: "Decisions.ByID", Reason: fmt.Sprintf("call %d is not pending in this run (its pending calls: %s); nothing ran, and the token is still usable", id, strings.Join(ids, ", "))}
+		}
+	}
+	return nil
+}
+
 // Resume opens and claims token, then replays the run it holds with d
 // deciding its pending calls; observe is told what the run does (nil:
 // nothing). Without a Sealer it returns an *errs.Config; a token that
@@ -225,7 +243,7 @@ func (r *Runner) Resume(ctx context.Context, token string, d Decisions, observe 
 	if r.Engine != nil && r.Engine.Closed() {
 		return &Outcome{Refused: &errs.Tool{Code: codes.ImageClosed, Message: "the engine image is closed; nothing ran, and the token is still usable"}}, nil
 	}
-	b, err := r.Sealer.open(token, r.Binding)
+	b, err := r.Sealer.open(token, r.Binding, d.check)
 	if err != nil {
 		return nil, err
 	}

@@ -103,14 +103,26 @@ func (s *Sealer) seal(b body, binding seal.Binding) (string, error) {
 
 // open opens and claims token: authenticated, bound to binding, unexpired
 // and not used before. Errors are *seal.Error.
-func (s *Sealer) open(token string, binding seal.Binding) (*body, error) {
-	p, err := s.keys.OpenOnce(token, binding, time.Now(), s.store)
+//
+// check, when not nil, looks at the opened body before the token is
+// claimed: an error from it is returned with the token left unused.
+func (s *Sealer) open(token string, binding seal.Binding, check func(*body) error) (*body, error) {
+	now := time.Now()
+	p, err := s.keys.Open(token, binding, now)
 	if err != nil {
 		return nil, err
 	}
 	var b body
 	if err := json.Unmarshal(p.Body, &b); err != nil || b.Journal == nil {
 		return nil, &seal.Error{Code: codes.TokenMalformed, Message: "the token's contents are not a paused run"}
+	}
+	if check != nil {
+		if err := check(&b); err != nil {
+			return nil, err
+		}
+	}
+	if err := seal.Claim(p, s.store); err != nil {
+		return nil, err
 	}
 	return &b, nil
 }

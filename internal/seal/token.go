@@ -243,6 +243,17 @@ func (k *Keyring) OpenOnce(token string, b Binding, now time.Time, s Store) (*Pa
 	if err != nil {
 		return nil, err
 	}
+	if err := Claim(p, s); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Claim claims the id of p, a payload [Keyring.Open] returned, in s, as
+// [Keyring.OpenOnce] does after opening: for a caller that looks at the
+// payload before it spends the token.
+func Claim(p *Payload, s Store) error {
+	var err error
 	if ks, ok := s.(KeyedStore); ok {
 		err = ks.ClaimKeyed(p.ID, p.KeyID, p.ExpiresAt)
 	} else {
@@ -251,9 +262,9 @@ func (k *Keyring) OpenOnce(token string, b Binding, now time.Time, s Store) (*Pa
 	if err != nil {
 		var se *Error
 		if errors.As(err, &se) {
-			return nil, err
+			return err
 		}
-		return nil, &Error{Code: codes.TokenStoreUnavailable, Message: "the used-token record could not be written, so the token was not resumed", Err: err}
+		return &Error{Code: codes.TokenStoreUnavailable, Message: "the used-token record could not be written, so the token was not resumed", Err: err}
 	}
-	return p, nil
+	return nil
 }
