@@ -191,7 +191,9 @@ func TestPauseAgainAfterResume(t *testing.T) {
 func TestResumeUnderDefaultLimitsAfterTheyWereRaised(t *testing.T) {
 	c := &counter{}
 	k := newKey(t)
-	tools := func() []modebox.Tool { return []modebox.Tool{c.tool("t", "free", ""), c.tool("t", "guarded", modebox.PolicyAsk)} }
+	tools := func() []modebox.Tool {
+		return []modebox.Tool{c.tool("t", "free", ""), c.tool("t", "guarded", modebox.PolicyAsk)}
+	}
 	raised, err := modebox.New(modebox.EngineConfig{Tools: tools(), Limits: modebox.Limits{MaxCalls: 5000}, Continuations: &modebox.Continuations{Keys: [][]byte{k}}})
 	if err != nil {
 		t.Fatal(err)
