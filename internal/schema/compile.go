@@ -29,6 +29,9 @@ type Validator struct {
 	m   *meter             // bounds each validation
 	// simple is the schema's simple form (simple.go), nil if it has none
 	simple *simpleSchema
+	// unique says the document has "uniqueItems": true somewhere, so
+	// the library's uniqueItems comparisons are counted (unique.go)
+	unique bool
 }
 
 // CompileError reports a schema that cannot be compiled: malformed JSON, a
@@ -99,12 +102,12 @@ func Compile(raw json.RawMessage) (*Validator, error) {
 		}
 		return nil, compileError(err, loader.refused, doc)
 	}
-	v := &Validator{sch: sch, doc: doc, m: m, simple: compileSimple(doc)}
+	v := &Validator{sch: sch, doc: doc, m: m, simple: compileSimple(doc), unique: hasUniqueItems(doc)}
 	if obj, ok := doc.(map[string]any); ok {
 		v.id, _ = obj["$id"].(string)
 	}
 	for _, p := range probes {
-		err := m.run(context.Background(), probeSteps, func() error { return sch.Validate(p) })
+		err := m.run(context.Background(), probeSteps, probeSteps, func() error { return sch.Validate(p) })
 		var le *LimitError
 		if errors.As(err, &le) {
 			le = &LimitError{What: "validation steps for a trivial value", Limit: fmt.Sprint(probeSteps)}
@@ -160,7 +163,7 @@ func compileError(err error, refused string, doc any) *CompileError {
 	if errors.As(err, &sve) {
 		var verr *jsonschema.ValidationError
 		if errors.As(sve.Err, &verr) {
-			if vs := collectViolations(verr, nil); len(vs) > 0 {
+			if vs, _, _ := collectViolations(verr, nil, 1, MaxValidationSteps); len(vs) > 0 {
 				return &CompileError{Reason: "does not match its meta-schema " + vs[0].String(), Err: err}
 			}
 		}
@@ -236,6 +239,11 @@ func (v *Validator) Validate(instance any) error {
 // [MaxValidationSteps]: it returns ctx's error when ctx ends first and a
 // [*LimitError] when the value needs more steps. Validations of one
 // Validator run one at a time.
+//
+// The steps count every subschema applied to a part of the value, the
+// comparisons of "uniqueItems" checks, and the nodes of the library's
+// error tree read to write the report. Only the first violations (by
+// path) are rendered, however many there are.
 func (v *Validator) ValidateContext(ctx context.Context, instance any) error {
 	if v == nil || v.sch == nil {
 		return nil
@@ -243,10 +251,25 @@ func (v *Validator) ValidateContext(ctx context.Context, instance any) error {
 	if v.simple != nil && ctx.Err() == nil && simpleValid(v.simple, instance) {
 		return nil // certainly valid: the full validator would say so too
 	}
+	v.m.mu.Lock()
+	defer v.m.mu.Unlock()
+	return v.validateLocked(ctx, instance)
+}
+
+// validateLocked is ValidateContext past its quick checks, with v.m.mu
+// held.
+func (v *Validator) validateLocked(ctx context.Context, instance any) error {
 	if verr := checkNumbers(instance); verr != nil {
 		return verr // the library cannot compare such a number
 	}
-	err := v.m.run(ctx, MaxValidationSteps, func() error { return v.sch.Validate(instance) })
+	budget := MaxValidationSteps
+	if v.unique {
+		budget -= uniqueCost(instance, budget)
+		if budget < 0 {
+			return &LimitError{What: "validation steps", Limit: fmt.Sprint(MaxValidationSteps)}
+		}
+	}
+	err := v.m.run(ctx, budget, MaxValidationSteps, func() error { return v.sch.Validate(instance) })
 	if err == nil {
 		return nil
 	}
@@ -258,13 +281,8 @@ func (v *Validator) ValidateContext(ctx context.Context, instance any) error {
 	if !errors.As(err, &verr) {
 		return &ValidationError{Rule: "schema", Message: err.Error()}
 	}
-	vs := collectViolations(verr, v)
-	omitted := 0
-	if len(vs) > maxViolations {
-		omitted = len(vs) - maxViolations
-		vs = vs[:maxViolations]
-	}
-	return newValidationError(vs, omitted)
+	vs, omitted, complete := collectViolations(verr, v, maxViolations, max(v.m.left, 0))
+	return newValidationError(vs, omitted, !complete)
 }
 
 // ValidateJSON decodes data (numbers kept exact) and validates the result
@@ -275,14 +293,27 @@ func (v *Validator) ValidateJSON(data []byte) error {
 }
 
 // ValidateJSONContext is [Validator.ValidateJSON] bounded like
-// [Validator.ValidateContext].
+// [Validator.ValidateContext]. data is decoded in the validator's turn, so
+// calls waiting for it do not hold their decoded values: one Validator
+// keeps at most one decoded value at a time.
 func (v *Validator) ValidateJSONContext(ctx context.Context, data []byte) error {
 	if v != nil && v.simple != nil && ctx.Err() == nil && simpleValidJSON(v.simple, data) {
 		return nil // what decodeJSON and ValidateContext would say, without decoding
 	}
+	if v == nil || v.sch == nil {
+		if _, err := decodeJSON(data); err != nil {
+			return &ValidationError{Rule: "json", Message: "malformed JSON: " + err.Error()}
+		}
+		return nil
+	}
+	v.m.mu.Lock()
+	defer v.m.mu.Unlock()
 	inst, err := decodeJSON(data)
 	if err != nil {
 		return &ValidationError{Rule: "json", Message: "malformed JSON: " + err.Error()}
 	}
-	return v.ValidateContext(ctx, inst)
+	if v.simple != nil && ctx.Err() == nil && simpleValid(v.simple, inst) {
+		return nil
+	}
+	return v.validateLocked(ctx, inst)
 }

@@ -30,7 +30,11 @@
 // more than a fixed budget of steps to check an empty object, array,
 // string, number, boolean or null (the nested allOf-over-$ref shape whose
 // work doubles per level). Every validation is bounded by
-// [MaxValidationSteps] and by its context ([Validator.ValidateContext]).
+// [MaxValidationSteps] (subschemas applied, "uniqueItems" comparisons and
+// the reading of the error tree for the report) and by its context
+// ([Validator.ValidateContext]); a report renders only its first
+// violations by path, however many there are, and a Validator decodes
+// one value at a time.
 // Numbers beyond [MaxNumberScale], in a schema or a value, are refused
 // (the library cannot compare them), and a panic of the library becomes a
 // [*PanicError] refusal instead of ending the process.

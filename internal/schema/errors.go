@@ -52,16 +52,24 @@ type ValidationError struct {
 	Rule string
 	// Message describes the first failure.
 	Message string
-	// Violations lists every violation found, first one included, ordered
-	// by path and capped at a small number.
+	// Violations lists the first violations by path (array indexes
+	// numerically, a parent before its children, then by rule), first one
+	// included, capped at a small number.
 	Violations []Violation
-	// Omitted counts violations found beyond the cap.
+	// Omitted counts violations found beyond the cap. Only the reported
+	// ones are rendered; the others are counted (a violation that two
+	// subschemas report alike may count twice).
 	Omitted int
+	// Incomplete says the library's error tree was larger than the step
+	// budget left after validation, so not all of it was read: Violations
+	// are then the first by path among those read, and Omitted is a lower
+	// bound.
+	Incomplete bool
 }
 
 // newValidationError builds a ValidationError from ordered violations.
-func newValidationError(vs []Violation, omitted int) *ValidationError {
-	e := &ValidationError{Violations: vs, Omitted: omitted}
+func newValidationError(vs []Violation, omitted int, incomplete bool) *ValidationError {
+	e := &ValidationError{Violations: vs, Omitted: omitted, Incomplete: incomplete}
 	if len(vs) > 0 {
 		e.Path, e.Rule, e.Message = vs[0].Path, vs[0].Rule, vs[0].Message
 	} else {
@@ -93,7 +101,13 @@ func (e *ValidationError) Error() string {
 		}
 		b.WriteString(v.String())
 	}
-	if more := len(vs) - shownViolations + e.Omitted; more > 0 {
+	more := max(len(vs)-shownViolations, 0) + e.Omitted
+	switch {
+	case e.Incomplete && more > 0:
+		b.WriteString(" (and at least " + strconv.Itoa(more) + " more)")
+	case e.Incomplete:
+		b.WriteString(" (and possibly more)")
+	case more > 0:
 		b.WriteString(" (and " + strconv.Itoa(more) + " more)")
 	}
 	return b.String()

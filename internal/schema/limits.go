@@ -71,7 +71,8 @@ func (e *PanicError) Error() string { return "schema validator failed: " + e.Val
 // compilation). The schema extension calls step for every subschema
 // applied; when the budget or the context runs out, step panics with a
 // *LimitError or the context's error, which Validate recovers. One meter
-// serves one Validator, so validations of one Validator run one at a time.
+// serves one Validator, so validations of one Validator run one at a time:
+// mu is held from decoding the value to rendering the report.
 type meter struct {
 	mu    sync.Mutex
 	ctx   context.Context
@@ -95,12 +96,11 @@ func (m *meter) step() {
 }
 
 // run calls f with the meter set to budget steps under ctx, and returns
-// the error that stopped it, if any.
-func (m *meter) run(ctx context.Context, budget int, f func() error) (err error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// the error that stopped it, if any; a budget that runs out is reported as
+// limit steps. The caller holds m.mu (or owns m alone).
+func (m *meter) run(ctx context.Context, budget, limit int, f func() error) (err error) {
 	m.ctx, m.left = ctx, budget
-	m.limit = &LimitError{What: "validation steps", Limit: fmt.Sprint(budget)}
+	m.limit = &LimitError{What: "validation steps", Limit: fmt.Sprint(limit)}
 	defer func() {
 		m.ctx = nil
 		if r := recover(); r != nil {

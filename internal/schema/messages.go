@@ -100,6 +100,68 @@ func describe(e *jsonschema.ValidationError, v *Validator) (rule, msg string) {
 	return rule, strings.TrimPrefix(msg, rule+": ")
 }
 
+// ruleOf is the rule describe gives e, without building its message.
+func ruleOf(e *jsonschema.ValidationError) string {
+	switch e.ErrorKind.(type) {
+	case *kind.Type, *kind.InvalidJsonValue:
+		return "type"
+	case *kind.Required:
+		return "required"
+	case *kind.Enum:
+		return "enum"
+	case *kind.Const:
+		return "const"
+	case *kind.AdditionalProperties:
+		return "additionalProperties"
+	case *kind.Minimum:
+		return "minimum"
+	case *kind.Maximum:
+		return "maximum"
+	case *kind.ExclusiveMinimum:
+		return "exclusiveMinimum"
+	case *kind.ExclusiveMaximum:
+		return "exclusiveMaximum"
+	case *kind.MultipleOf:
+		return "multipleOf"
+	case *kind.MinLength:
+		return "minLength"
+	case *kind.MaxLength:
+		return "maxLength"
+	case *kind.MinItems:
+		return "minItems"
+	case *kind.MaxItems:
+		return "maxItems"
+	case *kind.MinProperties:
+		return "minProperties"
+	case *kind.MaxProperties:
+		return "maxProperties"
+	case *kind.Pattern:
+		return "pattern"
+	case *kind.Format:
+		return "format"
+	case *kind.UniqueItems:
+		return "uniqueItems"
+	case *kind.FalseSchema:
+		return "false"
+	case *kind.Not:
+		return "not"
+	case *kind.AnyOf:
+		return "anyOf"
+	case *kind.OneOf:
+		return "oneOf"
+	case *kind.Dependency:
+		return "dependencies"
+	case *kind.DependentRequired:
+		return "dependentRequired"
+	case *kind.PropertyNames:
+		return "propertyNames"
+	}
+	if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
+		return kp[0]
+	}
+	return "schema"
+}
+
 // plural picks one or many by n.
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -85,7 +85,7 @@ func checkNumbers(v any) *ValidationError {
 	}
 	msg := "number " + shortText(text) + " is outside the range validation compares (at most " +
 		strconv.Itoa(MaxNumberScale) + " digits, times a power of ten of at most " + strconv.Itoa(MaxNumberScale) + " either way)"
-	return newValidationError([]Violation{{Path: pointer(tokens), Rule: "number", Message: msg}}, 0)
+	return newValidationError([]Violation{{Path: pointer(tokens), Rule: "number", Message: msg}}, 0, false)
 }
 
 // findBadNumber walks v for a number out of range (an object's members in

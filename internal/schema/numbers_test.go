@@ -123,7 +123,7 @@ func TestSchemaNumbersOutOfRange(t *testing.T) {
 // while validating becomes a *PanicError, not the end of the process.
 func TestLibraryPanicRefuses(t *testing.T) {
 	m := &meter{}
-	err := m.run(t.Context(), 10, func() error {
+	err := m.run(t.Context(), 10, 10, func() error {
 		var r *big.Rat
 		return errors.New(r.String()) // a nil dereference, as in the library
 	})
@@ -132,7 +132,7 @@ func TestLibraryPanicRefuses(t *testing.T) {
 		t.Fatalf("got %v, want a *PanicError", err)
 	}
 	// the meter is usable again
-	if err := m.run(t.Context(), 10, func() error { return nil }); err != nil {
+	if err := m.run(t.Context(), 10, 10, func() error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 }
