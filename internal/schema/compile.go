@@ -78,6 +78,10 @@ func Compile(raw json.RawMessage) (*Validator, error) {
 		v := verr.Violations[0]
 		return nil, &CompileError{Reason: "at " + displayPath(v.Path) + ": " + v.Message, Err: verr}
 	}
+	if countSchemas(doc, MaxSchemaNodes) > MaxSchemaNodes {
+		le := &LimitError{What: "subschemas", Limit: fmt.Sprint(MaxSchemaNodes)}
+		return nil, &CompileError{Reason: le.Error(), Err: le}
+	}
 	if expandedSize(doc) > MaxExpandedNodes {
 		le := &LimitError{What: "size with its $refs expanded", Limit: fmt.Sprint(MaxExpandedNodes)}
 		return nil, &CompileError{Reason: le.Error(), Err: le}

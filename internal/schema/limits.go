@@ -253,3 +253,62 @@ func sizeRef(target any, ptr string, memo map[string]int, onStack map[string]boo
 	memo[ptr] = n
 	return n
 }
+
+// Keywords whose value is one subschema, a list of them, or a map of them
+// (in every draft the library reads), for countSchemas.
+var (
+	oneSchemaKeywords = map[string]bool{
+		"not": true, "if": true, "then": true, "else": true, "contains": true,
+		"additionalProperties": true, "unevaluatedProperties": true, "unevaluatedItems": true,
+		"propertyNames": true, "additionalItems": true, "items": true, "contentSchema": true,
+	}
+	listSchemaKeywords = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true, "items": true}
+	mapSchemaKeywords  = map[string]bool{
+		"properties": true, "patternProperties": true, "$defs": true, "definitions": true,
+		"dependentSchemas": true, "dependencies": true,
+	}
+)
+
+// countSchemas counts the subschemas of doc (objects and booleans where a
+// keyword takes a schema), stopping just past limit. Compile refuses a
+// document with more than [MaxSchemaNodes] before the library sees it:
+// the library's own queue of subschemas to compile is searched linearly
+// for each one it adds, so ~45,000 sibling properties took it 9 s before
+// its first subschema reached the step vocabulary's count.
+func countSchemas(doc any, limit int) int {
+	n := 0
+	var walk func(s any)
+	walk = func(s any) {
+		if n > limit {
+			return
+		}
+		switch s := s.(type) {
+		case bool:
+			n++
+		case map[string]any:
+			n++
+			for k, v := range s {
+				switch {
+				case mapSchemaKeywords[k]:
+					if m, ok := v.(map[string]any); ok {
+						for _, sub := range m {
+							walk(sub) // "dependencies" lists of names are neither
+						}
+					}
+				case listSchemaKeywords[k]:
+					if l, ok := v.([]any); ok {
+						for _, sub := range l {
+							walk(sub)
+						}
+					} else if oneSchemaKeywords[k] {
+						walk(v)
+					}
+				case oneSchemaKeywords[k]:
+					walk(v)
+				}
+			}
+		}
+	}
+	walk(doc)
+	return n
+}
