@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/modebox/modebox/internal/guest"
 	"github.com/modebox/modebox/internal/intl"
 	"github.com/modebox/modebox/internal/jsontext"
+	"github.com/modebox/modebox/internal/limits"
 )
 
 // event handles one message from the guest. Everything in payload is
@@ -103,6 +105,10 @@ func (r *run) polled(answer int32) int32 {
 	return answerStop
 }
 
+// LogLineOverhead is what each console line costs against Limits.MaxLog
+// besides its bytes (limits.LogLineOverhead).
+const LogLineOverhead = limits.LogLineOverhead
+
 func (r *run) onLog(level int32, payload []byte) {
 	name := "log"
 	if level >= 0 && int(level) < len(levelNames) {
@@ -113,12 +119,15 @@ func (r *run) onLog(level int32, payload []byte) {
 		r.mu.Unlock()
 		return
 	}
-	if r.logBytes+len(payload) > r.limits.MaxLog {
+	// a line costs its bytes and LogLineOverhead; once one is dropped,
+	// every later one is (Limits.MaxLog)
+	cost := len(payload) + LogLineOverhead
+	if r.logsDropped > 0 || r.logBytes+cost > r.limits.MaxLog {
 		r.logsDropped++
 		r.mu.Unlock()
 		return
 	}
-	r.logBytes += len(payload)
+	r.logBytes += cost
 	l := Log{Level: name, Message: strings.ToValidUTF8(string(payload), "\uFFFD")}
 	r.logs = append(r.logs, l)
 	r.mu.Unlock()
@@ -139,6 +148,17 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		return answerStop
 	}
 	r.lastID = int(id)
+	// payload: tool name, newline, JSON arguments
+	tool, args, ok := bytes.Cut(payload, []byte{'\n'})
+	// every call counts against MaxCalls, those refused for their size or
+	// depth too; timers count against MaxTimers instead (below)
+	if !ok || string(tool) != "$sleep" {
+		r.calls++
+		if r.calls > r.limits.MaxCalls {
+			r.setErr(&Error{Code: codes.HostCallLimit, Message: fmt.Sprintf("the run made more than %d host calls", r.limits.MaxCalls)})
+			return answerStop
+		}
+	}
 	pc := r.newPendingCall(int(id))
 	if len(payload) > r.limits.MaxValue+1024 {
 		pc.tool = "?"
@@ -147,8 +167,6 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.reject(pc, codes.ValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(payload), r.limits.MaxValue))
 		return answerGo
 	}
-	// payload: tool name, newline, JSON arguments
-	tool, args, ok := bytes.Cut(payload, []byte{'\n'})
 	valid, shallow := jsontext.ValidShallow(args)
 	if ok && !shallow && tooDeep(args) {
 		pc.tool = "?"
@@ -177,13 +195,6 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		}
 	} else {
 		pc.digest = argsDigest(pc.args)
-	}
-	if !pc.sleep {
-		r.calls++
-		if r.calls > r.limits.MaxCalls {
-			r.setErr(&Error{Code: codes.HostCallLimit, Message: fmt.Sprintf("the run made more than %d host calls", r.limits.MaxCalls)})
-			return answerStop
-		}
 	}
 	r.addPending(pc)
 	rec := r.replayByID[pc.id]
@@ -267,8 +278,11 @@ func (r *run) newPendingCall(id int) *pendingCall {
 	return pc
 }
 
-// reject settles pc with an error at the guest's next idle point.
+// reject settles pc with an error at the guest's next idle point. Its
+// arguments are of no more use: a guest that goes on calling before it
+// waits would otherwise keep every refused call's copy until then.
 func (r *run) reject(pc *pendingCall, code codes.Code, msg string) {
+	pc.args = nil
 	r.immediate = append(r.immediate, completion{call: pc, value: errorJSON(code, msg)})
 }
 
@@ -286,16 +300,35 @@ func (r *run) schedule(pc *pendingCall) {
 		return
 	}
 	if r.running >= r.limits.MaxConcurrency {
+		// the calls waiting for a slot hold their arguments: at most as
+		// many bytes as the calls that run may
+		if most := waitingMost(r.limits); r.waitingBytes+len(pc.args) > most {
+			r.reject(pc, codes.ValueTooLarge, fmt.Sprintf(
+				"the calls waiting for a free slot already hold %d bytes of arguments, the most is %d (maxConcurrency × maxValue)", r.waitingBytes, most))
+			return
+		}
+		r.waitingBytes += len(pc.args)
 		r.waiting = append(r.waiting, pc)
 		return
 	}
 	r.startCall(pc)
 }
 
+// waitingMost is the most bytes of arguments the calls waiting for a slot
+// may hold: MaxConcurrency × MaxValue.
+func waitingMost(l Limits) int {
+	if l.MaxValue > 0 && l.MaxConcurrency > math.MaxInt/l.MaxValue {
+		return math.MaxInt
+	}
+	return l.MaxConcurrency * l.MaxValue
+}
+
 func (r *run) startWaiting() {
 	for len(r.waiting) > 0 && r.running < r.limits.MaxConcurrency {
 		pc := r.waiting[0]
+		r.waiting[0] = nil
 		r.waiting = r.waiting[1:]
+		r.waitingBytes -= len(pc.args)
 		r.startCall(pc)
 	}
 }

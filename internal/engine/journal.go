@@ -4,12 +4,16 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+
+	"github.com/modebox/modebox/internal/seal"
 )
 
 // Journal records everything non-deterministic a run saw: the seed, every
 // clock reading, and every host-call result in the order it settled.
 // Running the same code again with its journal gives the same result and
-// calls no host function for the recorded calls.
+// calls no host function for the recorded calls. A run whose call values
+// (results and errors) add up to more than MaxJournalValues bytes keeps no
+// journal.
 type Journal struct {
 	// Seed is the run's Math.random seed.
 	Seed uint64 `json:"seed"`
@@ -66,4 +70,29 @@ func argsDigest(args []byte) string {
 	var text [16]byte
 	base64.RawURLEncoding.Encode(text[:], sum[:12])
 	return string(text[:]) // one allocation (EncodeToString makes two)
+}
+
+// MaxJournalValues is the most bytes of call values (JournalCall.Value) a
+// run's journal keeps: a token's body, which holds the journal of a
+// paused run, cannot be larger (seal.MaxBodySize), and a run's Result
+// would otherwise keep every result it ever received. Past it the run
+// goes on, but its journal drops the values it kept and keeps no more:
+// its Result has no Journal (Result.JournalTooLarge), and it cannot
+// pause into a token.
+const MaxJournalValues = seal.MaxBodySize
+
+// record journals a settled call, while the journal's values stay within
+// MaxJournalValues.
+func (r *run) record(c completion) {
+	if r.journalTooLarge {
+		return
+	}
+	if r.journalBytes += len(c.value); r.journalBytes > MaxJournalValues {
+		r.journalTooLarge = true
+		r.journal.Calls, r.journal.Clock = nil, nil // free what it kept: it is no use now
+		return
+	}
+	r.journal.Calls = append(r.journal.Calls, JournalCall{
+		ID: c.call.id, Tool: c.call.tool, Args: c.call.digest, OK: c.ok, Value: c.value,
+	})
 }

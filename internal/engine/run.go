@@ -42,6 +42,10 @@ type completion struct {
 	value []byte
 }
 
+// testSettled, when set, is called by the driver after each settled call
+// is journaled: tests look at what the run keeps.
+var testSettled atomic.Pointer[func(*run)]
+
 // run is the state of one run. Fields under "driver" are touched only by
 // the goroutine that drives the guest (host functions run on it too).
 type run struct {
@@ -77,29 +81,35 @@ type run struct {
 	abandoned   bool
 
 	// driver
-	stopPolls  int // polls since the guest was first told to stop, see polled
-	ticks      uint64
-	calls      int
-	lastID     int
-	pending    map[int]*pendingCall // started calls by id, when replaying (addPending)
-	waiting    []*pendingCall
-	parked     []*pendingCall
-	running    int
-	sleeping   int
-	paused     bool
-	immediate  []completion
-	results    chan completion
-	callCtx    context.Context
-	journal    Journal
-	replay     *Journal
-	replayIdx  int
-	clockIdx   int
-	replayByID map[int]*JournalCall
-	deferred   *pendingCall  // a started call not yet sent to a worker (startCall)
-	deferPolls int           // allocator polls since it was held back
-	callBlock  []pendingCall // newPendingCall's
-	argsBlock  []byte        // argsCopy's
-	lastTool   string        // the last call's tool name
+	stopPolls int // polls since the guest was first told to stop, see polled
+	ticks     uint64
+	calls     int
+	lastID    int
+	pending   map[int]*pendingCall // started calls by id, when replaying (addPending)
+	waiting   []*pendingCall
+	// waitingBytes is the bytes of the waiting calls' arguments (schedule)
+	waitingBytes int
+	parked       []*pendingCall
+	running      int
+	sleeping     int
+	paused       bool
+	immediate    []completion
+	results      chan completion
+	callCtx      context.Context
+	journal      Journal
+	// journalBytes counts the values journaled (record); past
+	// MaxJournalValues, journalTooLarge is set and journal keeps none
+	journalBytes    int
+	journalTooLarge bool
+	replay          *Journal
+	replayIdx       int
+	clockIdx        int
+	replayByID      map[int]*JournalCall
+	deferred        *pendingCall  // a started call not yet sent to a worker (startCall)
+	deferPolls      int           // allocator polls since it was held back
+	callBlock       []pendingCall // newPendingCall's
+	argsBlock       []byte        // argsCopy's
+	lastTool        string        // the last call's tool name
 
 	// inTool says who owns the run while the driver runs a call itself
 	// (callInline); endDrive ends the run as the driver does when it
@@ -271,7 +281,11 @@ wait:
 	}
 	select {
 	case <-r.done:
-		res.Journal = r.journal.Clone()
+		if r.journalTooLarge {
+			res.JournalTooLarge = true
+		} else {
+			res.Journal = r.journal.Clone()
+		}
 	default:
 		// still running: the journal is the driver's, do not share it
 	}
@@ -420,11 +434,12 @@ func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
 			r.hib = nil
 			mod, stack = inst.mod, inst.stack
 		}
-		r.journal.Calls = append(r.journal.Calls, JournalCall{
-			ID: c.call.id, Tool: c.call.tool, Args: c.call.digest, OK: c.ok, Value: c.value,
-		})
+		r.record(c)
 		if r.replay != nil {
 			delete(r.pending, c.call.id)
+		}
+		if f := testSettled.Load(); f != nil {
+			(*f)(r)
 		}
 		var ptr uint32
 		inst.beginInputs()
@@ -602,7 +617,9 @@ func (r *run) clock() float64 {
 		if !r.countRead() {
 			panic(errClockLimit) // past MaxClockReads (timecap.go): wazero traps the guest
 		}
-		r.journal.Clock = append(r.journal.Clock, ms)
+		if !r.journalTooLarge {
+			r.journal.Clock = append(r.journal.Clock, ms)
+		}
 	}
 	return ms
 }

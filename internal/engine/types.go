@@ -153,7 +153,13 @@ type Result struct {
 	LogsDropped int
 	Stats       Stats
 	// Journal records what the run saw; replaying it reproduces the run.
+	// It is nil when JournalTooLarge is set, and for a run that returned
+	// at its deadline while its guest still ran.
 	Journal *Journal
+	// JournalTooLarge is set when the run's call values added up to more
+	// than MaxJournalValues bytes: its journal dropped them, and a token
+	// could not carry them (a pause of such a run cannot be sealed).
+	JournalTooLarge bool
 	// Paused is true when the run stopped because every call left was
 	// parked (waiting for an approval nobody could give now); Pending
 	// lists those calls, in call order.

@@ -23,6 +23,11 @@ const (
 	DefaultMaxTimers      = 100_000
 )
 
+// LogLineOverhead is what each console line costs against MaxLog besides
+// its own bytes: what the host keeps for a line (its level, its place in
+// the list) whatever its length.
+const LogLineOverhead = 32
+
 // MinMemory is the smallest Memory accepted (512 KiB); 0 means the
 // default.
 const MinMemory = 512 << 10
@@ -46,17 +51,22 @@ type Limits struct {
 	// interrupt poll, about 10,000 bytecode branches or calls (or 10,000
 	// regexp backtracks). 0 means unlimited.
 	Fuel uint64
-	// MaxCalls is the number of tool calls a run may make (default 1000).
-	// The call past it ends the run with HOST_CALL_LIMIT.
+	// MaxCalls is the number of tool calls a run may make (default 1000),
+	// calls refused for their arguments' size or depth included. The call
+	// past it ends the run with HOST_CALL_LIMIT.
 	MaxCalls int
 	// MaxConcurrency is the number of tool calls in flight at once (default
-	// 16); later calls wait their turn, in call order.
+	// 16); later calls wait their turn, in call order. The waiting calls'
+	// arguments may hold at most MaxConcurrency × MaxValue bytes: a call
+	// past that is refused with VALUE_TOO_LARGE (the program can catch it).
 	MaxConcurrency int
 	// MaxValue caps any single value crossing the boundary, in bytes of
 	// JSON (default 4 MiB): tool arguments, tool results and the result.
 	MaxValue int
-	// MaxLog caps the bytes of console output kept (default 256 KiB); later
-	// lines are dropped and Result.LogsDropped counts them.
+	// MaxLog caps the bytes of console output kept (default 256 KiB):
+	// each line costs its bytes plus LogLineOverhead (so empty lines are
+	// not free). Once a line does not fit, it and every later line are
+	// dropped, and Result.LogsDropped counts them.
 	MaxLog int
 	// MaxClockReads is the number of times a run may read the clock:
 	// Date.now(), new Date(), performance.now() (default 1,000,000). Each
