@@ -72,12 +72,17 @@ type Flows = policy.Flows
 // Limits are the caps of a run; a zero field means "the default" (see
 // DefaultLimits). The fields are Timeout, Memory (bytes of JS heap), Fuel,
 // MaxCalls, MaxConcurrency, MaxValue (bytes of JSON), MaxLog (bytes of
-// console output), MaxClockReads (clock readings) and MaxTimers (timers
+// console output, each line costing LogLineOverhead more; once a line is
+// dropped every later one is), MaxClockReads (clock readings) and MaxTimers (timers
 // set, each repeat of an interval included); each cap ends a run with its
 // own code. An engine's
 // limits are the most a run may use: RunOptions.Limits can only narrow
 // them.
 type Limits = limits.Limits
+
+// LogLineOverhead is what each console line costs against Limits.MaxLog
+// besides its own bytes (32), so that empty lines are not free.
+const LogLineOverhead = limits.LogLineOverhead
 
 // MinMemory is the smallest Limits.Memory accepted (512 KiB); 0 means the
 // default.
@@ -129,8 +134,14 @@ type RunOptions struct {
 
 // Journal records what a run saw that was not determined by its code: the
 // seed, clock readings and tool results in settle order (Seed, Clock,
-// Calls). It is JSON.
+// Calls). It is JSON. A run keeps one only while its tool results add up
+// to at most MaxJournalValues bytes (see Result.Journal).
 type Journal = engine.Journal
+
+// MaxJournalValues is the most bytes of tool results (and errors) a run's
+// journal keeps, 16 MiB: what a continuation token's body can hold. A run
+// that receives more goes on, without a journal.
+const MaxJournalValues = engine.MaxJournalValues
 
 // JournalEntry is one settled tool call of a Journal: its id, the tool's
 // key, a digest of its arguments, whether it succeeded and the JSON the
@@ -160,7 +171,9 @@ type Result struct {
 	Value json.RawMessage `json:"result"`
 	// Logs are the console lines, in order.
 	Logs []Log `json:"logs"`
-	// LogsDropped counts console lines dropped past Limits.MaxLog.
+	// LogsDropped counts console lines dropped past Limits.MaxLog (each
+	// line costs its bytes and LogLineOverhead; once one is dropped, every
+	// later one is).
 	LogsDropped int `json:"logsDropped,omitempty"`
 	// Error says why the run failed.
 	Error *Error `json:"error"`
@@ -175,7 +188,10 @@ type Result struct {
 	Files *FilesReport `json:"files,omitempty"`
 	// Stats describes the run.
 	Stats Stats `json:"stats"`
-	// Journal replays the run (see RunOptions.Journal).
+	// Journal replays the run (see RunOptions.Journal). It is nil for a
+	// run whose tool results (and errors) added up to more than
+	// MaxJournalValues bytes, which a token could not carry either: such
+	// a run that pauses fails with CodeTokenTooLarge.
 	Journal *Journal `json:"-"`
 }
 

@@ -93,7 +93,7 @@ func resultSize(res *modebox.Result, err error) int {
 	}
 	n += len(res.Value) + len(res.Token) + callsSize(res.Pending)
 	for _, l := range res.Logs {
-		n += 32 + len(l.Level) + len(l.Message)
+		n += modebox.LogLineOverhead + len(l.Level) + len(l.Message) // as Limits.MaxLog counts a line
 	}
 	if e := res.Error; e != nil {
 		n += len(e.Code) + len(e.Message) + len(e.Name) + len(e.JSCode) + len(e.Stack) + len(e.Source)

@@ -174,10 +174,19 @@ func (r *Runner) run(ctx context.Context, req Request, h *Host, slotHeld bool) (
 		if r.Sealer != nil {
 			approved := h.approvedTools()
 			slices.Sort(approved)
-			tok, err := r.Sealer.seal(body{
-				Code: req.Code, Lang: req.Lang.String(), Filename: out.Filename, Limits: lim, Policies: req.Policies,
-				Journal: res.Journal, Pending: out.Pending, Approved: approved,
-			}, r.Binding)
+			var tok string
+			var err error
+			if res.JournalTooLarge {
+				// its journal dropped the results (engine.MaxJournalValues):
+				// a token without them would run the tools again
+				err = &seal.Error{Code: codes.TokenTooLarge, Message: fmt.Sprintf(
+					"the run's tool results exceed what a token can carry (more than %d bytes)", engine.MaxJournalValues)}
+			} else {
+				tok, err = r.Sealer.seal(body{
+					Code: req.Code, Lang: req.Lang.String(), Filename: out.Filename, Limits: lim, Policies: req.Policies,
+					Journal: res.Journal, Pending: out.Pending, Approved: approved,
+				}, r.Binding)
+			}
 			if err != nil {
 				// the run is lost, not the outcome: it ends as a failed run
 				// with what it did (its calls, logs, journal)
