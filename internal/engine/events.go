@@ -226,8 +226,15 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		r.reject(pc, codes.ValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(pc.args), r.limits.MaxValue))
 	case v.RejectCode != "":
 		r.reject(pc, v.RejectCode, v.RejectMessage)
+	case v.Park && r.parkedBytes+len(pc.args) > MaxJournalValues:
+		// parked calls' arguments go into the paused run's token, whose
+		// body holds MaxJournalValues at most: past it the pause could
+		// not be sealed, and the host kept every copy until then
+		r.reject(pc, codes.ValueTooLarge, fmt.Sprintf(
+			"the calls waiting for approval already hold %d bytes of arguments, the most a paused run can carry is %d", r.parkedBytes, MaxJournalValues))
 	case v.Park:
 		pc.approval = v.Approval
+		r.parkedBytes += len(pc.args)
 		r.parked = append(r.parked, pc)
 	default:
 		pc.approval = v.Approval

@@ -260,3 +260,30 @@ func TestWaitingCallsArgsBounded(t *testing.T) {
 	}
 	t.Logf("waiting calls held up to %d bytes of arguments", most)
 }
+
+// TestParkedCallsArgsBounded checks that calls parked for approval hold
+// at most MaxJournalValues bytes of arguments, what a paused run's token
+// can carry: a call past it is refused with VALUE_TOO_LARGE, and the run
+// pauses with the calls that fit. 1,000 parked calls of 4 MB each kept
+// every copy until the pause.
+func TestParkedCallsArgsBounded(t *testing.T) {
+	h := &ampHost{
+		gate: func(Call) Verdict { return Verdict{Park: true} },
+		call: func(context.Context, Call) (json.RawMessage, error) { return nil, errors.New("a parked call ran") },
+	}
+	res := runContract(t, `
+		const s = "x".repeat(3 << 20);
+		const ps = [];
+		for (let i = 0; i < 12; i++) ps.push(tools.b(s).catch(e => e.code));
+		return await Promise.all(ps)`, Limits{}, h, nil)
+	if !res.Paused {
+		t.Fatalf("not paused: %+v %.200s %d", res.Err, res.Value, len(res.Pending))
+	}
+	n := 0
+	for _, p := range res.Pending {
+		n += len(p.Args)
+	}
+	if n > MaxJournalValues || len(res.Pending) == 0 || len(res.Pending) == 12 {
+		t.Fatalf("%d calls parked with %d bytes of arguments, the most is %d", len(res.Pending), n, MaxJournalValues)
+	}
+}

@@ -89,14 +89,16 @@ type run struct {
 	waiting   []*pendingCall
 	// waitingBytes is the bytes of the waiting calls' arguments (schedule)
 	waitingBytes int
-	parked       []*pendingCall
-	running      int
-	sleeping     int
-	paused       bool
-	immediate    []completion
-	results      chan completion
-	callCtx      context.Context
-	journal      Journal
+	// parkedBytes is the bytes of the parked calls' arguments (onCall)
+	parkedBytes int
+	parked      []*pendingCall
+	running     int
+	sleeping    int
+	paused      bool
+	immediate   []completion
+	results     chan completion
+	callCtx     context.Context
+	journal     Journal
 	// journalBytes counts the values journaled (record); past
 	// MaxJournalValues, journalTooLarge is set and journal keeps none
 	journalBytes    int
