@@ -36,7 +36,7 @@ func BenchmarkFetchGuest(b *testing.B) {
 	defer e.Close()
 	code := fmt.Sprintf(`for (let i = 0; i < %d; i++) { const r = await fetch(%q); if ((await r.text()).length !== 1024) throw new Error("short") }`, b.N, srv.URL)
 	b.ResetTimer()
-	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 600e9}})
+	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 30e9}})
 	if err != nil || r.Error != nil {
 		b.Fatalf("%v %+v", err, r.Error)
 	}
@@ -55,7 +55,7 @@ func BenchmarkFetchGuestParallel(b *testing.B) {
 		while (left > 0) { const n = Math.min(16, left); left -= n;
 			await Promise.all(Array.from({length: n}, () => fetch(%q).then(r => r.text()))) }`, b.N, srv.URL)
 	b.ResetTimer()
-	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 600e9}})
+	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 30e9}})
 	if err != nil || r.Error != nil {
 		b.Fatalf("%v %+v", err, r.Error)
 	}
@@ -94,7 +94,7 @@ func BenchmarkFSRead1MiBGuest(b *testing.B) {
 	code := fmt.Sprintf(`for (let i = 0; i < %d; i++) { if ((await fs.read("/d/f.txt")).length !== 1048576) throw new Error("short") }`, b.N)
 	b.SetBytes(1 << 20)
 	b.ResetTimer()
-	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 600e9}})
+	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 30e9}})
 	if err != nil || r.Error != nil {
 		b.Fatalf("%v %+v", err, r.Error)
 	}
@@ -157,7 +157,7 @@ func BenchmarkFSGlob1000Guest(b *testing.B) {
 	}
 	code := fmt.Sprintf(`for (let i = 0; i < %d; i++) { if ((await fs.glob("/d/**/*.json")).length !== 1000) throw new Error("count") }`, b.N)
 	b.ResetTimer()
-	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 600e9}})
+	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 30e9}})
 	if err != nil || r.Error != nil {
 		b.Fatalf("%v %+v", err, r.Error)
 	}
@@ -179,7 +179,7 @@ func BenchmarkShTrueGuest(b *testing.B) {
 	defer e.Close()
 	code := fmt.Sprintf(`for (let i = 0; i < %d; i++) { if ((await sh("true")).exitCode !== 0) throw new Error("exit") }`, b.N)
 	b.ResetTimer()
-	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 600e9}})
+	r, err := e.Run(context.Background(), code, modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 30e9}})
 	if err != nil || r.Error != nil {
 		b.Fatalf("%v %+v", err, r.Error)
 	}

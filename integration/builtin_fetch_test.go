@@ -193,7 +193,7 @@ func TestFetchSignal(t *testing.T) {
 		out.fine = await (await fetch(base + "/fast", {signal: ok.signal})).text();
 		ok.abort();
 		return out;
-	`, srv.URL), modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: time.Minute}})
+	`, srv.URL), modebox.RunOptions{Lang: "js", Limits: modebox.Limits{Timeout: 30 * time.Second}})
 	if r.Status != modebox.StatusOK {
 		t.Fatalf("%+v", r.Error)
 	}

@@ -292,7 +292,12 @@ func TestHostileCorpus(t *testing.T) {
 		t.Fatalf("the corpus has %d programs, want at least 40", len(files))
 	}
 	var counter atomic.Int64
-	e := newEngine(t, hostileTools(&counter)...)
+	// the engine's limits are the most a program's "// limits:" line may
+	// ask (timer-flood.js asks 256 MiB); the programs narrow them
+	e, err := modebox.New(modebox.EngineConfig{Tools: hostileTools(&counter), Limits: modebox.Limits{Memory: 256 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	runtime.GC()
 	baseline := runtime.NumGoroutine()
 	for i, path := range files {
