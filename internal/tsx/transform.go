@@ -156,7 +156,9 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 	if len(res.Errors) > 0 {
 		e := &Error{Filename: lang.Filename()}
 		for _, m := range res.Errors {
-			e.Diagnostics = append(e.Diagnostics, p.messageDiagnostic(m))
+			d := p.messageDiagnostic(m)
+			d.Message = explainNamespace(d)
+			e.Diagnostics = append(e.Diagnostics, d)
 		}
 		return nil, e
 	}
