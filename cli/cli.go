@@ -160,7 +160,34 @@ func newRoot(s Streams) *cobra.Command {
 		newVersionCmd(s, g),
 	)
 	root.CompletionOptions.HiddenDefaultCmd = false
+	requireShell(root)
 	return root
+}
+
+// requireShell makes `modebox completion` without a shell, or with one
+// it has no script for, a usage error (cobra's default prints the help
+// and exits 0), as `modebox config` without a subcommand is.
+func requireShell(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, sc := range c.Commands() {
+			shells = append(shells, sc.Name())
+		}
+		list := strings.Join(shells, ", ")
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError("no completion script for %q: the shells are %s", args[0], list)
+			}
+			return nil
+		}
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			return usageError("a shell is required: %s", list)
+		}
+	}
 }
 
 // Run runs the command line args (without the program name) and returns
