@@ -104,6 +104,13 @@ file's "$comment" and in examples/modebox.json).`,
 			if werr != nil {
 				return failure(werr)
 			}
+			if g.json() {
+				b, _ := json.Marshal(struct {
+					Wrote string `json:"wrote"`
+				}{path})
+				fmt.Fprintln(s.Stdout, string(b))
+				return nil
+			}
 			fmt.Fprintf(s.Stdout, "wrote %s\n", path)
 			return nil
 		},
@@ -172,16 +179,22 @@ type checkReport struct {
 	MCPServers int      `json:"mcpServers"`
 }
 
+// configCheck checks the file at flagPath, looked up as --config is
+// (then $MODEBOX_CONFIG, ./modebox.json); with --output json a file that
+// is not found is reported as one that does not load.
 func configCheck(flagPath string, g *globals, s Streams) error {
 	path, err := config.Find(flagPath)
-	if err != nil {
-		return configError(err)
+	if err == nil && path == "" {
+		err = &config.Error{Code: codes.ConfigNotFound, Message: "no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)"}
 	}
-	if path == "" {
-		return configError(&config.Error{Code: codes.ConfigNotFound, Message: "no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)"})
+	if err != nil {
+		path = flagPath
 	}
 	rep := checkReport{File: path, Warnings: []string{}}
-	cfg, err := config.Load(path)
+	var cfg *config.File
+	if err == nil {
+		cfg, err = config.Load(path)
+	}
 	if err == nil {
 		err = engineCheck(cfg)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,7 +49,7 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: jsonErrors(g, s, func(cmd *cobra.Command, args []string) error {
 			if approveAll && denyAll {
 				return usageError("--approve and --deny exclude each other")
 			}
@@ -80,9 +79,12 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 			}
 			scr := newScreen(s)
 			d.Approver = approverFor(s, noPrompt, scr)
-			ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stopSignals := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stopSignals()
 			eng, stop, err := openEngine(ctx, g, true, s)
+			if ctx.Err() != nil {
+				return cancelledStart(eng, stop, err, g, s)
+			}
 			if err != nil {
 				return err
 			}
@@ -93,7 +95,7 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 				return runError(err)
 			}
 			return status(printResult(res, g, streamed, s))
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.BoolVar(&approveAll, "approve", false, "approve every pending call")

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,12 +16,26 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/modebox/modebox"
+	"github.com/modebox/modebox/internal/codes"
 	"github.com/modebox/modebox/internal/prompt"
 	"github.com/modebox/modebox/internal/tsx"
 )
 
-// maxProgram caps the size of a program read from a file or stdin.
-const maxProgram = 4 << 20
+// maxProgram caps the size of a program read from a file or stdin: the
+// engine's own limit, so that a larger program is the run's
+// PROGRAM_TOO_LARGE (see errProgramTooLarge).
+const maxProgram = modebox.MaxProgramSize
+
+// errProgramTooLarge is a program over maxProgram: the run fails with
+// PROGRAM_TOO_LARGE, as the engine fails it, and nothing runs.
+type errProgramTooLarge struct{ size int64 } // size is -1 when unknown (stdin)
+
+func (e *errProgramTooLarge) Error() string {
+	if e.size < 0 {
+		return fmt.Sprintf("the program is over the limit of %d bytes", maxProgram)
+	}
+	return fmt.Sprintf("the program is %d bytes, over the limit of %d", e.size, maxProgram)
+}
 
 // envelope is what `--output json` prints.
 type envelope struct {
@@ -58,7 +72,7 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: jsonErrors(g, s, func(cmd *cobra.Command, args []string) error {
 			if memory != 0 && memory < modebox.MinMemory {
 				return usageError("--memory must be at least 512KiB (the engine cannot compile a program in less), got %d bytes", memory)
 			}
@@ -69,6 +83,10 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 			lim.MaxValue, lim.MaxLog = int(maxValue), int(maxLog)
 			path := args[0]
 			code, err := readProgram(path, s.Stdin)
+			var big *errProgramTooLarge
+			if errors.As(err, &big) {
+				return status(printResult(failedRun(modebox.CodeProgramTooLarge, big.Error()), g, false, s))
+			}
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -82,9 +100,12 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 					}
 				}
 			}
-			ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stopSignals := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stopSignals()
 			eng, stop, err := openEngine(ctx, g, false, s)
+			if ctx.Err() != nil {
+				return cancelledStart(eng, stop, err, g, s)
+			}
 			if err != nil {
 				return err
 			}
@@ -98,7 +119,7 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 				return runError(err)
 			}
 			return status(printResult(res, g, streamed, s))
-		},
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&lang, "lang", "", "language: js or ts (default: from the file extension, else ts)")
@@ -147,9 +168,67 @@ func readProgram(path string, stdin io.Reader) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > maxProgram {
-		return nil, fmt.Errorf("program is larger than %d bytes", maxProgram)
+		size := int64(-1)
+		if f, ok := r.(*os.File); ok && path != "-" {
+			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+				size = fi.Size()
+			}
+		}
+		return nil, &errProgramTooLarge{size: size}
 	}
 	return b, nil
+}
+
+// failedRun is the result of a run that failed with code before the
+// program started.
+func failedRun(code modebox.Code, msg string) *modebox.Result {
+	return &modebox.Result{Status: modebox.StatusError, Error: &modebox.Error{Code: code, Message: msg}}
+}
+
+// cancelledStart ends a run or resume whose context was cancelled (Ctrl-C)
+// while its engine was opened (the MCP servers starting) as a Ctrl-C
+// during the run ends it: CANCELLED, exit 1, the envelope with -o json.
+// It stops the engine when it was opened after all.
+func cancelledStart(eng *modebox.Engine, stop func(), err error, g *globals, s Streams) error {
+	if err == nil && eng != nil {
+		stop()
+	}
+	return status(printResult(failedRun(modebox.CodeCancelled, "the run was cancelled while the MCP servers started"), g, false, s))
+}
+
+// jsonErrors is run with --output json printing an error envelope on
+// stdout for an error that ends the command before it printed one (a
+// configuration or token refused, a failure to start): status "error"
+// and error {code, message}, as a failed run's, and the same exit
+// status. A usage error without a stable code prints none: it is the
+// command line that is wrong, and it is said on stderr with the usage.
+func jsonErrors(g *globals, s Streams, run func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := run(cmd, args)
+		var ee *exitError
+		if err == nil || !g.json() || !errors.As(err, &ee) || ee.err == nil {
+			return err
+		}
+		code := codes.Of(ee.err)
+		var te *modebox.TokenError
+		switch {
+		case errors.As(ee.err, &te):
+			code = te.Code
+		case ee.code == ExitConfig:
+			code = configCode(ee.err)
+		case code == "" && ee.code == ExitFailed:
+			code = codes.RunFailed
+		}
+		if code == "" {
+			return err
+		}
+		msg := ee.err.Error()
+		if c := string(code) + ": "; strings.HasPrefix(msg, c) {
+			msg = msg[len(c):]
+		}
+		printEnvelope(failedRun(code, msg), s)
+		return err
+	}
 }
 
 func exitFor(res *modebox.Result) int {

@@ -16,7 +16,10 @@ func newTypesCmd(s Streams, g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "types",
 		Short: "Print the toolbox's TypeScript declarations",
-		Args:  cobra.NoArgs,
+		Long: `Prints the toolbox's TypeScript declarations (the tools a program sees).
+With --output json it prints {"declarations": TEXT}, the same text as a
+JSON string.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			eng, stop, err := openEngine(context.Background(), g, false, s)
 			if err != nil {
@@ -26,6 +29,14 @@ func newTypesCmd(s Streams, g *globals) *cobra.Command {
 			d, err := eng.Declarations()
 			if err != nil {
 				return failure(err)
+			}
+			if g.json() {
+				// a JSON string: no control character reaches the terminal raw
+				enc := json.NewEncoder(s.Stdout)
+				enc.SetEscapeHTML(false)
+				return enc.Encode(struct {
+					Declarations string `json:"declarations"`
+				}{d})
 			}
 			fmt.Fprint(s.Stdout, prompt.Sanitize(d)) // descriptions come from servers
 			return nil
@@ -55,6 +66,9 @@ func newSearchCmd(s Streams, g *globals) *cobra.Command {
 			}
 			defer stop()
 			hits := eng.Search(query, modebox.SearchOptions{Limit: limit, Full: full})
+			if hits == nil {
+				hits = []modebox.SearchHit{}
+			}
 			if g.json() {
 				b, _ := json.MarshalIndent(hits, "", "  ")
 				fmt.Fprintln(s.Stdout, string(b))
