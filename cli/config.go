@@ -77,13 +77,21 @@ func newInitCmd(s Streams, g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init [PATH]",
 		Short: "Write a starter modebox.json",
-		Long: `Writes a starter modebox.json (default ./modebox.json): limits and
-policies, and no MCP server (the servers are shown, commented out, in the
-file's "$comment" and in examples/modebox.json).`,
+		Long: `Writes a starter modebox.json to PATH, else to --config, else to
+./modebox.json: the default limits written out, example policies and
+flows, and the "everything" reference MCP server as an example that is
+"disabled": true (remove that line to start it with npx; until then a
+run starts no server). See docs/configuration.md, "Starter file".`,
 		Args: maxArgs(1, "PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := config.DefaultFile
+			if g.config != "" {
+				path = g.config
+			}
 			if len(args) == 1 {
+				if g.config != "" && g.config != args[0] {
+					return usageError("give the file once: PATH or --config, not both")
+				}
 				path = args[0]
 			}
 			flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
@@ -143,14 +151,13 @@ func newConfigCmd(s Streams, g *globals) *cobra.Command {
 		Short: "Validate a modebox.json (PATH, else --config, $MODEBOX_CONFIG, ./modebox.json)",
 		Args:  maxArgs(1, "PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			flagPath := g.config
 			if len(args) == 1 {
-				if flagPath != "" && flagPath != args[0] {
+				if g.config != "" && g.config != args[0] {
 					return usageError("give the file once: PATH or --config, not both")
 				}
-				flagPath = args[0]
+				return configCheck(args[0], true, g, s)
 			}
-			return configCheck(flagPath, g, s)
+			return configCheck(g.config, false, g, s)
 		},
 	}
 	schema := &cobra.Command{
@@ -180,15 +187,19 @@ type checkReport struct {
 }
 
 // configCheck checks the file at flagPath, looked up as --config is
-// (then $MODEBOX_CONFIG, ./modebox.json); with --output json a file that
-// is not found is reported as one that does not load.
-func configCheck(flagPath string, g *globals, s Streams) error {
-	path, err := config.Find(flagPath)
-	if err == nil && path == "" {
-		err = &config.Error{Code: codes.ConfigNotFound, Message: "no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)"}
-	}
-	if err != nil {
-		path = flagPath
+// (then $MODEBOX_CONFIG, ./modebox.json), or the file named by the
+// command's argument when arg is set (config.Load says when it is
+// missing, without naming --config).
+func configCheck(flagPath string, arg bool, g *globals, s Streams) error {
+	path, err := flagPath, error(nil)
+	if !arg {
+		path, err = config.Find(flagPath)
+		if err == nil && path == "" {
+			err = &config.Error{Code: codes.ConfigNotFound, Message: "no configuration found (--config, $MODEBOX_CONFIG, ./modebox.json)"}
+		}
+		if err != nil {
+			path = flagPath
+		}
 	}
 	rep := checkReport{File: path, Warnings: []string{}}
 	var cfg *config.File

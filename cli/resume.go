@@ -92,7 +92,7 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 			ctx, streamed := streamLogs(ctx, g, scr)
 			res, err := eng.Resume(ctx, token, d)
 			if err != nil {
-				return runError(err)
+				return runError(bindingHint(err, g))
 			}
 			return status(printResult(res, g, streamed, s))
 		}),
@@ -104,6 +104,17 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 	f.Var(&denyIDs, "deny-id", "deny pending call N (repeatable, or N,M)")
 	f.BoolVar(&noPrompt, "no-prompt", false, "never ask on the terminal: calls that need approval pause the run again")
 	return cmd
+}
+
+// bindingHint adds a hint to a token refused for another tool set when
+// no configuration file was used: a token resumed in another directory,
+// without the --config its run had, meets an engine without its tools.
+func bindingHint(err error, g *globals) error {
+	var te *modebox.TokenError
+	if g.file != "" || !errors.As(err, &te) || te.Code != modebox.CodeTokenBinding {
+		return err
+	}
+	return &modebox.TokenError{Code: te.Code, Message: te.Message + " (no configuration file was used: if the run used one, pass it with --config)", Err: te.Err}
 }
 
 // runError maps an error from Engine.Run or Engine.Resume to its exit
