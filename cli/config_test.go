@@ -56,7 +56,7 @@ func TestRunUsesConfigLimits(t *testing.T) {
 	}
 	// a flag can narrow the configured limits, never widen them
 	code, _, errs := runCLI(t, "return 1", "run", "--config", path, "--timeout", "50s", "-")
-	if code != ExitUsage || !strings.Contains(errs, "narrow") {
+	if code != ExitUsage || !strings.Contains(errs, "flags can lower the configured limits, not raise them") {
 		t.Fatalf("widening: %d %q", code, errs)
 	}
 	t.Setenv("MODEBOX_CONFIG", path)
