@@ -88,8 +88,11 @@ func mapNamespace(ns string) string {
 // whose names map alike (get-data and get_data, a name listed twice) are
 // renamed deterministically: sorted by original name, the tool whose name
 // needs no mapping keeps the identifier, the others get _2, _3, … after
-// it. Every rename is a warning.
-func assignNames(tools []Tool) (js []string, warnings []string) {
+// it. Every rename is a warning. base is each tool's mapped name before
+// that suffix (js[i] unless renamed): a rule naming it applies to every
+// tool renamed from it, so that a tool which takes the name does not take
+// the rule away from the tool it was written for.
+func assignNames(tools []Tool) (js, base []string, warnings []string) {
 	js = make([]string, len(tools))
 	type slot struct{ ns, js string }
 	groups := map[slot][]int{}
@@ -107,6 +110,7 @@ func assignNames(tools []Tool) (js []string, warnings []string) {
 		groups[k] = append(groups[k], i)
 		taken[k] = true
 	}
+	base = slices.Clone(js)
 	keys := make([]slot, 0, len(groups))
 	for k := range groups {
 		keys = append(keys, k)
@@ -139,5 +143,5 @@ func assignNames(tools []Tool) (js []string, warnings []string) {
 				tools[i].Name, tools[i].Namespace, tools[idx[0]].Name, k.ns, name))
 		}
 	}
-	return js, warnings
+	return js, base, warnings
 }

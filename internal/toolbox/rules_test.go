@@ -99,3 +99,55 @@ func TestRulesAccepted(t *testing.T) {
 		t.Errorf("no tools, \"*\": %v", err)
 	}
 }
+
+// A rule stays on the tool it was written for when another tool takes
+// its mapped name: the server lists "get-data" (mapped to srv.get_data,
+// denied by the rule srv.get_data), then adds "get_data", which takes
+// srv.get_data and renames "get-data" to srv.get_data_2. The rule applies
+// to every tool whose mapped name before the _N suffix is its name, so
+// both are denied (and flows mark both); without the clash, as before.
+func TestRuleFollowsRenamedTool(t *testing.T) {
+	rules := map[string]policy.Policy{"srv.get_data": policy.Deny}
+	flows := policy.Flows{Sinks: []string{"srv.get_data"}}
+	box, err := New([]Tool{{Namespace: "srv", Name: "get-data", Handler: noop}}, nil, rules, flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := box.Lookup("srv.get_data"); e == nil || e.Name != "get-data" || e.Policy != policy.Deny || !e.Sink {
+		t.Fatalf("alone: %+v", e)
+	}
+	box, err = New([]Tool{
+		{Namespace: "srv", Name: "get-data", Handler: noop},
+		{Namespace: "srv", Name: "get_data", Handler: noop},
+		{Namespace: "srv", Name: "other", Handler: noop},
+	}, nil, rules, flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, name := range map[string]string{"srv.get_data": "get_data", "srv.get_data_2": "get-data"} {
+		e := box.Lookup(key)
+		if e == nil || e.Name != name {
+			t.Fatalf("%s: %+v", key, e)
+		}
+		if e.Policy != policy.Deny || !e.Sink {
+			t.Errorf("%s (%q): policy %s, sink %v; want deny and a sink", key, name, e.Policy, e.Sink)
+		}
+	}
+	if e := box.Lookup("srv.other"); e.Policy != policy.Allow || e.Sink {
+		t.Errorf("srv.other: policy %s, sink %v", e.Policy, e.Sink)
+	}
+	if d, _ := box.Declarations(); strings.Contains(d, "get_data") {
+		t.Errorf("a denied tool is declared:\n%s", d)
+	}
+	// a rule naming the renamed key itself still applies to it alone
+	box, err = New([]Tool{
+		{Namespace: "srv", Name: "get-data", Handler: noop},
+		{Namespace: "srv", Name: "get_data", Handler: noop},
+	}, nil, map[string]policy.Policy{"srv.get_data_2": policy.Ask}, policy.Flows{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := box.Lookup("srv.get_data").Policy, box.Lookup("srv.get_data_2").Policy; a != policy.Allow || b != policy.Ask {
+		t.Errorf("srv.get_data_2 rule: %s, %s", a, b)
+	}
+}

@@ -75,6 +75,23 @@ type Entry struct {
 	// noAlias: the original name is another tool's mapped name (a renamed
 	// duplicate), so it is not a property of its own
 	noAlias bool
+	// baseKey is Key before the _N suffix of a renamed duplicate
+	// (srv.get_data for srv.get_data_2); Key when not renamed
+	baseKey string
+}
+
+// RuleNames are the names a policy or flow pattern is matched against:
+// the key, the name as registered ("my-srv.get-sum", see [Entry.Original])
+// and, for a tool renamed because its name maps like another's, the key
+// before the _N suffix. So a rule written for srv.get_data keeps applying
+// to the tool "get-data" when a tool "get_data" comes to take that key
+// (and applies to both).
+func (e *Entry) RuleNames() []string {
+	names := []string{e.Key, e.Original()}
+	if e.baseKey != "" && e.baseKey != e.Key {
+		names = append(names, e.baseKey)
+	}
+	return names
 }
 
 // Label names the entry in messages: tools.<key>, or sh() for built-ins.
@@ -236,12 +253,16 @@ func New(tools []Tool, caps []*builtin.Capability, policies map[string]policy.Po
 // addTools maps the tools' names and checks that every key is unique.
 func (box *Box) addTools(tools []Tool, rules *policy.Rules, flows policy.Flows) error {
 	nsOriginal := map[string]string{} // mapped namespace -> original
-	mapped, warnings := assignNames(tools)
+	mapped, base, warnings := assignNames(tools)
 	box.warnings = warnings
 	for i, t := range tools {
 		e, err := newEntry(fmt.Sprintf("Tools[%d]", i), t, mapped[i])
 		if err != nil {
 			return err
+		}
+		e.baseKey = base[i]
+		if e.NS != "" {
+			e.baseKey = e.NS + "." + base[i]
 		}
 		field := fmt.Sprintf("Tools[%d]", i)
 		if e.NS != "" {
@@ -255,9 +276,10 @@ func (box *Box) addTools(tools []Tool, rules *policy.Rules, flows policy.Flows) 
 		if prev, ok := box.byKey[e.Key]; ok {
 			return &errs.Config{Field: field, Reason: fmt.Sprintf("tools %q and %q both map to tools.%s", prev.qualified(), e.qualified(), e.Key)}
 		}
-		e.Policy = rules.ForNames(e.Policy, e.Key, e.Original())
-		e.Source = e.Source || flows.IsSource(e.Key, e.Original())
-		e.Sink = e.Sink || flows.IsSink(e.Key, e.Original())
+		names := e.RuleNames()
+		e.Policy = rules.ForNames(e.Policy, names...)
+		e.Source = e.Source || flows.IsSource(names...)
+		e.Sink = e.Sink || flows.IsSink(names...)
 		box.byKey[e.Key] = e
 		box.entries = append(box.entries, e)
 	}
@@ -439,8 +461,10 @@ func checkPattern(entries []*Entry, field, pattern string) error {
 		return bad(fmt.Sprintf("a pattern names a tool without the \"tools.\" prefix: write %q", rest))
 	}
 	for _, e := range entries {
-		if policy.Match(pattern, e.Key) || policy.Match(pattern, e.Original()) {
-			return nil
+		for _, n := range e.RuleNames() {
+			if policy.Match(pattern, n) {
+				return nil
+			}
 		}
 	}
 	ns, _, dotted := strings.Cut(pattern, ".")
