@@ -47,3 +47,29 @@ func TestRootReservedMemberRenamed(t *testing.T) {
 		}
 	}
 }
+
+// A namespace named like a member of Object.prototype is not declared a
+// global: globalThis inherits the member, and the prelude installs no
+// global that is "in globalThis", so `toString.x()` would call the
+// inherited function. The tool stays declared as tools.<ns>.
+func TestPrototypeMembersAreNotNamespaceGlobals(t *testing.T) {
+	for _, g := range strings.Fields(`toString hasOwnProperty valueOf constructor __proto__ isPrototypeOf
+		propertyIsEnumerable toLocaleString __defineGetter__ __defineSetter__ __lookupGetter__ __lookupSetter__`) {
+		box, err := New([]Tool{{Namespace: g, Name: "x", Handler: noop}}, nil, nil, policy.Flows{})
+		if err != nil {
+			t.Errorf("%s: %v", g, err)
+			continue
+		}
+		ns := mapNamespace(g)
+		d, err := box.Declarations()
+		if err != nil {
+			t.Fatalf("%s: %v", g, err)
+		}
+		if box.IsGlobal(ns) || strings.Contains(d, "declare const "+ns+":") || strings.Contains(string(box.Setup()), `"globals":["`) {
+			t.Errorf("namespace %q is declared a global the prelude does not install:\n%s", g, d)
+		}
+		if !strings.Contains(d, "  "+ns+": {\n") {
+			t.Errorf("namespace %q is not declared under tools:\n%s", g, d)
+		}
+	}
+}

@@ -46,8 +46,11 @@ const SearchKey = "$search"
 var reservedRoot = []string{"search"}
 
 // jsGlobals are globals a namespace must not shadow (the guest runtime's
-// own, every name of Object.getOwnPropertyNames(globalThis), and reserved
-// words); such a namespace is reachable only as tools.<ns>.
+// own, every name of Object.getOwnPropertyNames(globalThis), the members
+// of Object.prototype, which globalThis inherits, and reserved words);
+// such a namespace is reachable only as tools.<ns>. It is the prelude's
+// rule: it installs a namespace as a global only when `ns in globalThis`
+// is false, which the inherited members make true.
 var jsGlobals = map[string]bool{}
 
 func init() {
@@ -63,7 +66,9 @@ func init() {
 		WeakRef FinalizationRegistry Float16Array __date_clock sh fetch fs arguments async await break case catch class const continue debugger
 		default delete do else enum export extends false finally for function if implements import in
 		instanceof interface let new null package private protected public return static super switch
-		this throw true try typeof var void while with yield`) {
+		this throw true try typeof var void while with yield
+		toString toLocaleString valueOf hasOwnProperty isPrototypeOf propertyIsEnumerable constructor
+		__proto__ __defineGetter__ __defineSetter__ __lookupGetter__ __lookupSetter__`) {
 		jsGlobals[g] = true
 	}
 }
