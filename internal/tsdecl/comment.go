@@ -1,6 +1,7 @@
 package tsdecl
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -9,6 +10,41 @@ const (
 	maxDocValue = 120 // runes of a value shown after a tag
 	maxExamples = 3
 )
+
+// docBreaks turns every line break a reader may show as one (CRLF, CR,
+// U+2028, U+2029, U+0085) into \n: a doc comment's lines are split at
+// \n only, and each must start with " * ", so text after a bare CR
+// cannot look like a declaration of its own.
+var docBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n", "\u2029", "\n", "\u0085", "\n")
+
+// splitDoc splits doc text into lines at every line break (see docBreaks).
+func splitDoc(s string) []string {
+	return strings.Split(docBreaks.Replace(s), "\n")
+}
+
+// isControl reports whether r is a C0 or C1 control character or DEL,
+// other than tab.
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' || r >= 0x7f && r <= 0x9f
+}
+
+// escapeControls writes control characters (ESC, a C1 CSI, ...; see
+// isControl) as \u{XX}, so none reaches a reader's terminal or shifts
+// what it shows.
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\u{%02x}", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 // boundTags are the schema keywords rendered as "@keyword value" lines, in
 // this order.
@@ -33,7 +69,7 @@ func docLines(n any, name string, titleOK bool) []string {
 		text = t
 	}
 	if text != "" {
-		lines = append(lines, strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")...)
+		lines = append(lines, splitDoc(text)...)
 	}
 	if note := requireNote(o); note != "" {
 		lines = append(lines, note)
@@ -121,7 +157,7 @@ func requireNote(o *object) string {
 
 // clip shortens a value shown in a doc comment.
 func clip(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(docBreaks.Replace(s), "\n", " ")
 	if utf8.RuneCountInString(s) <= maxDocValue {
 		return s
 	}
@@ -130,8 +166,21 @@ func clip(s string) string {
 }
 
 // writeDoc writes lines as a /** */ comment at indent: on one line when
-// there is a single line, else one " * " line each.
+// there is a single line, else one " * " line each. A line with a line
+// break in it is more lines (see docBreaks); control characters are
+// escaped (see escapeControls).
 func writeDoc(b *strings.Builder, indent string, lines []string) {
+	for i, l := range lines {
+		if strings.ContainsAny(l, "\n\r\u2028\u2029\u0085") {
+			var split []string
+			split = append(split, lines[:i]...)
+			for _, l := range lines[i:] {
+				split = append(split, splitDoc(l)...)
+			}
+			lines = split
+			break
+		}
+	}
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
 		lines = lines[1:]
 	}
@@ -142,7 +191,7 @@ func writeDoc(b *strings.Builder, indent string, lines []string) {
 		return
 	}
 	esc := func(s string) string {
-		return strings.ReplaceAll(strings.TrimRight(s, " \t\r"), "*/", "*\\/")
+		return strings.ReplaceAll(escapeControls(strings.TrimRight(s, " \t")), "*/", "*\\/")
 	}
 	if len(lines) == 1 {
 		b.WriteString(indent + "/** " + esc(lines[0]) + " */\n")

@@ -194,7 +194,21 @@ func quote(s string) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	q := strings.TrimSuffix(b.String(), "\n")
+	if !strings.ContainsFunc(q, isControl) {
+		return q
+	}
+	// DEL and the C1 controls (U+0085 among them, a line break to some
+	// readers), which the encoder passes through
+	var e strings.Builder
+	for _, r := range q {
+		if isControl(r) {
+			fmt.Fprintf(&e, "\\u%04x", r)
+		} else {
+			e.WriteRune(r)
+		}
+	}
+	return e.String()
 }
 
 // literal renders a JSON value as a TypeScript literal type.

@@ -151,8 +151,8 @@ func argsOptional(in any) bool {
 // toolDoc returns the doc comment lines of a tool's function.
 func toolDoc(t Tool) []string {
 	var lines []string
-	if d := strings.TrimSpace(strings.ReplaceAll(t.Description, "\r\n", "\n")); d != "" {
-		lines = strings.Split(d, "\n")
+	if d := strings.TrimSpace(docBreaks.Replace(t.Description)); d != "" {
+		lines = splitDoc(d)
 	}
 	if t.OriginalName != "" && t.OriginalName != t.Name {
 		lines = append(lines, "Original name: "+quote(t.OriginalName)+".")
