@@ -15,7 +15,10 @@
 // # Schemas
 //
 // Input and output types are derived from JSON Schemas as real MCP servers
-// send them (draft-07, 2019-09, 2020-12 and OpenAPI-style "nullable"):
+// send them (draft-07, 2019-09 and 2020-12), as the toolbox's validator
+// reads them (package schema): OpenAPI's "nullable" adds no null (the
+// validator ignores it), and under a draft-07, -06 or -04 "$schema" a
+// "$ref" stands alone (the keywords beside it are ignored):
 // "type" (single or a list), objects with required and optional
 // properties, "additionalProperties" and "patternProperties" (index
 // signatures), arrays and tuples ("prefixItems" or a draft-07 "items"

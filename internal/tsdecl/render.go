@@ -36,6 +36,38 @@ type schemaDoc struct {
 	rootName string            // name of the root's type
 	rootUsed bool              // a "$ref": "#" needs the root's name
 	refs     map[string]string // JSON pointer -> type name
+	// refOnly: the document is draft-07 or earlier (its "$schema" says
+	// so), where a schema with "$ref" is that reference alone: the
+	// validator ignores the keywords beside it
+	refOnly bool
+}
+
+// newDoc returns the schema document of root.
+func newDoc(root any, prefix, rootName string) *schemaDoc {
+	return &schemaDoc{root: root, prefix: prefix, rootName: rootName, refs: map[string]string{}, refOnly: refOnly(root)}
+}
+
+// refOnly reports whether root's "$schema" is draft-07, -06 or -04, in
+// which "$ref" overrides its siblings (as package schema's validator,
+// github.com/santhosh-tekuri/jsonschema, reads the draft: http or https,
+// with or without an empty fragment). Without "$schema" the validator
+// takes draft 2020-12.
+func refOnly(root any) bool {
+	o, ok := root.(*object)
+	if !ok {
+		return false
+	}
+	u := strings.TrimSuffix(o.str("$schema"), "#")
+	if r, ok := strings.CutPrefix(u, "http://"); ok {
+		u = r
+	} else {
+		u = strings.TrimPrefix(u, "https://")
+	}
+	switch u {
+	case "json-schema.org/draft-07/schema", "json-schema.org/draft-06/schema", "json-schema.org/draft-04/schema":
+		return true
+	}
+	return false
 }
 
 // pending is a referenced schema whose named type is still to be written.
@@ -89,7 +121,11 @@ func (r *renderer) schema(d *schemaDoc, o *object, depth int, indent string) tex
 	var parts []texpr
 	if v, ok := o.get("$ref"); ok {
 		s, _ := v.(string)
-		parts = append(parts, r.ref(d, s, depth, indent))
+		t := r.ref(d, s, depth, indent)
+		if d.refOnly {
+			return t
+		}
+		parts = append(parts, t)
 	} else if v, ok := o.get("$recursiveRef"); ok && v == "#" {
 		parts = append(parts, r.ref(d, "#", depth, indent))
 	}
@@ -116,11 +152,9 @@ func (r *renderer) schema(d *schemaDoc, o *object, depth int, indent string) tex
 			parts = append(parts, r.union(members))
 		}
 	}
-	t := intersect(parts)
-	if v, _ := o.get("nullable"); v == true && t.s != "unknown" {
-		t = r.union([]texpr{t, prim("null")})
-	}
-	return t
+	// OpenAPI's "nullable" is no JSON Schema keyword: the validator
+	// ignores it and refuses null, so the type has no "| null" for it
+	return intersect(parts)
 }
 
 // base renders the type that const, enum or type give.

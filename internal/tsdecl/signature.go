@@ -31,7 +31,7 @@ func Signature(t Tool) string {
 	render := func(n any, maxProps int) string {
 		r := &renderer{names: newNamer(), budget: maxNodes, compact: true, maxProps: maxProps,
 			visiting: map[string]bool{}}
-		d := &schemaDoc{root: n, refs: map[string]string{}}
+		d := newDoc(n, "", "")
 		return r.typeOf(d, n, 0, "").s
 	}
 	params := func(maxProps int) string {

@@ -55,7 +55,7 @@ func renderTool(names *namer, t Tool) (toolDecl, error) {
 	case in == nil || in == true:
 		td.params = "args?: Record<string, unknown>"
 	default:
-		d := &schemaDoc{root: in, prefix: prefix, rootName: names.claim(prefix + "Input"), refs: map[string]string{}}
+		d := newDoc(in, prefix, names.claim(prefix+"Input"))
 		e := r.typeOf(d, in, 0, "")
 		switch {
 		case e.s == "{}" && !d.rootUsed:
@@ -71,7 +71,7 @@ func renderTool(names *namer, t Tool) (toolDecl, error) {
 		td.decls = append(td.decls, r.drain()...)
 	}
 	if out != nil {
-		d := &schemaDoc{root: out, prefix: prefix, rootName: names.claim(prefix + "Output"), refs: map[string]string{}}
+		d := newDoc(out, prefix, names.claim(prefix+"Output"))
 		e := r.typeOf(d, out, 0, "")
 		td.result = r.root(d, out, e, &td)
 		td.decls = append(td.decls, r.drain()...)
@@ -122,9 +122,10 @@ func declare(name string, doc []string, e texpr) string {
 // top-level "$ref").
 func argsOptional(in any) bool {
 	o, ok := in.(*object)
+	legacy := refOnly(in)
 	for i := 0; ok && i < 8; i++ {
 		ref := o.str("$ref")
-		if !strings.HasPrefix(ref, "#/") || o.has(baseKeys...) {
+		if !strings.HasPrefix(ref, "#/") || !legacy && o.has(baseKeys...) {
 			break
 		}
 		target, found := resolve(in, ref[1:])

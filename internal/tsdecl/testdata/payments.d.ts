@@ -27,7 +27,7 @@ interface Billing_ChargeInput {
     token: string;
   };
   customer?: Billing_Charge_Party & { vip?: boolean };
-  reference?: string | null;
+  reference?: string;
   /** @default null */
   note?: string | null;
   /** Free-form metadata */
@@ -61,7 +61,7 @@ type Billing_FindCustomerOutput = {
 
 type Billing_RefundInput = {
   charge_id: string;
-  reason?: Billing_Refund_Reason | null;
+  reason?: Billing_Refund_Reason;
 } & ({ amount: number } | { full: true });
 
 type Billing_Refund_Reason = "duplicate" | "fraudulent" | "requested_by_customer";
@@ -81,6 +81,6 @@ declare const tools: {
 };
 
 // Signatures:
-// tools.billing.charge({amount: number, currency: string, method: {…}, customer?: Party & {…}, reference?: string | null, note?: string | null, …}): Promise<{…}>
+// tools.billing.charge({amount: number, currency: string, method: {…}, customer?: Party & {…}, reference?: string, note?: string | null, metadata?: Record<string, string> | null, …}): Promise<{…}>
 // tools.billing.find_customer({id?: string, email?: string}): Promise<{id: string, name?: string} | null>
-// tools.billing.refund({charge_id: string, reason?: Reason | null} & {…}): Promise<unknown>
+// tools.billing.refund({charge_id: string, reason?: Reason} & {…}): Promise<unknown>
