@@ -69,7 +69,7 @@ func docLines(n any, name string, titleOK bool) []string {
 		text = t
 	}
 	if text != "" {
-		lines = append(lines, splitDoc(text)...)
+		lines = append(lines, splitDoc(cutBytes(text, MaxSchemaDocLength))...)
 	}
 	if note := requireNote(o); note != "" {
 		lines = append(lines, note)
@@ -153,6 +153,18 @@ func requireNote(o *object) string {
 		}
 	}
 	return ""
+}
+
+// cutBytes cuts s to at most n bytes (at a rune boundary), marking a cut
+// with "…".
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // clip shortens a value shown in a doc comment.

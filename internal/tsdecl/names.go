@@ -88,9 +88,23 @@ func toolPrefix(t Tool) string {
 }
 
 // namer hands out unique type names.
-type namer struct{ used map[string]bool }
+type namer struct {
+	used map[string]bool
+	log  []string // names in the order claimed, for release
+}
 
 func newNamer() *namer { return &namer{used: map[string]bool{}} }
+
+// mark returns a point to release names back to.
+func (n *namer) mark() int { return len(n.log) }
+
+// release frees the names claimed since mark m.
+func (n *namer) release(m int) {
+	for _, name := range n.log[m:] {
+		delete(n.used, name)
+	}
+	n.log = n.log[:m]
+}
 
 // claim returns base, or base with the smallest numeric suffix from 2 on
 // that is still free, and marks it used.
@@ -100,6 +114,7 @@ func (n *namer) claim(base string) string {
 		name = base + strconv.Itoa(i)
 	}
 	n.used[name] = true
+	n.log = append(n.log, name)
 	return name
 }
 

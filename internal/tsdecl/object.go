@@ -106,7 +106,7 @@ func (r *renderer) object(d *schemaDoc, o *object, depth int, indent string) tex
 			opt = "?"
 		}
 		members = append(members, propKey(p.key)+opt+": "+p.t.s)
-		docs = append(docs, docLines(p.node, p.key, true))
+		docs = append(docs, r.docs(p.node, p.key, true))
 	}
 	if len(idx) > 0 && fits {
 		members = append(members, "[key: string]: "+it.s)

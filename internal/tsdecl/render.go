@@ -86,6 +86,16 @@ type renderer struct {
 	compact  bool            // one-line signature mode
 	maxProps int             // compact: properties shown at depth 0
 	visiting map[string]bool // compact: references being inlined
+	noDocs   bool            // no doc comments on types (a tool too large to declare in full)
+}
+
+// docs returns the doc comment lines of schema n (see docLines), none
+// when r leaves them out.
+func (r *renderer) docs(n any, name string, titleOK bool) []string {
+	if r.noDocs {
+		return nil
+	}
+	return docLines(n, name, titleOK)
 }
 
 // typeOf renders schema n found at nesting depth; multi-line types put

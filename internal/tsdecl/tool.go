@@ -36,8 +36,50 @@ func parseSchema(raw json.RawMessage) (any, error) {
 	return parseJSON(raw)
 }
 
-// renderTool renders one tool in full (declaration) mode.
+// size is the length of the tool's declaration: its types and method.
+func (td toolDecl) size() int {
+	n := len(td.method("    ")[0])
+	for _, d := range td.decls {
+		n += len(d) + 1
+	}
+	return n
+}
+
+// How much of a tool's types renderTool shows.
+const (
+	detailFull   = iota // types with their doc comments
+	detailNoDocs        // types without doc comments
+	detailNone          // Record<string, unknown> and unknown
+)
+
+// renderTool renders one tool in full (declaration) mode, at most
+// MaxToolDeclaration bytes of it: past that, with less detailed types and
+// a doc line that says so.
 func renderTool(names *namer, t Tool) (toolDecl, error) {
+	m := names.mark()
+	td, err := renderToolAt(names, t, detailFull)
+	if err != nil || td.size() <= MaxToolDeclaration {
+		return td, err
+	}
+	full := td.size()
+	names.release(m)
+	td, err = renderToolAt(names, t, detailNoDocs)
+	if err != nil {
+		return td, err
+	}
+	if td.size() <= MaxToolDeclaration {
+		td.doc = append(td.doc, fmt.Sprintf("@remarks Its types are shown without their doc comments: declared in full they are too large (%d bytes; at most %d).", full, MaxToolDeclaration))
+		return td, nil
+	}
+	names.release(m)
+	td, err = renderToolAt(names, t, detailNone)
+	td.doc = append(td.doc, fmt.Sprintf("@remarks Its argument and result types are too large to declare (%d bytes; at most %d): the argument is checked against the tool's input schema when it is called.", full, MaxToolDeclaration))
+	return td, err
+}
+
+// renderToolAt renders one tool in full (declaration) mode, with the
+// detail asked for.
+func renderToolAt(names *namer, t Tool, detail int) (toolDecl, error) {
 	td := toolDecl{name: t.Name, result: "unknown"}
 	td.doc = toolDoc(t)
 	in, err := parseSchema(t.Input)
@@ -49,11 +91,16 @@ func renderTool(names *namer, t Tool) (toolDecl, error) {
 		return td, fmt.Errorf("tsdecl: tool %s: output schema: %w", t.label(), err)
 	}
 	prefix := toolPrefix(t)
-	r := &renderer{names: names, budget: maxNodes}
+	r := &renderer{names: names, budget: maxNodes, noDocs: detail != detailFull}
 
 	switch {
 	case in == nil || in == true:
 		td.params = "args?: Record<string, unknown>"
+	case detail == detailNone:
+		td.params = "args: Record<string, unknown>"
+		if argsOptional(in) {
+			td.params = "args?: Record<string, unknown>"
+		}
 	default:
 		d := newDoc(in, prefix, names.claim(prefix+"Input"))
 		e := r.typeOf(d, in, 0, "")
@@ -70,7 +117,7 @@ func renderTool(names *namer, t Tool) (toolDecl, error) {
 		}
 		td.decls = append(td.decls, r.drain()...)
 	}
-	if out != nil {
+	if out != nil && detail != detailNone {
 		d := newDoc(out, prefix, names.claim(prefix+"Output"))
 		e := r.typeOf(d, out, 0, "")
 		td.result = r.root(d, out, e, &td)
@@ -83,7 +130,7 @@ func renderTool(names *namer, t Tool) (toolDecl, error) {
 // doc comment or is long, adding its declaration to td; it returns the
 // type to use in the signature.
 func (r *renderer) root(d *schemaDoc, n any, e texpr, td *toolDecl) string {
-	doc := docLines(n, "", false)
+	doc := r.docs(n, "", false)
 	if !d.rootUsed && len(doc) == 0 && !strings.Contains(e.s, "\n") && len(e.s) <= maxInline {
 		return e.s
 	}
@@ -99,7 +146,7 @@ func (r *renderer) drain() []string {
 		p := r.queue[0]
 		r.queue = r.queue[1:]
 		e := r.typeOf(p.doc, p.node, 0, "")
-		out = append(out, declare(p.name, docLines(p.node, p.key, true), e))
+		out = append(out, declare(p.name, r.docs(p.node, p.key, true), e))
 	}
 	return out
 }
@@ -152,7 +199,7 @@ func argsOptional(in any) bool {
 // toolDoc returns the doc comment lines of a tool's function.
 func toolDoc(t Tool) []string {
 	var lines []string
-	if d := strings.TrimSpace(docBreaks.Replace(t.Description)); d != "" {
+	if d := strings.TrimSpace(docBreaks.Replace(cutBytes(t.Description, MaxToolDocLength))); d != "" {
 		lines = splitDoc(d)
 	}
 	if t.OriginalName != "" && t.OriginalName != t.Name {

@@ -7,6 +7,29 @@ import (
 	"strings"
 )
 
+// Bounds on what one tool's declaration shows, so that what a model reads
+// (and the memory rendering it takes) stays in proportion however long a
+// server's descriptions and however large its schemas are. An MCP tool's
+// own description is cut before it gets here, at
+// mcpclient.MaxDescriptionLength (8 KiB); these bound the rest.
+const (
+	// MaxToolDocLength is the longest tool description shown, in bytes
+	// (as mcpclient.MaxDescriptionLength); a longer one is cut with "…".
+	MaxToolDocLength = 8 << 10
+	// MaxSchemaDocLength is the longest doc text taken from a schema, in
+	// bytes: a description or title of the input or output, of a
+	// property, of a nested or referenced schema. A longer one is cut
+	// with "…". Values after tags (@default, @example, @pattern …) are
+	// cut at 120 characters.
+	MaxSchemaDocLength = 1 << 10
+	// MaxToolDeclaration is the largest declaration of one tool, in bytes
+	// (its named types and its method). A tool whose declaration would be
+	// larger is declared without the doc comments of its types, and if
+	// that is still too large, with Record<string, unknown> for its
+	// argument and unknown for its result; its doc comment says so.
+	MaxToolDeclaration = 64 << 10
+)
+
 // Tool is one callable tool as the guest sees it.
 type Tool struct {
 	// Namespace is a JS identifier, or "" for a tool called as
