@@ -174,6 +174,12 @@ func (s *Server) toolResult(v any, isError bool) *mcp.CallToolResult {
 // mirror cuts text at MaxResultText characters (runes) and says how to
 // get less.
 func (s *Server) mirror(text, howToGetLess string) string {
+	return s.cut(text, "structuredContent has all of it. To get less, "+howToGetLess)
+}
+
+// cut cuts text at MaxResultText characters (runes), adding a note that
+// says so and then what note says.
+func (s *Server) cut(text, note string) string {
 	max := s.opts.MaxResultText
 	n := utf8.RuneCountInString(text)
 	if n <= max {
@@ -187,7 +193,7 @@ func (s *Server) mirror(text, howToGetLess string) string {
 		}
 		cut++
 	}
-	return text + fmt.Sprintf("\n[modebox: cut at %d of %d characters; structuredContent has all of it. To get less, %s.]", max, n, howToGetLess)
+	return text + fmt.Sprintf("\n[modebox: cut at %d of %d characters; %s.]", max, n, note)
 }
 
 type searchInput struct {
@@ -231,7 +237,8 @@ func (s *Server) handleSearch(ctx context.Context, req *mcp.CallToolRequest) (*m
 	return s.plainResult(map[string]any{"hits": hits}, "use a narrower query, a lower limit, or full: false"), nil
 }
 
-// declarations is the search tool's answer without a query.
+// declarations is the search tool's answer without a query, cut at
+// MaxResultText characters in its structuredContent as in its text.
 func (s *Server) declarations(ns string) *mcp.CallToolResult {
 	var (
 		d   string
@@ -245,9 +252,12 @@ func (s *Server) declarations(ns string) *mcp.CallToolResult {
 	if err != nil {
 		return s.failure(codeInvalidArgument, "search: "+err.Error())
 	}
-	d = s.reference() + d
+	// Cut alike in both: whole, the declarations of a large toolbox
+	// would be megabytes (each tool's is at most
+	// tsdecl.MaxToolDeclaration, but there may be thousands).
+	d = s.cut(s.reference()+d, "to get the rest, pass a namespace, or a query")
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: s.mirror(d, "pass a namespace, or a query")}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: d}},
 		StructuredContent: map[string]string{"declarations": d},
 	}
 }
