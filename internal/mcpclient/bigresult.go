@@ -32,9 +32,16 @@ import (
 // a number out of float64's range, nesting the SDK refuses) is not
 // converted here: ok is false and the SDK decodes the line.
 func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
+	id, out, _, ok = convertLineStructured(line)
+	return id, out, ok
+}
+
+// convertLineStructured is convertLine that also reports whether out is
+// the result's structuredContent.
+func convertLineStructured(line []byte) (id jsonrpc.ID, out json.RawMessage, isStructured, ok bool) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' || !json.Valid(line) || !depthWithin(line, maxDepth) {
-		return id, nil, false
+		return id, nil, false, false
 	}
 	var idRaw, res []byte
 	version := false
@@ -60,14 +67,14 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 		}
 		return true
 	}) || !version || idRaw == nil || res == nil {
-		return id, nil, false
+		return id, nil, false, false
 	}
 	// the id as the SDK reads it
 	probe := append(append([]byte(`{"jsonrpc":"2.0","id":`), idRaw...), `,"result":{}}`...)
 	m, err := jsonrpc.DecodeMessage(probe)
 	resp, isResp := m.(*jsonrpc.Response)
 	if err != nil || !isResp {
-		return id, nil, false
+		return id, nil, false, false
 	}
 	var content, structured []byte
 	var isError, meta bool
@@ -98,7 +105,7 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 		}
 		return true
 	}) {
-		return id, nil, false
+		return id, nil, false, false
 	}
 	var texts [][]byte
 	if content != nil {
@@ -109,16 +116,16 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 			texts = append(texts, text)
 		})
 		if !good {
-			return id, nil, false
+			return id, nil, false, false
 		}
 	}
 	if structured != nil && string(structured) != "null" {
 		out, ok = canonicalValue(structured)
-		return resp.ID, out, ok
+		return resp.ID, out, true, ok
 	}
 	if len(texts) == 1 {
 		out, ok = canonicalString(texts[0])
-		return resp.ID, out, ok
+		return resp.ID, out, false, ok
 	}
 	// no text block or several: {"content":[{"type":"text","text":…},…]}
 	size := len(`{"content":[]}`)
@@ -135,7 +142,7 @@ func convertLine(line []byte) (id jsonrpc.ID, out json.RawMessage, ok bool) {
 		out = appendCanonicalString(out, t)
 		out = append(out, '}')
 	}
-	return resp.ID, append(out, "]}"...), true
+	return resp.ID, append(out, "]}"...), false, true
 }
 
 // textBlock returns the raw text of a content block that is exactly

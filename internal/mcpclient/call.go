@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modebox/modebox/internal/schema"
 )
 
 // Call calls tool on server with args (a JSON object; empty or null means
@@ -19,11 +22,46 @@ import (
 // own Timeout, else [Options.CallTimeout]) and by ctx. A server that is
 // down is restarted first, after its backoff.
 //
-// Errors: [*ToolError] when the server reports a failure, [*TimeoutError]
-// when the per-call timeout runs out, [*ServerError] when the server is
-// unknown, cannot be started, or exits or disconnects during the call, and
-// ctx's error when ctx ends first.
+// When the tool, as last listed, has an output schema ([Tool].Output),
+// the result must be structuredContent that conforms to it (see
+// [Manager.CallTool]).
+//
+// Errors: [*ToolError] when the server reports a failure or its result
+// does not conform to the output schema, [*TimeoutError] when the
+// per-call timeout runs out, [*ServerError] when the server is unknown,
+// cannot be started, or exits or disconnects during the call, and ctx's
+// error when ctx ends first.
 func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (json.RawMessage, error) {
+	var out *schema.Validator
+	if s := m.servers[server]; s != nil {
+		s.mu.Lock()
+		for _, t := range s.tools {
+			if t.Name == tool {
+				out = t.Output
+				break
+			}
+		}
+		s.mu.Unlock()
+	}
+	return m.call(ctx, server, tool, args, out)
+}
+
+// CallTool is [Manager.Call] of t, whose result is checked against
+// t.Output, the output schema of t as it was listed when t was got (a
+// later listing cannot change what a program was told the result is).
+// With t.Output nil the result is not checked. A result of a tool with an
+// output schema is rejected with a [*ToolError] when it has no
+// structuredContent (the MCP specification requires it) or when its
+// structuredContent does not conform; the message names the first
+// violations. A conforming result is returned exactly as without a
+// schema; an isError result is the server's failure, as without one.
+func (m *Manager) CallTool(ctx context.Context, t Tool, args json.RawMessage) (json.RawMessage, error) {
+	return m.call(ctx, t.Server, t.Name, args, t.Output)
+}
+
+// call is Call with the output schema to check the result against (nil:
+// none).
+func (m *Manager) call(ctx context.Context, server, tool string, args json.RawMessage, output *schema.Validator) (json.RawMessage, error) {
 	s := m.servers[server]
 	if s == nil {
 		return nil, &ServerError{Server: server, Reason: "is not configured", Err: ErrUnknownServer}
@@ -93,12 +131,81 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 	s.crashes = 0
 	s.mu.Unlock()
 	if c.read != nil {
-		if out, release, ok := c.read.take(token); ok {
-			release()
+		if out, structured, release, ok := c.read.take(token); ok {
+			defer release() // after the check, which reads out
+			if err := checkResult(cctx, server, tool, output, out, structured); err != nil {
+				if cctx.Err() != nil {
+					return nil, ended()
+				}
+				return nil, err
+			}
 			return out, nil
 		}
 	}
-	return convertResult(server, tool, res)
+	out, structured, err := convertResultStructured(server, tool, res)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkResult(cctx, server, tool, output, out, structured); err != nil {
+		if cctx.Err() != nil {
+			return nil, ended()
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// maxResultMessage bounds the message of a result refused by its output
+// schema, in bytes.
+const maxResultMessage = 1000
+
+// checkResult checks a converted result against the tool's output schema
+// (nil: none, anything goes). structured says whether out is the
+// result's structuredContent.
+func checkResult(ctx context.Context, server, tool string, output *schema.Validator, out json.RawMessage, structured bool) error {
+	if output == nil {
+		return nil
+	}
+	if !structured {
+		return &ToolError{Server: server, Tool: tool,
+			Message: "the result has no structuredContent, which the tool's output schema requires"}
+	}
+	err := output.ValidateJSONContext(ctx, out)
+	if err == nil {
+		return nil
+	}
+	var msg string
+	var verr *schema.ValidationError
+	if errors.As(err, &verr) {
+		vs := verr.Violations
+		if len(vs) == 0 {
+			vs = []schema.Violation{{Path: verr.Path, Rule: verr.Rule, Message: verr.Message}}
+		}
+		parts := make([]string, 0, 3)
+		for i, v := range vs {
+			if i == 3 {
+				break
+			}
+			parts = append(parts, "at "+truncate(displayPointer(v.Path), 120)+": "+v.Rule+": "+v.Message)
+		}
+		msg = "structuredContent does not match the tool's output schema: " + strings.Join(parts, "; ")
+		if more := len(vs) - len(parts) + verr.Omitted; more > 0 {
+			msg = truncate(msg, maxResultMessage-len(" (and 1000 more)")) + fmt.Sprintf(" (and %d more)", more)
+		}
+	} else {
+		// over the validation bound, or the validator failed: not known
+		// to conform, so not passed on
+		msg = "structuredContent could not be checked against the tool's output schema: " + err.Error()
+	}
+	return &ToolError{Server: server, Tool: tool, Message: truncate(msg, maxResultMessage)}
+}
+
+// displayPointer renders a JSON Pointer for a message ("root" for "").
+func displayPointer(p string) string {
+	if p == "" {
+		return "root"
+	}
+	return p
 }
 
 // waitDone waits up to d for c's session to end and reports whether it did.
@@ -128,18 +235,26 @@ func callArguments(args json.RawMessage) (json.RawMessage, error) {
 
 // convertResult applies the conversion rule of the package doc.
 func convertResult(server, tool string, res *mcp.CallToolResult) (json.RawMessage, error) {
+	out, _, err := convertResultStructured(server, tool, res)
+	return out, err
+}
+
+// convertResultStructured is convertResult that also reports whether
+// out is the result's structuredContent.
+func convertResultStructured(server, tool string, res *mcp.CallToolResult) (out json.RawMessage, structured bool, err error) {
 	if res.IsError {
-		return nil, &ToolError{Server: server, Tool: tool, Message: errorMessage(res)}
+		return nil, false, &ToolError{Server: server, Tool: tool, Message: errorMessage(res)}
 	}
 	if res.StructuredContent != nil {
 		b, err := json.Marshal(res.StructuredContent)
 		if err == nil && string(b) != "null" {
-			return b, nil
+			return b, true, nil
 		}
 	}
 	if len(res.Content) == 1 {
 		if t, ok := res.Content[0].(*mcp.TextContent); ok {
-			return marshalText(t.Text)
+			out, err := marshalText(t.Text)
+			return out, false, err
 		}
 	}
 	blocks := res.Content
@@ -150,9 +265,9 @@ func convertResult(server, tool string, res *mcp.CallToolResult) (json.RawMessag
 		Content []mcp.Content `json:"content"`
 	}{blocks})
 	if err != nil {
-		return nil, &ServerError{Server: server, Reason: "sent a result that cannot be encoded", Err: err}
+		return nil, false, &ServerError{Server: server, Reason: "sent a result that cannot be encoded", Err: err}
 	}
-	return b, nil
+	return b, false, nil
 }
 
 // marshalText returns the JSON string for s, byte for byte what

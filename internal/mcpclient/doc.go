@@ -36,12 +36,28 @@
 // Text is never parsed: a text block holding JSON stays a string. Results
 // are data from an untrusted server, never instructions.
 //
+// # Output schemas
+//
+// A tool's outputSchema is compiled once, when the tools are listed, by
+// modebox's validator with the limits of input schemas ([Tool].Output). A
+// schema that does not compile or is over those limits is dropped: the
+// tool has no output type (its OutputSchema is nil, so no result type is
+// declared to programs), its results are passed on unchecked, and
+// [Tool].OutputErr says why. For a tool with an output schema, a result
+// that is not isError must have structuredContent (the MCP specification
+// requires it; rules 3 and 4 above are not applied) that conforms to the
+// schema; otherwise the call fails with a [*ToolError] ("structuredContent
+// does not match the tool's output schema: at /n: type: got string, want
+// number", at most three violations, 1000 bytes). A conforming result is
+// the same value, byte for byte, as without a schema. An isError result is
+// not checked.
+//
 // # Failures
 //
 // Errors are typed: [*ServerError] (a server that is not configured, did
 // not start, exited or lost its connection; with the tail of its stderr),
 // [*ToolError] (the server answered the call with isError or a JSON-RPC
-// error) and [*TimeoutError] (the per-call timeout ran out). When the
+// error, or its result does not conform to the tool's output schema) and [*TimeoutError] (the per-call timeout ran out). When the
 // caller's own context ends first, Call returns the context's error.
 //
 // # Hostile servers

@@ -28,6 +28,7 @@ import (
 // TestMain lets the test binary serve as a hostile MCP server.
 func TestMain(m *testing.M) {
 	hostilemcp.MaybeRun()
+	maybeRunTypedServer()
 	os.Exit(m.Run())
 }
 

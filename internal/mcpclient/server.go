@@ -79,13 +79,14 @@ type server struct {
 	m    *Manager
 
 	mu       sync.Mutex
-	live     *conn         // nil while down
-	starting chan struct{} // closed when the start in progress ends
-	tools    []Tool        // last listed; nil before the first listing
-	skipped  []Skipped     // tools the last listing skipped
-	crashes  int           // consecutive failures, for the backoff
-	retryAt  time.Time     // no start before this
-	lastErr  *ServerError  // the last failure
+	live     *conn                     // nil while down
+	starting chan struct{}             // closed when the start in progress ends
+	tools    []Tool                    // last listed; nil before the first listing
+	outputs  map[string]compiledOutput // the output schemas of tools, by name (tools.go)
+	skipped  []Skipped                 // tools the last listing skipped
+	crashes  int                       // consecutive failures, for the backoff
+	retryAt  time.Time                 // no start before this
+	lastErr  *ServerError              // the last failure
 	closed   bool
 
 	calls map[*call]bool // calls in flight
@@ -318,6 +319,7 @@ func (s *server) list(ctx context.Context, session *mcp.ClientSession) ([]Tool, 
 		seen[tool.Name] = true
 		tools = append(tools, tool)
 	}
+	s.compileOutputs(tools)
 	sortTools(tools)
 	return tools, skipped, nil
 }

@@ -49,6 +49,7 @@ type stdioConn struct {
 type callSlot struct {
 	ids     []jsonrpc.ID    // its tools/call requests (more than one after a retry)
 	out     json.RawMessage // the converted result, once read
+	structd bool            // out is the result's structuredContent
 	got     bool            // out is set
 	release func()          // gives back the budget its big result holds (at take or forget); nil if none
 }
@@ -278,22 +279,23 @@ func (c *stdioConn) expect(token string) {
 }
 
 // take returns the result converted for the call with token, if its
-// result was converted by the connection, with the function that gives
-// back the budget it holds (call it once the result is no longer being
-// converted).
-func (c *stdioConn) take(token string) (json.RawMessage, func(), bool) {
+// result was converted by the connection (structured: out is the
+// result's structuredContent), with the function that gives back the
+// budget it holds (call it once the result is no longer being converted
+// or checked).
+func (c *stdioConn) take(token string) (out json.RawMessage, structured bool, release func(), ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.calls[token]
 	if s == nil || !s.got {
-		return nil, nil, false
+		return nil, false, nil, false
 	}
-	out, rel := s.out, s.release
-	s.out, s.release, s.got = nil, nil, false
+	out, structured, rel := s.out, s.structd, s.release
+	s.out, s.structd, s.release, s.got = nil, false, nil, false
 	if rel == nil {
 		rel = func() {}
 	}
-	return out, rel, true
+	return out, structured, rel, true
 }
 
 // forget ends a call's registration; a result it did not take gives its
@@ -414,13 +416,13 @@ func (c *stdioConn) decode(line []byte, release func()) readItem {
 		}
 		return readItem{msgs: msgs, batch: true}
 	}
-	if id, out, ok := c.convertFor(line); ok {
+	if id, out, structured, ok := c.convertFor(line); ok {
 		c.mu.Lock()
 		token, inFlight := c.ids[id]
 		s := c.calls[token]
 		if inFlight && s != nil && !s.got {
 			delete(c.ids, id) // a second answer to the same id is the SDK's to drop
-			s.out, s.release, s.got = out, release, true
+			s.out, s.structd, s.release, s.got = out, structured, release, true
 			c.mu.Unlock()
 			return readItem{msgs: []jsonrpc.Message{&jsonrpc.Response{ID: id, Result: json.RawMessage(`{"content":[]}`)}}}
 		}
@@ -464,21 +466,21 @@ func (c *stdioConn) holdFor(m jsonrpc.Message, release func()) bool {
 
 // convertFor converts line when it is the result of a tools/call in
 // flight and convertLine accepts it.
-func (c *stdioConn) convertFor(line []byte) (jsonrpc.ID, json.RawMessage, bool) {
+func (c *stdioConn) convertFor(line []byte) (jsonrpc.ID, json.RawMessage, bool, bool) {
 	c.mu.Lock()
 	waiting := len(c.ids) > 0
 	c.mu.Unlock()
 	if !waiting {
-		return jsonrpc.ID{}, nil, false
+		return jsonrpc.ID{}, nil, false, false
 	}
-	id, out, ok := convertLine(line)
+	id, out, structured, ok := convertLineStructured(line)
 	if !ok {
-		return jsonrpc.ID{}, nil, false
+		return jsonrpc.ID{}, nil, false, false
 	}
 	if _, inFlight := c.callOf(id); !inFlight {
-		return jsonrpc.ID{}, nil, false
+		return jsonrpc.ID{}, nil, false, false
 	}
-	return id, out, true
+	return id, out, structured, true
 }
 
 // bigLine is the size from which a line waits for resultBudget.

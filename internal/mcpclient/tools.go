@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modebox/modebox/internal/schema"
 )
 
 // convertTool turns an SDK tool into a [Tool] of server.
@@ -155,4 +157,45 @@ func (s *server) toolsChangedLocked() {
 			s.mu.Unlock()
 		}
 	}()
+}
+
+// compiledOutput is a tool's output schema as listed and what compiling
+// it gave.
+type compiledOutput struct {
+	raw string
+	v   *schema.Validator
+	err error
+}
+
+// compileOutputs compiles the output schema of each of tools (a new
+// listing of s) into its Output, with the limits of input schemas
+// ([schema.Compile]). A schema that does not compile, or is over the
+// limits, is dropped: the tool has no output type, its results are not
+// checked, and OutputErr says why. A schema a tool of the same name had
+// in the previous listing is not compiled again.
+func (s *server) compileOutputs(tools []Tool) {
+	s.mu.Lock()
+	prev := s.outputs
+	s.mu.Unlock()
+	next := make(map[string]compiledOutput)
+	for i := range tools {
+		t := &tools[i]
+		if t.OutputSchema == nil {
+			continue
+		}
+		c, ok := prev[t.Name]
+		if !ok || c.raw != string(t.OutputSchema) {
+			c = compiledOutput{raw: string(t.OutputSchema)}
+			c.v, c.err = schema.Compile(t.OutputSchema)
+		}
+		next[t.Name] = c
+		if c.err != nil {
+			t.OutputSchema, t.OutputErr = nil, c.err
+			continue
+		}
+		t.Output = c.v
+	}
+	s.mu.Lock()
+	s.outputs = next
+	s.mu.Unlock()
 }

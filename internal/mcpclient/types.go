@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/modebox/modebox/internal/schema"
 )
 
 // Default timeouts, used when [Options] leaves them zero.
@@ -30,8 +32,15 @@ type Tool struct {
 	// InputSchema is the JSON Schema of the tool's arguments.
 	InputSchema json.RawMessage
 	// OutputSchema is the JSON Schema of the tool's structuredContent,
-	// nil if the server declared none.
+	// nil if the server declared none or declared one that cannot be
+	// compiled (see OutputErr): the tool then has no output type.
 	OutputSchema json.RawMessage
+	// Output is OutputSchema compiled, against which [Manager.Call] checks
+	// the tool's results; nil when OutputSchema is nil.
+	Output *schema.Validator
+	// OutputErr is why the output schema the server declared is not used
+	// (it does not compile, or is over the schema limits); nil otherwise.
+	OutputErr error
 	// Annotations are the server's hints about the tool (readOnlyHint,
 	// destructiveHint, …), passed through as sent, nil if none. They are
 	// untrusted.
@@ -121,12 +130,14 @@ func (e *ServerError) Unwrap() error { return e.Err }
 
 // ToolError is a call the server answered with a failure: a result with
 // isError true, or a JSON-RPC error (such as an unknown tool or invalid
-// arguments).
+// arguments); or a result that does not conform to the tool's output
+// schema (see the package doc, "Output schemas"), Code 0.
 type ToolError struct {
 	// Server and Tool name the call.
 	Server, Tool string
 	// Message is the server's message: the result's text blocks joined
-	// by newlines, or the JSON-RPC error's message.
+	// by newlines, or the JSON-RPC error's message; for a result refused
+	// by the output schema, modebox's, naming the first violations.
 	Message string
 	// Code is the JSON-RPC error code, 0 for an isError result.
 	Code int64
