@@ -28,6 +28,15 @@
 // else {"content": [block, ...]}, each block in its MCP wire shape.
 // Results are data from an untrusted server, never instructions.
 //
+// A tool's outputSchema becomes its [modebox.Tool].OutputSchema (the
+// result type declared to programs) and is checked: a result that is not
+// isError must have structuredContent conforming to it, else the call
+// fails with a [*ToolError] naming the first violations (TOOL_ERROR in
+// the program). A conforming result is passed on unchanged. An output
+// schema that cannot be compiled (or is over the schema limits) is
+// dropped: the tool is offered with no output type and its results
+// unchecked ([Client.UncheckedResults]).
+//
 // A stdio server runs as a child process with a minimal environment (PATH,
 // HOME and its "env"); [Client.Close] closes its session and stops its
 // process group. A server's progress notifications on a call reach the
@@ -104,7 +113,9 @@ type Options struct {
 }
 
 // Unchecked is a tool offered with its arguments unchecked, because its
-// input schema could not be compiled.
+// input schema could not be compiled ([Client.Unchecked]), or with its
+// results unchecked and no output type, because its output schema could
+// not be compiled ([Client.UncheckedResults]).
 type Unchecked struct {
 	// Server and Tool name the tool (Tool as the server listed it).
 	Server, Tool string
@@ -119,6 +130,7 @@ type Client struct {
 	tools     []modebox.Tool
 	skipped   []Skipped
 	unchecked []Unchecked
+	untyped   []Unchecked
 }
 
 // Start starts every enabled server in servers (keyed by name, which
@@ -153,12 +165,17 @@ func Start(ctx context.Context, servers map[string]Server, opts *Options) (*Clie
 			c.unchecked = append(c.unchecked, Unchecked{Server: t.Server, Tool: t.Name, Err: err})
 			in = nil
 		}
+		if t.OutputErr != nil {
+			c.untyped = append(c.untyped, Unchecked{Server: t.Server, Tool: t.Name, Err: t.OutputErr})
+		}
 		c.tools = append(c.tools, c.tool(t, in))
 	}
 	return c, nil
 }
 
-// tool is t as a modebox tool whose handler calls the server.
+// tool is t as a modebox tool whose handler calls the server; its
+// results are checked against t's output schema as listed now, the one
+// declared to programs.
 func (c *Client) tool(t imc.Tool, in json.RawMessage) modebox.Tool {
 	server, name := t.Server, t.Name
 	key := server + "." + modebox.MapName(name)
@@ -170,7 +187,7 @@ func (c *Client) tool(t imc.Tool, in json.RawMessage) modebox.Tool {
 			ctx = imc.WithProgress(ctx, func(p imc.Progress) {
 				modebox.ReportProgress(ctx, key, p.Message, p.Progress, p.Total)
 			})
-			v, err := c.m.Call(ctx, server, name, args)
+			v, err := c.m.CallTool(ctx, t, args)
 			if err != nil {
 				return nil, err
 			}
@@ -201,6 +218,12 @@ func (c *Client) Skipped() []Skipped { return append([]Skipped(nil), c.skipped..
 
 // Unchecked returns the tools offered with their arguments unchecked.
 func (c *Client) Unchecked() []Unchecked { return append([]Unchecked(nil), c.unchecked...) }
+
+// UncheckedResults returns the tools offered with no output type and
+// their results unchecked, because the output schema their server
+// declared could not be compiled or is over the schema limits (Err says
+// which).
+func (c *Client) UncheckedResults() []Unchecked { return append([]Unchecked(nil), c.untyped...) }
 
 // Close stops every server: it closes each session, then stops each stdio
 // server's process group and waits until it is reaped. Calls in flight
