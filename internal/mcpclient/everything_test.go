@@ -32,8 +32,12 @@ func TestEverythingTools(t *testing.T) {
 		if !json.Valid(tool.InputSchema) {
 			t.Errorf("%s: invalid input schema %s", tool.Name, tool.InputSchema)
 		}
-		if tool.Name == "get-structured-content" && tool.OutputSchema == nil {
-			t.Error("get-structured-content has no output schema")
+		if tool.Name == "get-structured-content" && (tool.OutputSchema == nil || tool.Output == nil) {
+			// its calls below are checked against it
+			t.Errorf("get-structured-content has no usable output schema (%v)", tool.OutputErr)
+		}
+		if tool.OutputErr != nil {
+			t.Errorf("%s: the output schema did not compile: %v", tool.Name, tool.OutputErr)
 		}
 		if tool.Name == "echo" && !bytes.Contains(tool.Annotations, []byte("readOnlyHint")) {
 			t.Errorf("echo annotations = %s", tool.Annotations)
