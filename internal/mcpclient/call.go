@@ -190,14 +190,23 @@ func checkResult(ctx context.Context, server, tool string, output *schema.Valida
 		}
 		msg = "structuredContent does not match the tool's output schema: " + strings.Join(parts, "; ")
 		if more := len(vs) - len(parts) + verr.Omitted; more > 0 {
-			msg = truncate(msg, maxResultMessage-len(" (and 1000 more)")) + fmt.Sprintf(" (and %d more)", more)
+			tail := fmt.Sprintf(" (and %d more)", more)
+			msg = cut(msg, maxResultMessage-len(tail)) + tail
 		}
 	} else {
 		// over the validation bound, or the validator failed: not known
 		// to conform, so not passed on
 		msg = "structuredContent could not be checked against the tool's output schema: " + err.Error()
 	}
-	return &ToolError{Server: server, Tool: tool, Message: truncate(msg, maxResultMessage)}
+	return &ToolError{Server: server, Tool: tool, Message: cut(msg, maxResultMessage)}
+}
+
+// cut is truncate to at most n bytes, its mark included.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return truncate(s, n-len("…"))
 }
 
 // displayPointer renders a JSON Pointer for a message ("root" for "").
