@@ -66,6 +66,9 @@ func downstream(ctx context.Context, cfg *config.File, s Streams) ([]modebox.Too
 	for _, u := range c.Unchecked() {
 		fmt.Fprintf(s.Stderr, "modebox: %s/%s: its input schema is not usable (%s); arguments are passed unchecked\n", u.Server, prompt.Sanitize(u.Tool), prompt.Sanitize(u.Err.Error()))
 	}
+	for _, u := range c.UncheckedResults() {
+		fmt.Fprintf(s.Stderr, "modebox: %s/%s: its output schema is not usable (%s); results are passed unchecked and declared without a type\n", u.Server, prompt.Sanitize(u.Tool), prompt.Sanitize(u.Err.Error()))
+	}
 	return c.Tools(), func() { _ = c.Close() }, nil
 }
 

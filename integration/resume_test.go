@@ -251,3 +251,20 @@ func TestResumeDecisionForUnknownCallKeepsToken(t *testing.T) {
 		t.Fatalf("the token after the refusal: %v %+v", err, res)
 	}
 }
+
+// A run's own rule for a mapped name covers the tool renamed from it when
+// another tool took the name ("get-data" became get_data_2 when
+// "get_data" came), as the engine's rules do: it covered only the tool
+// that holds the name now.
+func TestRunRuleFollowsRenamedTool(t *testing.T) {
+	c := &counter{}
+	e, err := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{c.tool("srv", "get-data", ""), c.tool("srv", "get_data", "")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, e, `return await tools.srv["get-data"]({}).then(() => "ran", e => e.code)`,
+		modebox.RunOptions{Policies: map[string]modebox.Policy{"srv.get_data": modebox.PolicyDeny}})
+	if string(r.Value) != `"TOOL_DENIED"` || c.n("get-data") != 0 {
+		t.Fatalf("the renamed tool: %s %+v, ran %d", r.Value, r.Error, c.n("get-data"))
+	}
+}

@@ -52,7 +52,8 @@ type Options struct {
 	ApproveTool bool
 	// MaxResultText caps the text mirror of a tool result, in characters
 	// (default 24,000); longer text is cut with a note. structuredContent
-	// is never cut.
+	// is never cut, but for the search tool's declarations (no query),
+	// which are cut in both alike.
 	MaxResultText int
 	// Shared puts the retry cache in a store every replica reaches (such
 	// as package pgstore's), so that a retried resume gets the first

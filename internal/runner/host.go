@@ -194,7 +194,10 @@ func (h *Host) Gate(c engine.Call, replayed bool) engine.Verdict {
 		}
 	}
 	gi := gateOf(e, c.Args)
-	pol := policy.Stricter(e.Policy, h.run.For(e.Key, policy.Allow))
+	pol := e.Policy
+	if h.run != nil { // a run's own rules: by every name the tool has, as the engine's
+		pol = policy.Stricter(pol, h.run.ForNames(policy.Allow, e.RuleNames()...))
+	}
 	if pol == policy.Deny {
 		return engine.Verdict{RejectCode: codes.ToolDenied, RejectMessage: e.Label() + " is denied by policy; the call was refused"}
 	}
