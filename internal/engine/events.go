@@ -277,7 +277,7 @@ func (r *run) argsCopy(args []byte) json.RawMessage {
 // allocation for many calls.
 func (r *run) newPendingCall(id int) *pendingCall {
 	if len(r.callBlock) == 0 {
-		r.callBlock = make([]pendingCall, min(64, max(4, r.calls)))
+		r.callBlock = make([]pendingCall, min(64, max(4, id-1))) // as many as were made, 4 to 64
 	}
 	pc := &r.callBlock[0]
 	r.callBlock = r.callBlock[1:]
