@@ -231,7 +231,16 @@ func TestStartingProgressIncreases(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("run: %v %+v", err, res)
 	}
-	mu.Lock()
+	// the client handles notifications on their own goroutine: one sent
+	// before the result may be handled after CallTool returned (it was,
+	// on a loaded machine)
+	for wait := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		if len(starting) >= 2 && len(run) > 0 || time.Now().After(wait) {
+			break
+		}
+		mu.Unlock()
+	}
 	defer mu.Unlock()
 	if len(starting) < 2 || len(run) == 0 {
 		t.Fatalf("starting %v, run %v", starting, run)
