@@ -177,6 +177,22 @@ func TestCapFlagsOnlyNarrow(t *testing.T) {
 // usage error naming the pending calls, and the token stays usable: it
 // denied the real call and spent the token.
 func TestResumeUnknownCallID(t *testing.T) {
+	cfg, token := pausedRead(t)
+	code, _, errs := runCLI(t, "", "resume", "--config", cfg, "--approve-id", "7", token)
+	if code != ExitUsage || !strings.Contains(errs, "call 7 is not pending") || !strings.Contains(errs, "its pending calls: 1") {
+		t.Fatalf("unknown id: exit %d %q", code, errs)
+	}
+	code, out, errs := runCLI(t, "", "resume", "--config", cfg, "--approve-id", "1", token)
+	if code != ExitOK || !strings.Contains(out, "hello") {
+		t.Fatalf("the token after the refusal: exit %d %q %q", code, out, errs)
+	}
+}
+
+// pausedRead pauses a run of the CLI on an "ask" fs.read of data/a.txt
+// ("hello") in a new directory, and returns its modebox.json and the
+// token (call 1 pending).
+func pausedRead(t *testing.T) (cfg, token string) {
+	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
@@ -186,21 +202,14 @@ func TestResumeUnknownCallID(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "data", "a.txt"), []byte("hello"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := filepath.Join(dir, "modebox.json")
+	cfg = filepath.Join(dir, "modebox.json")
 	if err := os.WriteFile(cfg, []byte(`{"fs": {"mounts": [{"host": "data", "guest": "/data"}]}, "tools": {"fs.*": {"policy": "ask"}}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := runCLI(t, `return await fs.read("/data/a.txt")`, "run", "--config", cfg, "--no-prompt", "-")
-	token := strings.TrimSpace(out)
+	token = strings.TrimSpace(out)
 	if code != ExitPaused || token == "" {
 		t.Fatalf("run: exit %d %q %q", code, out, errs)
 	}
-	code, _, errs = runCLI(t, "", "resume", "--config", cfg, "--approve-id", "7", token)
-	if code != ExitUsage || !strings.Contains(errs, "call 7 is not pending") || !strings.Contains(errs, "its pending calls: 1") {
-		t.Fatalf("unknown id: exit %d %q", code, errs)
-	}
-	code, out, errs = runCLI(t, "", "resume", "--config", cfg, "--approve-id", "1", token)
-	if code != ExitOK || !strings.Contains(out, "hello") {
-		t.Fatalf("the token after the refusal: exit %d %q %q", code, out, errs)
-	}
+	return cfg, token
 }

@@ -61,30 +61,13 @@ func mustStarter(t *testing.T) []byte {
 // to pass the file.
 func TestResumeHintsAtConfig(t *testing.T) {
 	t.Setenv("MODEBOX_CONFIG", "")
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "data"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "data", "a.txt"), []byte("hello"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "modebox.json")
-	if err := os.WriteFile(cfg, []byte(`{"fs": {"mounts": [{"host": "data", "guest": "/data"}]}, "tools": {"fs.*": {"policy": "ask"}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	code, out, errs := runCLI(t, `return await fs.read("/data/a.txt")`, "run", "--config", cfg, "--no-prompt", "-")
-	token := strings.TrimSpace(out)
-	if code != ExitPaused || token == "" {
-		t.Fatalf("run: exit %d %q %q", code, out, errs)
-	}
+	cfg, token := pausedRead(t)
 	t.Chdir(t.TempDir())
-	code, _, errs = runCLI(t, "", "resume", "--approve", token)
+	code, _, errs := runCLI(t, "", "resume", "--approve", token)
 	if code != ExitToken || !strings.Contains(errs, "TOKEN_BINDING") || !strings.Contains(errs, "pass it with --config") {
 		t.Errorf("resume elsewhere without --config: exit %d %q", code, errs)
 	}
-	code, out, _ = runCLI(t, "", "resume", "--approve", "-o", "json", token)
+	code, out, _ := runCLI(t, "", "resume", "--approve", "-o", "json", token)
 	if code != ExitToken || !strings.Contains(out, "pass it with --config") {
 		t.Errorf("resume elsewhere without --config, -o json: exit %d %q", code, out)
 	}
