@@ -236,8 +236,8 @@ const (
 	// CodeTokenBinding: the token was issued for another engine image, tool
 	// set or configuration. The message says which.
 	CodeTokenBinding = codes.TokenBinding
-	// CodeTokenUsed: the token was already used; each token resumes a run
-	// once.
+	// CodeTokenUsed: the token was already used or revoked (Engine.Revoke,
+	// modebox revoke); each token resumes a run once.
 	CodeTokenUsed = codes.TokenUsed
 	// CodeTokenStoreUnavailable: the used-token record could not be written or
 	// read, so nothing ran. A database connection lost, a disk that refuses
@@ -363,6 +363,12 @@ const (
 	// modebox.json the error gives its JSON Pointer; in the library it is a
 	// ConfigError naming the EngineConfig, RunOptions or tool field.
 	CodeConfigInvalid = codes.ConfigInvalid
+	// CodeConfigExists: the file `modebox init` was to write exists;
+	// nothing was written. --force overwrites it.
+	CodeConfigExists = codes.ConfigExists
+	// CodeConfigWriteFailed: `modebox init` could not write its file (a
+	// missing directory, permissions, a full disk).
+	CodeConfigWriteFailed = codes.ConfigWriteFailed
 )
 
 // ToolError is an error a tool handler may return to give the guest a

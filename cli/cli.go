@@ -107,6 +107,11 @@ func withConfigCode(err error, msg string) string {
 // failure is any other failure of the command (exit 1).
 func failure(err error) error { return &exitError{code: ExitFailed, err: err} }
 
+// cliError is a failure of the CLI's own with a stable code (init's).
+type cliError = codes.Error[cliErrorOf]
+
+type cliErrorOf struct{}
+
 const rootLong = `modebox runs model-written JavaScript/TypeScript in a sandbox.
 
 Configuration: --config FILE, else $MODEBOX_CONFIG, else ./modebox.json;
@@ -151,6 +156,7 @@ func newRoot(s Streams) *cobra.Command {
 	root.AddCommand(
 		newRunCmd(s, g),
 		newResumeCmd(s, g),
+		newRevokeCmd(s, g),
 		newMCPCmd(s, g),
 		newTypesCmd(s, g),
 		newSearchCmd(s, g),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 
@@ -72,6 +73,16 @@ func engineWith(ctx context.Context, cfg *config.File, s Streams, c *modebox.Con
 	return eng, stopAll, nil
 }
 
+// pathCause is err without the operation and path an *fs.PathError
+// repeats.
+func pathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 func newInitCmd(s Streams, g *globals) *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{
@@ -83,7 +94,7 @@ flows, and the "everything" reference MCP server as an example that is
 "disabled": true (remove that line to start it with npx; until then a
 run starts no server). See docs/configuration.md, "Starter file".`,
 		Args: maxArgs(1, "PATH"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: jsonCommandErrors(g, s, func(cmd *cobra.Command, args []string) error {
 			path := config.DefaultFile
 			if g.config != "" {
 				path = g.config
@@ -100,17 +111,17 @@ run starts no server). See docs/configuration.md, "Starter file".`,
 			}
 			f, err := os.OpenFile(path, flags, 0o644)
 			if errors.Is(err, os.ErrExist) {
-				return failure(fmt.Errorf("%s exists (use --force to overwrite)", path))
+				return failure(&cliError{Code: codes.ConfigExists, Message: path + " exists (use --force to overwrite)"})
 			}
 			if err != nil {
-				return failure(err)
+				return failure(&cliError{Code: codes.ConfigWriteFailed, Message: "cannot write " + path, Err: pathCause(err)})
 			}
 			_, werr := f.Write(config.Starter())
 			if cerr := f.Close(); werr == nil {
 				werr = cerr
 			}
 			if werr != nil {
-				return failure(werr)
+				return failure(&cliError{Code: codes.ConfigWriteFailed, Message: "cannot write " + path, Err: pathCause(werr)})
 			}
 			if g.json() {
 				b, _ := json.Marshal(struct {
@@ -121,7 +132,7 @@ run starts no server). See docs/configuration.md, "Starter file".`,
 			}
 			fmt.Fprintf(s.Stdout, "wrote %s\n", path)
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "overwrite an existing file")
 	return cmd

@@ -49,16 +49,30 @@ func downstream(ctx context.Context, cfg *config.File, s Streams) ([]modebox.Too
 		fmt.Fprintf(s.Stderr, "modebox: starting MCP servers (%s); a first start with npx may be fetching packages...\n", serverNames(cfg))
 	})
 	c, err := mcpclient.Start(sctx, cfg.MCPServers, nil)
-	if !slow.Stop() {
+	saidSlow := !slow.Stop()
+	if saidSlow {
 		<-said
-		fmt.Fprintf(s.Stderr, "modebox: MCP servers started in %s\n", time.Since(started).Round(100*time.Millisecond))
 	}
 	if err != nil {
 		return nil, nil, err
 	}
+	failures := c.Failures()
+	if saidSlow {
+		// the follow-up of the "starting" line: how many of them started
+		took := time.Since(started).Round(100 * time.Millisecond)
+		enabled := len(strings.Split(serverNames(cfg), ", "))
+		switch up := enabled - len(failures); {
+		case up <= 0:
+			fmt.Fprintf(s.Stderr, "modebox: no MCP server started (after %s)\n", took)
+		case len(failures) > 0:
+			fmt.Fprintf(s.Stderr, "modebox: %d of %d MCP servers started in %s\n", up, enabled, took)
+		default:
+			fmt.Fprintf(s.Stderr, "modebox: MCP servers started in %s\n", took)
+		}
+	}
 	// server names, reasons and stderr tails are server text: sanitised
-	for _, f := range c.Failures() {
-		fmt.Fprintf(s.Stderr, "modebox: MCP server %q did not start: %s\n", f.Server, indent(prompt.Sanitize(f.Error())))
+	for _, f := range failures {
+		fmt.Fprintf(s.Stderr, "modebox: %s\n", prompt.Sanitize(startFailure(f)))
 	}
 	for _, sk := range c.Skipped() {
 		fmt.Fprintf(s.Stderr, "modebox: MCP server %q: tool %s skipped: %s\n", sk.Server, prompt.Sanitize(strconv.Quote(sk.Tool)), prompt.Sanitize(sk.Reason))
@@ -70,6 +84,25 @@ func downstream(ctx context.Context, cfg *config.File, s Streams) ([]modebox.Too
 		fmt.Fprintf(s.Stderr, "modebox: %s/%s: its output schema is not usable (%s); results are passed unchecked and declared without a type\n", u.Server, prompt.Sanitize(u.Tool), prompt.Sanitize(u.Err.Error()))
 	}
 	return c.Tools(), func() { _ = c.Close() }, nil
+}
+
+// startFailure says why server f did not start, in one line (then its
+// stderr's last lines, indented): `MCP server "x" did not start: it
+// exited during startup (exit status 1)`.
+func startFailure(f *mcpclient.ServerError) string {
+	line := fmt.Sprintf("MCP server %q ", f.Server)
+	if strings.HasPrefix(f.Reason, "did not start") {
+		line += f.Reason
+	} else {
+		line += "did not start: it " + f.Reason
+	}
+	if f.Err != nil {
+		line += ": " + f.Err.Error()
+	}
+	if tail := strings.TrimSpace(f.StderrTail); tail != "" {
+		line += "\n" + indent("stderr: "+tail)
+	}
+	return line
 }
 
 func indent(s string) string {

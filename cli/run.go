@@ -205,30 +205,64 @@ func cancelledStart(eng *modebox.Engine, stop func(), err error, g *globals, s S
 func jsonErrors(g *globals, s Streams, run func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		err := run(cmd, args)
-		var ee *exitError
-		if err == nil || !g.json() || !errors.As(err, &ee) || ee.err == nil {
-			return err
+		if code, msg, ok := jsonErrorOf(g, err, codes.RunFailed); ok {
+			printEnvelope(failedRun(code, msg), s)
 		}
-		code := codes.Of(ee.err)
-		var te *modebox.TokenError
-		switch {
-		case errors.As(ee.err, &te):
-			code = te.Code
-		case ee.code == ExitConfig:
-			code = configCode(ee.err)
-		case code == "" && ee.code == ExitFailed:
-			code = codes.RunFailed
-		}
-		if code == "" {
-			return err
-		}
-		msg := ee.err.Error()
-		if c := string(code) + ": "; strings.HasPrefix(msg, c) {
-			msg = msg[len(c):]
-		}
-		printEnvelope(failedRun(code, msg), s)
 		return err
 	}
+}
+
+// jsonCommandErrors is jsonErrors for the commands that print something
+// other than a run's envelope (init, types, search): with --output json
+// an error with a stable code prints {"status": "error", "error": {code,
+// message}} on stdout, the same exit status as the text.
+func jsonCommandErrors(g *globals, s Streams, run func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := run(cmd, args)
+		if code, msg, ok := jsonErrorOf(g, err, ""); ok {
+			b, _ := json.Marshal(struct {
+				Status string `json:"status"`
+				Error  struct {
+					Code    codes.Code `json:"code"`
+					Message string     `json:"message"`
+				} `json:"error"`
+			}{Status: "error", Error: struct {
+				Code    codes.Code `json:"code"`
+				Message string     `json:"message"`
+			}{code, msg}})
+			fmt.Fprintln(s.Stdout, string(b))
+		}
+		return err
+	}
+}
+
+// jsonErrorOf is the stable code and message an --output json error
+// envelope gives err, if it gets one: a configuration error's code (else
+// CONFIG_INVALID), a token's, any coded error's, else failed (a failure,
+// exit 1, without a code of its own; "" for none). Usage errors get none.
+func jsonErrorOf(g *globals, err error, failed codes.Code) (codes.Code, string, bool) {
+	var ee *exitError
+	if err == nil || !g.json() || !errors.As(err, &ee) || ee.err == nil {
+		return "", "", false
+	}
+	code := codes.Of(ee.err)
+	var te *modebox.TokenError
+	switch {
+	case errors.As(ee.err, &te):
+		code = te.Code
+	case ee.code == ExitConfig:
+		code = configCode(ee.err)
+	case code == "" && ee.code == ExitFailed:
+		code = failed
+	}
+	if code == "" {
+		return "", "", false
+	}
+	msg := ee.err.Error()
+	if c := string(code) + ": "; strings.HasPrefix(msg, c) {
+		msg = msg[len(c):]
+	}
+	return code, msg, true
 }
 
 func exitFor(res *modebox.Result) int {
@@ -296,7 +330,7 @@ func printText(res *modebox.Result, s Streams) int {
 			// the program's own text and names: sanitised as well
 			fmt.Fprintf(s.Stderr, "  at %s: %s\n", pos, prompt.Sanitize(strings.TrimSpace(e.Source)))
 		}
-		if st := programFrames(e.Stack); st != "" {
+		if st := withoutRepeat(programFrames(e.Stack), e); st != "" {
 			fmt.Fprintln(s.Stderr, prompt.Sanitize(st))
 		}
 		return ExitFailed
@@ -312,6 +346,23 @@ func printText(res *modebox.Result, s Streams) int {
 	}
 	fmt.Fprintln(s.Stdout, buf.String())
 	return ExitOK
+}
+
+// withoutRepeat drops the lines of stack that only repeat what the lines
+// above it said: a syntax error's "file:line:column: message", when that
+// position and message are e's own.
+func withoutRepeat(stack string, e *modebox.Error) string {
+	if e.Line <= 0 || stack == "" {
+		return stack
+	}
+	repeat := fmt.Sprintf(":%d:%d: %s", e.Line, e.Column, e.Message)
+	var out []string
+	for _, l := range strings.Split(stack, "\n") {
+		if !strings.HasSuffix(strings.TrimSpace(l), repeat) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // programFrames is a stack with only the program's frames: frames inside

@@ -20,7 +20,7 @@ func newTypesCmd(s Streams, g *globals) *cobra.Command {
 With --output json it prints {"declarations": TEXT}, the same text as a
 JSON string.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: jsonCommandErrors(g, s, func(cmd *cobra.Command, args []string) error {
 			eng, stop, err := openEngine(context.Background(), g, false, s)
 			if err != nil {
 				return err
@@ -40,7 +40,7 @@ JSON string.`,
 			}
 			fmt.Fprint(s.Stdout, prompt.Sanitize(d)) // descriptions come from servers
 			return nil
-		},
+		}),
 	}
 }
 
@@ -58,7 +58,7 @@ func newSearchCmd(s Streams, g *globals) *cobra.Command {
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: jsonCommandErrors(g, s, func(cmd *cobra.Command, args []string) error {
 			query := strings.Join(args, " ")
 			eng, stop, err := openEngine(context.Background(), g, false, s)
 			if err != nil {
@@ -89,7 +89,7 @@ func newSearchCmd(s Streams, g *globals) *cobra.Command {
 				}
 			}
 			return nil
-		},
+		}),
 	}
 	cmd.Flags().IntVar(&limit, "limit", 5, "number of results")
 	cmd.Flags().BoolVar(&full, "full", false, "print each tool's full declaration")

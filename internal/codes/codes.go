@@ -377,7 +377,8 @@ const (
 	// TokenBinding: the token was issued for another engine image, tool set or
 	// configuration. The message says which.
 	TokenBinding Code = "TOKEN_BINDING"
-	// TokenUsed: the token was already used; each token resumes a run once.
+	// TokenUsed: the token was already used or revoked (Engine.Revoke,
+	// modebox revoke); each token resumes a run once.
 	TokenUsed Code = "TOKEN_USED"
 	// TokenStoreUnavailable: the used-token record could not be written or
 	// read, so nothing ran. A database connection lost, a disk that refuses the
@@ -530,4 +531,10 @@ const (
 	// modebox.json the error gives its JSON Pointer; in the library it is
 	// a ConfigError naming the EngineConfig, RunOptions or tool field.
 	ConfigInvalid Code = "CONFIG_INVALID"
+	// ConfigExists: the file `modebox init` was to write exists; nothing
+	// was written. --force overwrites it.
+	ConfigExists Code = "CONFIG_EXISTS"
+	// ConfigWriteFailed: `modebox init` could not write its file (a
+	// missing directory, permissions, a full disk).
+	ConfigWriteFailed Code = "CONFIG_WRITE_FAILED"
 )

@@ -67,7 +67,7 @@ var table = []Info{
 	{Code: TokenNotYetValid, Name: "TokenNotYetValid", Area: AreaToken, Doc: "the token was issued further in the future than the allowed clock skew.", Summary: "the token was issued further in the future than the allowed clock skew."},
 	{Code: TokenLifetime, Name: "TokenLifetime", Area: AreaToken, Doc: "the token's lifetime is too long, or not positive. Its expiry minus its issue time is over the maximum.", Summary: "the token's lifetime is too long, or not positive."},
 	{Code: TokenBinding, Name: "TokenBinding", Area: AreaToken, Doc: "the token was issued for another engine image, tool set or configuration. The message says which.", Summary: "the token was issued for another engine image, tool set or configuration."},
-	{Code: TokenUsed, Name: "TokenUsed", Area: AreaToken, Doc: "the token was already used; each token resumes a run once.", Summary: "the token was already used; each token resumes a run once."},
+	{Code: TokenUsed, Name: "TokenUsed", Area: AreaToken, Doc: "the token was already used or revoked (Engine.Revoke, modebox revoke); each token resumes a run once.", Summary: "the token was already used or revoked (Engine.Revoke, modebox revoke); each token resumes a run once."},
 	{Code: TokenStoreUnavailable, Name: "TokenStoreUnavailable", Area: AreaToken, Doc: "the used-token record could not be written or read, so nothing ran. A database connection lost, a disk that refuses the write; it fails closed, so the token may not resume later either.", Summary: "the used-token record could not be written or read, so nothing ran."},
 	{Code: TokenStoreURLInvalid, Name: "TokenStoreURLInvalid", Area: AreaTokenStore, Doc: "the token store's connection string does not parse.", Summary: "the token store's connection string does not parse."},
 	{Code: TokenStoreSchemaTooNew, Name: "TokenStoreSchemaTooNew", Area: AreaTokenStore, Doc: "the database holds the schema of a later modebox than this one; upgrade this replica.", Summary: "the database holds the schema of a later modebox than this one; upgrade this replica."},
@@ -107,6 +107,8 @@ var table = []Info{
 	{Code: ConfigNotFound, Name: "ConfigNotFound", Area: AreaConfig, Doc: "the configuration file does not exist or cannot be read. It is named by --config, $MODEBOX_CONFIG or config.Load; a directory where the file should be counts too.", Summary: "the configuration file does not exist or cannot be read."},
 	{Code: ConfigSyntax, Name: "ConfigSyntax", Area: AreaConfig, Doc: "the configuration file is not valid JSON. The error gives the line and column.", Summary: "the configuration file is not valid JSON."},
 	{Code: ConfigInvalid, Name: "ConfigInvalid", Area: AreaConfig, Doc: "a configuration value or key is refused. In modebox.json the error gives its JSON Pointer; in the library it is a ConfigError naming the EngineConfig, RunOptions or tool field.", Summary: "a configuration value or key is refused."},
+	{Code: ConfigExists, Name: "ConfigExists", Area: AreaConfig, Doc: "the file `modebox init` was to write exists; nothing was written. --force overwrites it.", Summary: "the file `modebox init` was to write exists; nothing was written."},
+	{Code: ConfigWriteFailed, Name: "ConfigWriteFailed", Area: AreaConfig, Doc: "`modebox init` could not write its file (a missing directory, permissions, a full disk).", Summary: "`modebox init` could not write its file (a missing directory, permissions, a full disk)."},
 }
 
 // areaDoc is each area's doc comment, without the leading "Name: ".

@@ -628,6 +628,11 @@ func (c *checker) serverCommand(s *Server) {
 	case !filepath.IsAbs(base):
 		return // "~/…": the command is found in it when the server starts
 	}
+	if abs, err := filepath.Abs(base); err == nil {
+		// "m.json" given as is: Join(".", "./server.sh") would be the bare
+		// name "server.sh", looked up on PATH
+		base = abs
+	}
 	s.Command = filepath.Join(base, s.Command)
 }
 
@@ -649,6 +654,9 @@ func (c *checker) serverCwd(v *node, path string, s *Server) *Error {
 	}
 	if !filepath.IsAbs(s.Cwd) && !strings.HasPrefix(s.Cwd, "~") && c.file != "" {
 		s.Cwd = filepath.Join(filepath.Dir(c.file), s.Cwd)
+		if abs, err := filepath.Abs(s.Cwd); err == nil {
+			s.Cwd = abs // a file named relatively ("m.json"): as if absolute
+		}
 	}
 	if s.Disabled || !filepath.IsAbs(s.Cwd) && strings.HasPrefix(s.Cwd, "~") {
 		return nil

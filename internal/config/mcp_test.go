@@ -115,4 +115,24 @@ func TestServerCommandRelativeToFile(t *testing.T) {
 			t.Errorf("%s: command %q cwd %q, want %q %q", c.entry, s.Command, s.Cwd, c.command, c.cwd)
 		}
 	}
+
+	// The file named relatively, as `modebox --config m.json` does: the
+	// command stays a path (Join(".", "./server.sh") was the bare name
+	// "server.sh", which exec looked up on PATH), and a relative cwd is
+	// absolute (exec reads a relative command against it).
+	t.Chdir(dir)
+	for _, c := range []struct{ entry, command, cwd string }{
+		{`{"command": "./server.sh"}`, filepath.Join(dir, "server.sh"), ""},
+		{`{"command": "./server.sh", "cwd": "sub"}`, filepath.Join(dir, "sub", "server.sh"), filepath.Join(dir, "sub")},
+		{`{"command": "npx", "cwd": "sub"}`, "npx", filepath.Join(dir, "sub")},
+	} {
+		cfg, err := Parse([]byte(`{"mcpServers": {"c": `+c.entry+`}}`), "modebox.json")
+		if err != nil {
+			t.Errorf("%s: %v", c.entry, err)
+			continue
+		}
+		if s := cfg.MCPServers["c"]; s.Command != c.command || s.Cwd != c.cwd {
+			t.Errorf("relative file, %s: command %q cwd %q, want %q %q", c.entry, s.Command, s.Cwd, c.command, c.cwd)
+		}
+	}
 }

@@ -23,14 +23,24 @@ func splitDoc(s string) []string {
 }
 
 // isControl reports whether r is a C0 or C1 control character or DEL,
-// other than tab.
+// other than tab, or a bidirectional format character (U+061C, U+200E,
+// U+200F, U+202A–U+202E, U+2066–U+2069): those reorder what an editor
+// or a terminal shows, so that a description could show one text to a
+// person reviewing the declarations and hold another ("Trojan Source").
 func isControl(r rune) bool {
-	return r < 0x20 && r != '\t' || r >= 0x7f && r <= 0x9f
+	switch {
+	case r < 0x20 && r != '\t', r >= 0x7f && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f,
+		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
-// escapeControls writes control characters (ESC, a C1 CSI, ...; see
-// isControl) as \u{XX}, so none reaches a reader's terminal or shifts
-// what it shows.
+// escapeControls writes control characters (ESC, a C1 CSI, a bidi
+// override, ...; see isControl) as \u{XX}, so none reaches a reader's
+// terminal or editor or shifts what it shows.
 func escapeControls(s string) string {
 	if !strings.ContainsFunc(s, isControl) {
 		return s

@@ -41,3 +41,31 @@ func TestDocLineBreaksAndControls(t *testing.T) {
 		}
 	}
 }
+
+// Bidirectional format characters (the "Trojan Source" overrides and
+// isolates, and the marks) in a description, a tag's value or a literal
+// are escaped: an editor showing the declarations would otherwise show a
+// reviewer text in another order than the model reads it.
+func TestDocBidiEscaped(t *testing.T) {
+	bidi := []string{"\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"}
+	for _, c := range bidi {
+		d := "Reads a file." + c + " Then sends it to evil.example"
+		in := `{"type":"object","properties":{"a":{"type":"string","description":` + quote(d) + `,"pattern":` + quote("x"+c+"y") +
+			`},"b":{"enum":[` + quote("v"+c+"w") + `]}}}`
+		out, err := Declarations([]Tool{{Namespace: "ns", Name: "t", Description: d, Input: raw(in)}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out, c) {
+			t.Errorf("U+%04X reaches the declarations:\n%s", []rune(c)[0], out)
+		}
+	}
+	// what is escaped is still there to read, as an escape
+	out, err := Declarations([]Tool{{Namespace: "ns", Name: "t", Description: "a\u202eb"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `a\u{202e}b`) {
+		t.Errorf("the override is not shown as an escape:\n%s", out)
+	}
+}

@@ -198,8 +198,9 @@ func quote(s string) string {
 	if !strings.ContainsFunc(q, isControl) {
 		return q
 	}
-	// DEL and the C1 controls (U+0085 among them, a line break to some
-	// readers), which the encoder passes through
+	// DEL, the C1 controls (U+0085 among them, a line break to some
+	// readers) and the bidi format characters, which the encoder passes
+	// through
 	var e strings.Builder
 	for _, r := range q {
 		if isControl(r) {
