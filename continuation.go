@@ -51,7 +51,7 @@ func (e *TokenError) Unwrap() error { return e.Err }
 
 // TokenUsedError is the error a TokenStore returns for a second claim.
 func TokenUsedError(id string) error {
-	return &seal.Error{Code: CodeTokenUsed, Message: "token " + id + " was already used; each token resumes a run once"}
+	return &seal.Error{Code: CodeTokenUsed, Message: "token " + id + " was already used (or revoked); each token resumes a run once"}
 }
 
 func tokenError(err error) error {
@@ -160,6 +160,25 @@ func (e *Engine) Resume(ctx context.Context, token string, d Decisions) (*Result
 		return nil, err
 	}
 	return result(out), nil
+}
+
+// Revoke spends token without resuming it: the token is opened
+// (authenticated with the engine's keys, unexpired) and claimed in the
+// engine's token store, so every later Resume of it fails with
+// TOKEN_USED and none of its pending calls runs. Its binding is not
+// compared: a token issued under another tool set or configuration with
+// these keys is revoked too. A token that does not open, was used or
+// revoked already, or a store that cannot record it, gives a *TokenError;
+// an engine without continuations a *ConfigError. Nothing runs. Rotating
+// the key instead revokes every token the old key sealed.
+func (e *Engine) Revoke(token string) error {
+	if e.runner.Sealer == nil {
+		return &ConfigError{Field: "EngineConfig.Continuations", Reason: "this engine has no continuations, so it has no tokens to revoke"}
+	}
+	if err := e.runner.Sealer.Revoke(token); err != nil {
+		return tokenError(err)
+	}
+	return nil
 }
 
 // WithContinuations returns a copy of the engine that can pause and

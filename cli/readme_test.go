@@ -106,7 +106,7 @@ func TestDocumentedCommands(t *testing.T) {
 	}
 	config, _ := docCommands(t, "../docs/configuration.md")
 	wantSynopsis := []string{
-		"modebox run [flags] FILE|-", "modebox resume TOKEN --approve", "modebox mcp [--http ADDR]",
+		"modebox run [flags] FILE|-", "modebox resume TOKEN --approve", "modebox revoke TOKEN", "modebox mcp [--http ADDR]",
 		"modebox search QUERY", "modebox init [PATH]", "modebox config check [PATH]",
 		"modebox completion bash|zsh|fish|powershell",
 	}
@@ -219,6 +219,20 @@ func TestDocumentedCommands(t *testing.T) {
 			code, out, errs := sh(t, work, "sh", c.Example)
 			if code != 0 || strings.TrimSpace(out) == "" {
 				t.Fatalf("%s\nexit %d\nstdout %q\nstderr %q", c.Example, code, out, errs)
+			}
+			if c.Name() == "revoke" {
+				// the revoked token does not resume: nothing is written
+				if err := os.Remove(filepath.Join(work, "out", "1.txt")); err != nil {
+					t.Fatal(err) // the resume example wrote it
+				}
+				code, out, errs := sh(t, work, "sh", "modebox resume - --approve < token")
+				if code != ExitToken || !strings.Contains(errs, "TOKEN_USED") {
+					t.Errorf("resume of the revoked token: exit %d %q %q", code, out, errs)
+				}
+				if _, err := os.Stat(filepath.Join(work, "out", "1.txt")); err == nil {
+					t.Errorf("the revoked token's write happened")
+				}
+				return
 			}
 			if c.Name() != "resume" {
 				return

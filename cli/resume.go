@@ -56,13 +56,9 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 			if !approveAll && !denyAll && len(approveIDs) == 0 && len(denyIDs) == 0 {
 				return usageError("say what to do with the pending calls: --approve, --deny, --approve-id N or --deny-id N")
 			}
-			token := args[0]
-			if token == "-" {
-				b, err := io.ReadAll(io.LimitReader(s.Stdin, 2<<20))
-				if err != nil {
-					return failure(err)
-				}
-				token = strings.TrimSpace(string(b))
+			token, err := readToken(args[0], s)
+			if err != nil {
+				return err
 			}
 			d := modebox.Decisions{ByID: map[int]modebox.Decision{}, Default: modebox.Deny}
 			if approveAll {
@@ -104,6 +100,75 @@ decisions to its pending calls, and goes on. A token resumes once.`,
 	f.Var(&denyIDs, "deny-id", "deny pending call N (repeatable, or N,M)")
 	f.BoolVar(&noPrompt, "no-prompt", false, "never ask on the terminal: calls that need approval pause the run again")
 	return cmd
+}
+
+func newRevokeCmd(s Streams, g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "revoke TOKEN|-",
+		Short: "Spend a paused run's token without resuming it",
+		Long: `Spends a continuation token without resuming its run: none of its
+pending calls runs, and a later resume of it is refused with TOKEN_USED
+(in every process and replica that shares the token store). The token
+must open with this machine's key and not have expired; the tools and
+configuration it was issued under need not be the current ones.
+Rotating the key instead revokes every token the old key sealed.
+With --output json it prints {"revoked": true}.`,
+		Example: "  modebox run --no-prompt prog.ts > token   # exit 3: paused, the token on stdout\n  modebox revoke - < token",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("expected one TOKEN or - (stdin), got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: jsonCommandErrors(g, s, func(cmd *cobra.Command, args []string) error {
+			token, err := readToken(args[0], s)
+			if err != nil {
+				return err
+			}
+			cfg, err := loadConfig(g.config)
+			if err != nil {
+				return configError(err)
+			}
+			g.file = cfg.Path
+			c, closeC, err := cliContinuations(cmd.Context(), cfg)
+			var te *modebox.TokenError
+			switch {
+			case errors.As(err, &te): // the token store's URL or schema
+				return &exitError{code: ExitToken, err: err}
+			case err != nil:
+				return configError(err)
+			}
+			defer closeC()
+			// an engine with no tools: only its keys and token store are used
+			eng, err := modebox.New(modebox.EngineConfig{Continuations: c})
+			if err != nil {
+				return failure(err)
+			}
+			defer eng.Close()
+			if err := eng.Revoke(token); err != nil {
+				return runError(err)
+			}
+			if g.json() {
+				fmt.Fprintln(s.Stdout, `{"revoked":true}`)
+				return nil
+			}
+			fmt.Fprintln(s.Stdout, "revoked: the token will not resume")
+			return nil
+		}),
+	}
+}
+
+// readToken is the token argument: the token itself, or "-" for one
+// read from stdin (surrounding white space dropped).
+func readToken(arg string, s Streams) (string, error) {
+	if arg != "-" {
+		return arg, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(s.Stdin, 2<<20))
+	if err != nil {
+		return "", failure(err)
+	}
+	return strings.TrimSpace(string(b)), nil
 }
 
 // bindingHint adds a hint to a token refused for another tool set when

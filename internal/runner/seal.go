@@ -126,3 +126,16 @@ func (s *Sealer) open(token string, binding seal.Binding, check func(*body) erro
 	}
 	return &b, nil
 }
+
+// Revoke claims token in the store without resuming it, so that it never
+// resumes: authenticated and unexpired, whatever engine image, tool set or
+// configuration it is bound to. Errors are *seal.Error: the token's
+// (TOKEN_TAMPERED, TOKEN_EXPIRED, TOKEN_USED for one already used or
+// revoked, ...) or the store's (TOKEN_STORE_UNAVAILABLE).
+func (s *Sealer) Revoke(token string) error {
+	p, err := s.keys.OpenUnbound(token, time.Now())
+	if err != nil {
+		return err
+	}
+	return seal.Claim(p, s.store)
+}

@@ -35,7 +35,7 @@ type KeyedStore interface {
 
 // used is the error of a second claim.
 func used(id string) *Error {
-	return fail(codes.TokenUsed, "token "+id+" was already used; each token resumes a run once")
+	return fail(codes.TokenUsed, "token "+id+" was already used (or revoked); each token resumes a run once")
 }
 
 // DirStore is a [Store] that keeps one file per claimed id in a directory,

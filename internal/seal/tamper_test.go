@@ -299,3 +299,30 @@ func TestDecompressionBomb(t *testing.T) {
 	_, err = kr.Open(sealCompressed(t, kr, z[:len(z)-1]), testBinding, now1)
 	wantCode(t, err, codes.TokenMalformed)
 }
+
+// OpenUnbound opens a token bound to anything, but only an authentic,
+// unexpired one: the binding bytes are still authenticated (a token whose
+// binding was rewritten is TOKEN_TAMPERED, not opened), and time and key
+// are checked as Open checks them.
+func TestOpenUnbound(t *testing.T) {
+	kr := newKeyring(t)
+	tok := sealBody(t, kr, []byte(`{"x":1}`))
+	p, err := kr.OpenUnbound(tok, now1)
+	if err != nil || string(p.Body) != `{"x":1}` || p.Binding != (Binding{}) || p.ID == "" {
+		t.Fatalf("OpenUnbound: %+v %v", p, err)
+	}
+	if _, err := kr.Open(tok, Binding{Engine: "other", Tools: "other"}, now1); err == nil {
+		t.Fatal("Open ignored the binding")
+	}
+	raw, _ := decode(strings.TrimPrefix(tok, Prefix))
+	for _, off := range []int{offEngine, offTools, offTools + 5} {
+		b := append([]byte(nil), raw...)
+		b[off] ^= 1
+		_, err := kr.OpenUnbound(Prefix+encode(b), now1)
+		wantCode(t, err, codes.TokenTampered)
+	}
+	_, err = kr.OpenUnbound(tok, t0.Add(25*time.Hour))
+	wantCode(t, err, codes.TokenExpired)
+	_, err = newKeyring(t).OpenUnbound(tok, now1)
+	wantCode(t, err, codes.TokenUnknownKey)
+}

@@ -168,6 +168,21 @@ func sealRaw(key Key, p Payload, z []byte) (string, error) {
 //
 // Open does not mark the token used; see [Keyring.OpenOnce].
 func (k *Keyring) Open(token string, b Binding, now time.Time) (*Payload, error) {
+	return k.open(token, &b, now)
+}
+
+// OpenUnbound opens token as [Keyring.Open] does but does not compare its
+// binding: a token sealed with one of k's keys for any engine image, tool
+// set or configuration opens, if it is authentic and unexpired. It is for
+// revoking a token (claiming it without resuming it), which is safe
+// whatever the token is bound to. The Payload's Binding is the zero
+// Binding.
+func (k *Keyring) OpenUnbound(token string, now time.Time) (*Payload, error) {
+	return k.open(token, nil, now)
+}
+
+// open is Open, comparing the binding only when b is not nil.
+func (k *Keyring) open(token string, b *Binding, now time.Time) (*Payload, error) {
 	if err := k.check(); err != nil {
 		return nil, err
 	}
@@ -196,8 +211,10 @@ func (k *Keyring) Open(token string, b Binding, now time.Time) (*Payload, error)
 		return nil, fail(codes.TokenUnknownKey, fmt.Sprintf("token was sealed with key %x, which is not in the keyring "+
 			"(another machine's key, or one rotated out)", raw[offKid:offIssued]))
 	}
-	if err := checkBinding(raw, b); err != nil {
-		return nil, err
+	if b != nil {
+		if err := checkBinding(raw, *b); err != nil {
+			return nil, err
+		}
 	}
 	aead, err := chacha20poly1305.NewX(key.Secret)
 	if err != nil {
@@ -216,8 +233,10 @@ func (k *Keyring) Open(token string, b Binding, now time.Time) (*Payload, error)
 		ID:        hex.EncodeToString(raw[offID:offEngine]),
 		IssuedAt:  time.Unix(issued, 0).UTC(),
 		ExpiresAt: time.Unix(expires, 0).UTC(),
-		Binding:   b,
 		KeyID:     key.ID,
+	}
+	if b != nil {
+		p.Binding = *b
 	}
 	if p.IssuedAt.After(now.Add(ClockSkew)) {
 		return nil, fail(codes.TokenNotYetValid, fmt.Sprintf("token is issued at %s, in the future; is the clock right?",
