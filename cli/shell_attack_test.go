@@ -209,3 +209,68 @@ return a.stdout + "|" + b.stdout;`
 		t.Errorf("the file beside it was not read (the test could not fail): %s", stdout)
 	}
 }
+
+// Mercurial's .hg/hgrc hooks run on the user's next hg command, and the
+// hook and package managers' files name programs to run: a command could
+// write them at the top of its workspace (.git was protected, .hg was
+// not). Both the shell and fs keep them read-only.
+func TestShellCannotPlantOtherToolsHooks(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("bubblewrap is required in CI")
+		}
+		t.Skip("bubblewrap not installed")
+	}
+	proj := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("MODEBOX_SECRET", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")
+	ws := filepath.Join(proj, "ws")
+	if err := os.MkdirAll(filepath.Join(ws, ".hg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".hg", "hgrc"), []byte("[ui]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// the shell protects the names that exist when a command starts
+	for _, f := range []string{"lefthook.yml", ".yarnrc.yml", ".npmrc", ".pnpmfile.cjs"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte("orig\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(ws, ".jj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	user := ""
+	if os.Geteuid() == 0 {
+		user = `, "user": "root"`
+	}
+	conf := `{"shell": {"enabled": true, "workspace": ["ws"]` + user + `}, "tools": {"sh": {"policy": "allow"}}}`
+	cfgPath := filepath.Join(proj, "modebox.json")
+	if err := os.WriteFile(cfgPath, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := `const r = await sh("printf '[hooks]\\npre-status = touch /tmp/pwned\\n' >> .hg/hgrc && echo WROTE-HGRC; ` +
+		`for f in lefthook.yml .yarnrc.yml .npmrc .pnpmfile.cjs; do echo x >> $f && echo WROTE-$f; done; touch .jj/config.toml && echo WROTE-JJ; echo fine > src.txt && echo WROTE-SRC; true");
+return r.stdout;`
+	code, stdout, stderr := runCLI(t, prog, "run", "--config", cfgPath, "-")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "WROTE-HGRC") || strings.Contains(stdout, "WROTE-.") || strings.Contains(stdout, "WROTE-lefthook") || strings.Contains(stdout, "WROTE-JJ") {
+		t.Errorf("a file another tool runs was written: %s", stdout)
+	}
+	if !strings.Contains(stdout, "WROTE-SRC") {
+		t.Errorf("an ordinary file was not written (the test could not fail): %s", stdout)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, ".hg", "hgrc")); string(b) != "[ui]\n" {
+		t.Errorf(".hg/hgrc changed: %q", b)
+	}
+	for _, f := range []string{"lefthook.yml", ".yarnrc.yml", ".npmrc", ".pnpmfile.cjs"} {
+		if b, _ := os.ReadFile(filepath.Join(ws, f)); string(b) != "orig\n" {
+			t.Errorf("%s changed: %q", f, b)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, ".jj", "config.toml")); err == nil {
+		t.Errorf(".jj/config.toml was created")
+	}
+}

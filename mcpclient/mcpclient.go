@@ -188,6 +188,15 @@ func (c *Client) tool(t imc.Tool, in json.RawMessage) modebox.Tool {
 				modebox.ReportProgress(ctx, key, p.Message, p.Progress, p.Total)
 			})
 			v, err := c.m.CallTool(ctx, t, args)
+			var se *ServerError
+			if errors.As(err, &se) && se.StderrTail != "" {
+				// the server's stderr is the operator's (tracebacks,
+				// logged URLs with keys): the program learns that the
+				// server exited, not what it wrote
+				quiet := *se
+				quiet.StderrTail = ""
+				return nil, &quiet
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -45,6 +45,13 @@ func serveTyped() {
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"},"s":{"type":"string"}},"required":["n"]}`)}, handler)
 	srv.AddTool(&mcp.Tool{Name: "broken", InputSchema: in,
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"pattern":"("}}}`)}, handler)
+	// "die" is a server failing the way servers do: a traceback on stderr
+	// that holds its credentials, then exit
+	srv.AddTool(&mcp.Tool{Name: "die", InputSchema: in}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "Traceback: request to upstream failed with Authorization: Bearer "+os.Getenv("SVC_SECRET"))
+		os.Exit(1)
+		return nil, nil
+	})
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -104,5 +111,33 @@ return {good, bad, loose};`, modebox.RunOptions{})
 	}
 	if string(got.Loose) != `{"injected":true,"n":"not a number"}` {
 		t.Errorf("broken (no output type): %s", got.Loose)
+	}
+}
+
+// A server's stderr is the operator's: when a call makes a stdio server
+// exit, the program's error says that it exited, not what it wrote on
+// stderr (a traceback holding the server's own credentials reached the
+// program and the model).
+func TestServerStderrNotInProgramErrors(t *testing.T) {
+	ctx := t.Context()
+	const secret = "svc-downstream-secret-42"
+	c, err := mcpclient.Start(ctx, map[string]mcpclient.Server{
+		"srv": {Command: os.Args[0], Env: map[string]string{typedServerEnv: "1", "SVC_SECRET": secret}},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	eng, err := modebox.New(modebox.EngineConfig{Tools: c.Tools(), Policies: map[string]modebox.Policy{"srv.*": modebox.PolicyAllow}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	res, err := eng.Run(ctx, `try { await tools.srv.die({}); return "no error"; } catch (e) { return {code: e.code, message: e.message, stack: String(e.stack)}; }`, modebox.RunOptions{})
+	if err != nil || res.Status != modebox.StatusOK {
+		t.Fatalf("run: %v %+v", err, res.Error)
+	}
+	if strings.Contains(string(res.Value), secret) || strings.Contains(string(res.Value), "Traceback") || !strings.Contains(string(res.Value), "exited") {
+		t.Fatalf("the program saw %s", res.Value)
 	}
 }

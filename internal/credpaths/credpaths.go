@@ -87,6 +87,23 @@ var Protected = []string{
 	".zprofile", ".zshenv", ".zlogin", ".ripgreprc",
 	".vscode", ".idea", ".devcontainer", ".mcp.json", ".claude", ".codex", ".cursor",
 	".modebox", "modebox.json",
+	// Other version-control systems' metadata (Mercurial's .hg/hgrc
+	// hooks run on the next hg command) and the git-hook and package
+	// managers' configuration that names programs to run (lefthook,
+	// yarn's yarnPath, npm's script-shell and node-options, pnpm's hooks).
+	".hg", ".jj", ".bzr", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml",
+	".lefthook-local.yml", ".yarnrc", ".yarnrc.yml", ".npmrc", ".pnpmfile.cjs",
+}
+
+// RootOnly lists host files only root may read that hold credentials of
+// the machine (password hashes, sudo rules, SSH host keys, TLS private
+// keys), absolute and with filepath.Match glob characters. The shell
+// masks them when it runs commands as root; the fs capability hides them
+// in every mount that covers them.
+var RootOnly = []string{
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
+	"/etc/sudoers", "/etc/sudoers.d", "/etc/ssh/ssh_host_*_key",
+	"/etc/ssl/private", "/etc/security/opasswd",
 }
 
 var projectNames = []string{

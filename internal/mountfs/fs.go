@@ -131,9 +131,18 @@ func New(cfg Config) (*FS, error) {
 			}
 			priv = append(priv, across...)
 		}
+		rootOnly, err := rootOnlyRules(hosts)
+		if err != nil {
+			return fail(cfgErr("mount %q: %v", g, err))
+		}
+		priv = append(priv, rootOnly...)
 		fd, err := unix.Open(host, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return fail(&Error{Code: codes.FSConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})
+		}
+		if fs := pseudoFS(fd); fs != "" {
+			unix.Close(fd)
+			return fail(cfgErr("mount %q: host directory %q is on %s, the kernel's view of processes and devices (every process's environment and arguments); fs never exposes it", g, host, fs))
 		}
 		f.mounts = append(f.mounts, &mount{guest: g, comps: comps, fd: fd, rw: rw, source: mc.Source,
 			hide: deny.with(priv)})

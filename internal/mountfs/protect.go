@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/modebox/modebox/internal/codes"
+	"github.com/modebox/modebox/internal/credpaths"
 )
 
 // setProtected checks [Config.AllowWrite] and sets, for each read-write
@@ -128,4 +129,42 @@ func pathForms(p string) []string {
 // absolute).
 func within(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// rootOnlyRules returns the anchored rules that hide, in a mount whose
+// host directory has the forms hosts (as written, symlinks resolved), the
+// files only root may read ([credpaths.RootOnly]: password hashes, host
+// keys) that lie inside it. It fails for a host directory inside one of
+// them.
+func rootOnlyRules(hosts []string) ([]rule, error) {
+	var out []rule
+	for _, pat := range credpaths.RootOnly {
+		pc := strings.Split(strings.TrimPrefix(pat, "/"), "/")
+		for _, h := range hosts {
+			var hc []string
+			if h != "/" {
+				hc = strings.Split(strings.TrimPrefix(filepath.Clean(h), "/"), "/")
+			}
+			n := min(len(hc), len(pc))
+			match := true
+			for i := range n {
+				if ok, _ := filepath.Match(pc[i], hc[i]); !ok {
+					match = false
+					break
+				}
+			}
+			switch {
+			case !match:
+			case len(hc) >= len(pc):
+				return nil, fmt.Errorf("the host directory %q is or lies inside %q, which holds credentials only root may read; fs never exposes it", h, pat)
+			default:
+				r := rule{anchored: true}
+				for _, c := range pc[len(hc):] {
+					r.comps = append(r.comps, normName(c))
+				}
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
 }

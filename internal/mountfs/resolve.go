@@ -59,8 +59,50 @@ func (f *FS) openBeneath(dirfd int, comps []string, flags int) (int, error) {
 	if errors.Is(err, unix.ELOOP) {
 		err = errSymlink
 	}
+	if err == nil {
+		if fs := pseudoFS(fd); fs != "" {
+			unix.Close(fd)
+			return -1, &pseudoError{fs: fs}
+		}
+	}
 	return fd, err
 }
+
+// pseudoFSTypes are the file systems through which the kernel shows
+// processes, devices and its own state, by statfs magic number: procfs's
+// /proc/N/environ and cmdline hold every process's environment and
+// arguments (modebox's key, fetch's secrets, the MCP servers' env and an
+// MCP bearer among them). No path of a mount reaches them, whatever the
+// mount ("/" mounted, /proc bind-mounted elsewhere).
+var pseudoFSTypes = map[int64]string{
+	unix.PROC_SUPER_MAGIC:    "procfs",
+	unix.SYSFS_MAGIC:         "sysfs",
+	unix.DEBUGFS_MAGIC:       "debugfs",
+	unix.SECURITYFS_MAGIC:    "securityfs",
+	unix.TRACEFS_MAGIC:       "tracefs",
+	unix.CGROUP_SUPER_MAGIC:  "cgroupfs",
+	unix.CGROUP2_SUPER_MAGIC: "cgroup2",
+	unix.BPF_FS_MAGIC:        "bpffs",
+	unix.EFIVARFS_MAGIC:      "efivarfs",
+	unix.PSTOREFS_MAGIC:      "pstore",
+	unix.BINFMTFS_MAGIC:      "binfmt_misc",
+	unix.DEVPTS_SUPER_MAGIC:  "devpts",
+}
+
+// pseudoFS names the pseudo file system fd is on, or "" for any other
+// (or when fstatfs fails: the open that follows reports the error).
+func pseudoFS(fd int) string {
+	var st unix.Statfs_t
+	if unix.Fstatfs(fd, &st) != nil {
+		return ""
+	}
+	return pseudoFSTypes[int64(st.Type)]
+}
+
+// pseudoError is openBeneath's error for a path on a pseudo file system.
+type pseudoError struct{ fs string }
+
+func (e *pseudoError) Error() string { return "the path is on " + e.fs }
 
 // errNotRegular is openFile's (and readDisk's) error for anything but a
 // regular file.

@@ -130,7 +130,10 @@ func (t *target) child(name string) *target {
 // mapErr turns a resolver error into an *Error. notDir is the code for
 // ENOTDIR: [codes.FSNotFound] where the guest asked about a file.
 func mapErr(op, p string, err error, notDir codes.Code) error {
+	var pe *pseudoError
 	switch {
+	case errors.As(err, &pe):
+		return newErr(codes.FSDenied, op, p, "the path is on "+pe.fs+", the kernel's view of processes and devices, which fs never exposes", nil)
 	case errors.Is(err, errSymlink):
 		return newErr(codes.FSSymlink, op, p, "the path is or passes through a symbolic link; symlinks are not followed", nil)
 	case errors.Is(err, unix.ENOENT):
