@@ -57,6 +57,10 @@ func checkLimits(cfg *Config) error {
 	return nil
 }
 
+// envFd is the descriptor on which the limit prelude reads the command's
+// environment (after the seccomp program, 3, and bwrap's status, 4).
+const envFd = 5
+
 // limitPrelude is the shell text that applies the limits (hard and soft)
 // before the command's script runs: dash calls the process limit -p,
 // bash -u. ulimit's -f counts 512-byte blocks, -v KiB. A limit that
@@ -68,17 +72,24 @@ func checkLimits(cfg *Config) error {
 // 1 (which the kernel shields from its own signals) and exits with the
 // script's status.
 //
-// Its arguments are the script and then the command's environment as
-// NAME=VALUE words (see commandTail): the script gets exactly that
-// environment, through env -i, after the limits are set. This shell, and
-// the network bridge and the seal before it, run with pid1Env only, so
-// that nothing a program puts in the environment (LD_PRELOAD, say) runs
-// in them before the limits or the seal.
+// Its argument is the script. The command's environment is not on any
+// command line, where every user on the host can read it in
+// /proc/PID/cmdline: it comes on descriptor envFd as shell assignments
+// (see envScript). After the limits are set, the prelude starts a shell
+// with an empty environment (env -i) that reads them, exports them, closes
+// the descriptor and execs the script's shell: the script gets exactly
+// that environment. This shell, and the network bridge and the seal before
+// it, run with pid1Env only, so that nothing a program puts in the
+// environment (LD_PRELOAD, say) runs in them before the limits or the
+// seal; the reading shell is already running when the variables are set,
+// so they take effect only in the script's shell.
 func limitPrelude(l Limits) string {
 	n := strconv.Itoa(l.Processes)
 	return fmt.Sprintf("{ ulimit -u %s 2>/dev/null || ulimit -p %s; } && ulimit -n %d && ulimit -f %d && ulimit -v %d && ulimit -c 0 || "+
-		"{ echo 'modebox: cannot set the resource limits' >&2; exit 126; }; s=$1; shift; /usr/bin/env -i -- \"$@\" /bin/sh -c \"$s\" sh",
-		n, n, l.OpenFiles, l.FileSize/512, l.Memory/1024)
+		"{ echo 'modebox: cannot set the resource limits' >&2; exit 126; }; /usr/bin/env -i /bin/sh -c '"+
+		"e=$(/bin/cat <&%[6]d) || { echo \"modebox: cannot read the environment\" >&2; exit 126; }; "+
+		"set -a; eval \"$e\"; set +a; exec /bin/sh -c \"$1\" sh %[6]d<&-' sh \"$1\"",
+		n, n, l.OpenFiles, l.FileSize/512, l.Memory/1024, envFd)
 }
 
 // pid1Env is the whole environment of the sandbox's first processes (the
@@ -87,13 +98,25 @@ func limitPrelude(l Limits) string {
 var pid1Env = map[string]string{"PATH": "/usr/local/bin:/usr/bin:/bin"}
 
 // commandTail is what bwrap runs for script: the limit prelude, given the
-// script and env as NAME=VALUE words in a fixed order.
-func (s *Sandbox) commandTail(script string, env map[string]string) []string {
-	tail := []string{"/bin/sh", "-c", s.limits, "sh", script}
+// script; the environment goes on descriptor envFd (see runWith).
+func (s *Sandbox) commandTail(script string) []string {
+	return []string{"/bin/sh", "-c", s.limits, "sh", script}
+}
+
+// envScript renders env as shell assignments, one a line in a fixed
+// order, each value in single quotes (a quote inside closes them, is
+// escaped with a backslash and reopens them): the limit prelude
+// evaluates them. Names are checked (envName) and values hold no NUL, so
+// any other byte, newlines included, comes through unchanged.
+func envScript(env map[string]string) []byte {
+	var b strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(env)) {
-		tail = append(tail, k+"="+env[k])
+		b.WriteString(k)
+		b.WriteString("='")
+		b.WriteString(strings.ReplaceAll(env[k], "'", `'\''`))
+		b.WriteString("'\n")
 	}
-	return tail
+	return []byte(b.String())
 }
 
 // preparePrivate resolves Config.Private, creates missing private

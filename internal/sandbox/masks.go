@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,11 +17,9 @@ var homeCredentialPaths = credpaths.Home
 
 // rootOnlyPaths are masked when the sandbox runs as root: caps are dropped
 // inside, but owner permissions still let uid 0 read root-owned files.
-var rootOnlyPaths = []string{
-	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
-	"/etc/sudoers", "/etc/sudoers.d", "/etc/ssh/ssh_host_*_key",
-	"/etc/ssl/private", "/etc/security/opasswd", "/root",
-}
+// They are the machine's root-only credentials (shared with the fs
+// capability, which hides them in its mounts) and root's home.
+var rootOnlyPaths = append(slices.Clone(credpaths.RootOnly), "/root")
 
 // mask is one path hidden from the command.
 type mask struct {

@@ -26,7 +26,15 @@ func Probe(cfg Config) []Check {
 	if err != nil {
 		return append(checks, Check{Name: "bwrap", Detail: errText(err)})
 	}
-	out, err := exec.Command(bw, "--version").CombinedOutput()
+	// Like every start of bwrap, these pass on none of modebox's
+	// inherited descriptors (see closeInherited).
+	probe := func(cmd *exec.Cmd) ([]byte, error) {
+		if err := closeInherited(cmd); err != nil {
+			return nil, err
+		}
+		return cmd.CombinedOutput()
+	}
+	out, err := probe(exec.Command(bw, "--version"))
 	if err != nil {
 		return append(checks, Check{Name: "bwrap", Detail: fmt.Sprintf("%s --version failed: %v %s", bw, err, strings.TrimSpace(string(out)))})
 	}
@@ -34,7 +42,7 @@ func Probe(cfg Config) []Check {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	out, err = exec.CommandContext(ctx, bw, "--unshare-user", "--ro-bind", "/", "/", "/bin/true").CombinedOutput()
+	out, err = probe(exec.CommandContext(ctx, bw, "--unshare-user", "--ro-bind", "/", "/", "/bin/true"))
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
 		return append(checks, Check{Name: "user namespaces", Detail: fmt.Sprintf("bwrap --unshare-user failed: %v %s; fix: %s", err, msg, diagnoseFix(msg))})

@@ -14,9 +14,12 @@
 //   - an environment rebuilt from an allowlist (modebox's own environment
 //     never reaches the command);
 //   - on Linux, no new namespaces, no mounts, no ptrace, no io_uring, no
-//     kernel-module or keyring calls, no TIOCSTI, enforced by seccomp with a
-//     guard that kills calls from any other architecture (the 32-bit
-//     int $0x80 path);
+//     kernel-module or keyring calls, no TIOCSTI, no set-user-ID or
+//     set-group-ID mode bits (a file planted in the workspace would keep
+//     them on the host), enforced by seccomp with a guard that kills calls
+//     from any other architecture (the 32-bit int $0x80 path);
+//   - no descriptor of modebox's reaches the sandbox but its standard
+//     streams, and the command's environment is not on any command line;
 //   - on timeout or cancellation the whole process tree is killed;
 //   - modebox's own state (Config.Private) hidden even inside a workspace,
 //     and the names the host runs later (DefaultProtected: .git, .envrc,
@@ -291,6 +294,9 @@ var deniedNames = []string{
 var conditionalDenials = []string{
 	"clone (with any CLONE_NEW* namespace flag)",
 	"clone3 (ENOSYS, so libc falls back to clone)",
+	"chmod, fchmod, fchmodat, fchmodat2 (a mode with S_ISUID or S_ISGID, on files and directories)",
+	"open, openat, creat (O_CREAT or O_TMPFILE with S_ISUID or S_ISGID in the mode), mknod, mknodat (S_ISUID or S_ISGID)",
+	"openat2 (ENOSYS: its mode cannot be checked; libc falls back to openat)",
 	"personality (anything but 0 = PER_LINUX and 0xffffffff = query)",
 	"ioctl (TIOCSTI, TIOCLINUX)",
 	"socket (any family but AF_INET and AF_INET6 with a network, AF_NETLINK with NETLINK_ROUTE, and AF_UNIX for the network bridge only)",

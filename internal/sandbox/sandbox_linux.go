@@ -351,7 +351,7 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 	if timeout > s.cfg.MaxTimeout {
 		timeout = s.cfg.MaxTimeout
 	}
-	return s.run(ctx, cwd, pid1Env, c.Stdin, timeout, s.commandTail(c.Script, s.env(c.Env)))
+	return s.runWith(ctx, s.filter, cwd, pid1Env, s.env(c.Env), c.Stdin, timeout, s.commandTail(c.Script))
 }
 
 func (s *Sandbox) cwd(dir string) (string, error) {
@@ -380,13 +380,14 @@ func (s *Sandbox) cwd(dir string) (string, error) {
 	return "", invalidCommand("working directory %s is outside the workspace and /tmp", dir)
 }
 
-// filterFile returns a sealed memfd (or, failing that, a pipe) holding the
-// seccomp program, positioned at its start.
-func filterFile(prog []byte) (*os.File, error) {
-	fd, err := unix.MemfdCreate("modebox-seccomp", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+// sealedFile returns a sealed memfd (or, failing that, a pipe) holding
+// data, positioned at its start: how the seccomp program and the command's
+// environment reach the sandbox, where no other user can read them.
+func sealedFile(name string, data []byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate(name, unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
 	if err == nil {
-		f := os.NewFile(uintptr(fd), "modebox-seccomp")
-		if _, err := f.Write(prog); err != nil {
+		f := os.NewFile(uintptr(fd), name)
+		if _, err := f.Write(data); err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -402,11 +403,60 @@ func filterFile(prog []byte) (*os.File, error) {
 		return nil, err
 	}
 	defer w.Close()
-	if _, err := w.Write(prog); err != nil {
+	// Written before bwrap starts: the pipe must hold it all.
+	if n, err := unix.FcntlInt(w.Fd(), unix.F_GETPIPE_SZ, 0); err == nil && n < len(data) {
+		if _, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, len(data)); err != nil {
+			r.Close()
+			return nil, fmt.Errorf("%d bytes do not fit in a pipe: %w", len(data), err)
+		}
+	}
+	if _, err := w.Write(data); err != nil {
 		r.Close()
 		return nil, err
 	}
 	return r, nil
+}
+
+// closeInherited makes the child close, between fork and exec, every
+// descriptor of this process that lacks close-on-exec and is not one of
+// cmd's: those modebox inherited from its parent (`modebox run prog.js
+// 7</some/dir`), which exec would otherwise pass on to bwrap and the
+// command (a directory descriptor reaches the host's whole tree through
+// /proc/self/fd/7/..). Go's exec closes descriptor 3+i in the child for
+// each nil entry i of ExtraFiles, so the list is padded with nil up to the
+// highest such descriptor. The flags of this process's descriptors are not
+// touched: the embedding program's other children still get them.
+//
+// A descriptor inherited without close-on-exec at the very top of the
+// open-file limit makes the start fail (exec needs one number above the
+// list): modebox fails closed rather than pass it on. One created without
+// close-on-exec by another goroutine after the listing (Go itself creates
+// none) would escape; programs that do that must hold syscall.ForkLock.
+func closeInherited(cmd *exec.Cmd) error {
+	d, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return err
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	top := -1
+	for _, n := range names {
+		fd, err := strconv.Atoi(n)
+		if err != nil || fd <= top {
+			continue
+		}
+		flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		if err == nil && flags&unix.FD_CLOEXEC == 0 {
+			top = fd
+		}
+	}
+	for len(cmd.ExtraFiles)+3 <= top {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, nil)
+	}
+	return nil
 }
 
 // status is one line bwrap writes to --json-status-fd.
@@ -423,15 +473,36 @@ func (s *Sandbox) run(ctx context.Context, cwd string, env map[string]string, st
 // runFiltered is run with a given seccomp program (a test uses it to show
 // what happens without the architecture guard).
 func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env map[string]string, stdin []byte, timeout time.Duration, tail []string) (Result, error) {
+	return s.runWith(ctx, prog, cwd, env, nil, stdin, timeout, tail)
+}
+
+// runWith runs tail in the sandbox with the seccomp program prog. env is
+// the environment bwrap gives tail; cmdEnv, when not nil, is the command's
+// environment, passed on descriptor envFd for the limit prelude (see
+// commandTail), never on a command line.
+func (s *Sandbox) runWith(ctx context.Context, prog []byte, cwd string, env, cmdEnv map[string]string, stdin []byte, timeout time.Duration, tail []string) (Result, error) {
 	masks, err := s.masks()
 	if err != nil {
 		return Result{}, err
 	}
-	filt, err := filterFile(prog)
+	filt, err := sealedFile("modebox-seccomp", prog)
 	if err != nil {
 		return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot pass the seccomp filter to bubblewrap: " + err.Error(), Err: err}
 	}
 	defer filt.Close()
+	extra := []*os.File{filt, nil}
+	if cmdEnv != nil {
+		// The names become shell assignments: never one that is not a name.
+		if err := checkEnv(cmdEnv, "command env", invalidCommand); err != nil {
+			return Result{}, err
+		}
+		envFile, err := sealedFile("modebox-env", envScript(cmdEnv))
+		if err != nil {
+			return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot pass the command's environment to the sandbox: " + err.Error(), Err: err}
+		}
+		defer envFile.Close()
+		extra = append(extra, envFile)
+	}
 	statusR, statusW, err := os.Pipe()
 	if err != nil {
 		return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot create the status pipe: " + err.Error(), Err: err}
@@ -458,7 +529,15 @@ func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env 
 		}
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 	}
-	cmd.ExtraFiles = []*os.File{filt, statusW}
+	extra[1] = statusW // descriptor 4, --json-status-fd
+	cmd.ExtraFiles = extra
+	if err := closeInherited(cmd); err != nil {
+		statusW.Close()
+		if pipes != nil {
+			pipes.close()
+		}
+		return Result{}, &Error{Code: codes.SandboxFailed, Reason: "cannot list modebox's open descriptors to keep them from the sandbox: " + err.Error(), Err: err}
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: s.credential()}
 	cmd.Cancel = func() error {
 		// bwrap leads its own process group; the pid namespace takes the

@@ -187,7 +187,9 @@ func filterInstructions(guard, network bool) ([]bpf.Instruction, error) {
 				},
 				Action: seccomp.ActionErrno,
 			},
-			{Names: []string{"clone3"}, Action: seccomp.Action(retENOSYS)},
+			// openat2's mode is in a struct seccomp cannot read: ENOSYS,
+			// so that callers fall back to openat, which is checked.
+			{Names: []string{"clone3", "openat2"}, Action: seccomp.Action(retENOSYS)},
 		},
 	}
 	body, err := policy.Assemble()
@@ -210,6 +212,7 @@ func filterInstructions(guard, network bool) ([]bpf.Instruction, error) {
 		return nil, err
 	}
 	prefix = append(prefix, rule...)
+	prefix = append(prefix, setIDRules(info)...)
 	// ioctl's request is an unsigned int: compare only the low 32 bits of
 	// the argument (the library's Equal would also compare the high half,
 	// which the kernel ignores, and be bypassed by setting it).
@@ -228,4 +231,76 @@ func filterInstructions(guard, network bool) ([]bpf.Instruction, error) {
 		)
 	}
 	return append(prefix, body...), nil
+}
+
+// setIDBits are the mode bits no command may set: S_ISUID and S_ISGID.
+// The workspace is nosuid inside the sandbox but not on the host, where
+// a set-ID file left there would run with its owner's ids for any user.
+const setIDBits = unix.S_ISUID | unix.S_ISGID
+
+// createFlags are the open flags with which open(2) uses its mode: O_CREAT
+// and O_TMPFILE (without the O_DIRECTORY that O_TMPFILE includes).
+const createFlags = unix.O_CREAT | (unix.O_TMPFILE &^ unix.O_DIRECTORY)
+
+// setIDRule is a call that can give a file a mode: the argument holding
+// the mode and, for the open calls, the one holding the flags (-1: none).
+type setIDRule struct {
+	name        string
+	flags, mode int
+}
+
+var setIDCalls = []setIDRule{
+	{"chmod", -1, 1}, {"fchmod", -1, 1}, {"fchmodat", -1, 2}, {"fchmodat2", -1, 2},
+	{"creat", -1, 1}, {"open", 1, 2}, {"openat", 2, 3},
+	{"mknod", -1, 1}, {"mknodat", -1, 2},
+}
+
+// setIDRules refuse (EPERM) every call that gives a file S_ISUID or
+// S_ISGID: chmod, fchmod, fchmodat and fchmodat2 with such a mode (on
+// directories too: seccomp cannot tell what the path or descriptor names,
+// so a setgid directory cannot be made either), creat, mknod and mknodat
+// with it, and open and openat with it and O_CREAT or O_TMPFILE (open
+// with O_CREAT and such a mode is refused even when the file exists).
+// mkdir and mkdirat need no rule: the kernel drops those bits from their
+// mode (a directory inherits S_ISGID from a setgid parent only). openat2
+// gets ENOSYS in the policy. Modes and flags are 32-bit (umode_t, int):
+// only the low half of each argument is tested, as the kernel reads it.
+// Calls missing from the architecture's table are skipped.
+func setIDRules(info *arch.Info) []bpf.Instruction {
+	low := func(arg int) uint32 {
+		off := uint32(seccompArgsOffset + 8*arg)
+		if binary.NativeEndian.Uint16([]byte{0, 1}) == 1 { // big endian
+			off += 4
+		}
+		return off
+	}
+	var insts []bpf.Instruction
+	for _, r := range setIDCalls {
+		nr, ok := info.SyscallNames[r.name]
+		if !ok {
+			continue
+		}
+		// [ld nr] [jeq nr] ([ld flags] [jset createFlags]) [ld mode] [jset setIDBits] [ret EPERM];
+		// every false branch skips to the end of the block.
+		rest := uint8(3)
+		if r.flags >= 0 {
+			rest = 5
+		}
+		insts = append(insts,
+			bpf.LoadAbsolute{Off: seccompNrOffset, Size: 4},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(nr), SkipFalse: rest + 1},
+		)
+		if r.flags >= 0 {
+			insts = append(insts,
+				bpf.LoadAbsolute{Off: low(r.flags), Size: 4},
+				bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: createFlags, SkipFalse: 3},
+			)
+		}
+		insts = append(insts,
+			bpf.LoadAbsolute{Off: low(r.mode), Size: 4},
+			bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: setIDBits, SkipFalse: 1},
+			bpf.RetConstant{Val: retEPERM},
+		)
+	}
+	return insts
 }

@@ -28,6 +28,7 @@ var bothIdentities = []string{
 	"TestCloneAndPersonality", "TestTools", "TestConfigValidation", "TestFailClosed",
 	"TestNetworkBridge", "TestUnixSocketsRefused", "TestBridgeMain", "TestProbe", "TestFilterProgram", "TestDeniedSyscalls",
 	"TestKernelSettingsReadOnly", "TestPrivateState", "TestProtectedNames", "TestNoProcessWritable", "TestSocketFamilies", "TestResourceLimits", "TestInvalidCommand", "TestNewCredentialMasks", "TestRunsAsUnprivileged",
+	"TestInheritedDescriptors", "TestSetuidBitsRefused", "TestEnvNotOnCommandLine",
 }
 
 const testUser = "mbxtest"

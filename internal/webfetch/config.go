@@ -54,9 +54,11 @@ type Config struct {
 	// "env:"). The program never sees them: injected headers replace
 	// guest headers of the same name, are never sent to another host
 	// after a redirect, and are redacted from everything returned to the
-	// guest. They are sent over https only, unless the entry is written
-	// with http://; a plain http request to an entry with headers is
-	// refused (FETCH_INSECURE). Hosts that match an exact entry get that
+	// guest (errors included): values from the environment always,
+	// literal values unless obviously public (see the package
+	// documentation). They are sent over https only, unless the entry is
+	// written with http://; a plain http request to an entry with headers
+	// is refused (FETCH_INSECURE). Hosts that match an exact entry get that
 	// entry's headers only, not those of a wildcard that also matches.
 	// Nil: none.
 	Headers map[string]map[string]string
@@ -98,7 +100,7 @@ type Config struct {
 type Client struct {
 	allow          netguard.Allowlist
 	inject         map[string][]header // by Entry.String()
-	secrets        []string            // values redacted from what the guest sees (secretForms)
+	secrets        []string            // values redacted from what the guest sees (secretForms, foldSecrets)
 	maxBytes       int64
 	maxHeaderBytes int64
 	maxRequestBody int64
@@ -200,9 +202,7 @@ func New(cfg Config) (*Client, error) {
 		c.inject[e.String()] = hs
 		c.secrets = append(c.secrets, secrets...)
 	}
-	c.secrets = secretForms(c.secrets)
-	// longest first: the order redaction searches in
-	sort.SliceStable(c.secrets, func(i, j int) bool { return len(c.secrets[i]) > len(c.secrets[j]) })
+	c.secrets = foldSecrets(secretForms(c.secrets))
 	return c, nil
 }
 
@@ -244,7 +244,7 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 			}
 			v = ev
 			secrets = append(secrets, secretParts(cn, v)...)
-		} else if sensitiveName(cn) {
+		} else if secretLiteral(cn, v) {
 			secrets = append(secrets, secretParts(cn, v)...)
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
@@ -255,17 +255,96 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 	return out, secrets, nil
 }
 
-// sensitiveName reports whether a literal injected value is treated as a
-// secret too (values from the environment always are).
-func sensitiveName(canon string) bool {
+// secretLiteral reports whether a literal injected value is redacted
+// like one from the environment (those always are): a careful operator
+// expects every value the program never sees to stay hidden, unless it
+// is obviously public. So it is, unless the header is one whose value is
+// public by nature (publicHeader); and then if the name is
+// credential-like (credentialName), or the value looks like a token
+// (tokenLike). What stays in the clear is a public header's value, or a
+// short or spaced-out value under an ordinary name ("fast",
+// "application/json", "acme client 1.0"): redacting those everywhere would
+// garble responses for no protection.
+func secretLiteral(canon, v string) bool {
+	if publicHeader(canon) {
+		return false
+	}
+	return credentialName(canon) || tokenLike(v)
+}
+
+// publicHeaders are request headers whose values describe the request or
+// the client, never a credential.
+var publicHeaders = map[string]bool{
+	"Accept": true, "Accept-Charset": true, "Accept-Language": true, "Cache-Control": true,
+	"Content-Language": true, "Content-Type": true, "Dnt": true, "Origin": true, "Pragma": true,
+	"Referer": true, "User-Agent": true, "X-Requested-With": true,
+}
+
+// publicHeader reports whether the value of the header canon is public by
+// nature: one of publicHeaders, or an API version ("Notion-Version",
+// "X-GitHub-Api-Version": a date or number that responses often repeat).
+func publicHeader(canon string) bool {
+	return publicHeaders[canon] || strings.HasSuffix(canon, "-Version")
+}
+
+// credentialName reports whether a header name says its value is a
+// credential: Authorization, Cookie, a name containing one of
+// credentialWords, or one with a part (between '-' or '_') starting with
+// one of credentialPrefixes.
+func credentialName(canon string) bool {
 	l := strings.ToLower(canon)
 	if l == "authorization" || l == "cookie" {
 		return true
 	}
-	for _, w := range []string{"key", "token", "secret", "auth", "session", "password", "signature"} {
+	for _, w := range credentialWords {
 		if strings.Contains(l, w) {
 			return true
 		}
+	}
+	for _, part := range strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' }) {
+		for _, p := range credentialPrefixes {
+			if strings.HasPrefix(part, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	credentialWords = []string{"auth", "bearer", "cookie", "cred", "csrf", "jwt", "key", "password",
+		"private", "secret", "session", "signature", "token", "xsrf"}
+	// short words, matched at the start of a part only ("X-Api-User",
+	// "X-Passphrase", "X-Sig"; not "X-Bypass-Cache")
+	credentialPrefixes = []string{"api", "pass", "sig"}
+)
+
+// tokenLike reports whether a literal value looks like a secret: it is
+// not a media type with its parameters ("application/json;
+// charset=utf-8"), and it has a word (a run without spaces or tabs) of at
+// least minPartLen bytes that is not a media type either.
+func tokenLike(v string) bool {
+	if mediaType(strings.TrimSpace(v)) {
+		return false
+	}
+	for _, w := range strings.Fields(v) {
+		if len(w) >= minPartLen && !mediaType(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// mediaType reports whether w starts like a media type: one of the
+// registered top-level types, then '/'.
+func mediaType(w string) bool {
+	top, _, ok := strings.Cut(strings.ToLower(w), "/")
+	if !ok {
+		return false
+	}
+	switch top {
+	case "application", "audio", "font", "image", "message", "model", "multipart", "text", "video", "*":
+		return true
 	}
 	return false
 }

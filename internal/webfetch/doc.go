@@ -31,25 +31,38 @@
 //     dropped once a hop leaves the original origin (scheme, host, port),
 //     for the rest of the chain.
 //   - Injected headers replace guest headers of the same name. Their
-//     values from the environment, and literal values of credential-like
-//     header names (Authorization, Cookie, names containing key, token,
-//     secret, auth, session, password, signature), are redacted (replaced
-//     by "[redacted]") from the response headers, body, URL and status
-//     text, so a server echoing them back does not hand them to the
-//     guest: the whole value (at least 4 bytes); the parts a server may
-//     echo alone, of at least 8 bytes (Authorization's credentials after
-//     the scheme, Basic's decoded user:password and password, the values
-//     of other schemes' name=value parameters, each Cookie value); and
-//     each of those of at least 8 bytes in base64 and base64url (also
-//     inside longer base64 text, at any alignment), percent-encoding, hex
-//     and JSON string escaping. Overlapping matches are replaced as one.
-//     When that rewrote the body, content-length is set to the new length
-//     and digest headers (Content-MD5, Digest, Repr-Digest,
-//     Content-Digest) are dropped. This is best effort: a server that
-//     transforms the value otherwise (hashes it, encrypts it, splits it,
-//     changes its case, or encodes it twice) defeats it, and parts
-//     shorter than 8 bytes are not redacted on their own; only inject
-//     secrets into hosts you trust.
+//     values from the environment, and literal values that are not
+//     obviously public, are redacted (replaced by "[redacted]") from the
+//     response headers (names and values), body, URL and status text and
+//     from every error message Do and Check return, so a server echoing
+//     them back, or building a redirect target or a header name from
+//     them, does not hand them to the guest. A literal value is obviously
+//     public when its header is Accept, Accept-Charset, Accept-Language,
+//     Cache-Control, Content-Language, Content-Type, DNT, Origin, Pragma,
+//     Referer, User-Agent, X-Requested-With or a name ending in -Version;
+//     otherwise it is redacted if the name is credential-like
+//     (Authorization, Cookie, names containing auth, bearer, cookie,
+//     cred, csrf, jwt, key, password, private, secret, session,
+//     signature, token or xsrf, or with a part between '-' or '_'
+//     starting with api, pass or sig), or if the value has a word (no
+//     spaces) of at least 8 bytes that is not a media type. Redacted: the
+//     whole value (at least 4 bytes); the parts a server may echo alone,
+//     of at least 8 bytes (Authorization's credentials after the scheme,
+//     Basic's decoded user:password and password, the values of other
+//     schemes' name=value parameters, each Cookie value, each word of
+//     another header's value); and each of those of at least 8 bytes in
+//     base64 and base64url (also inside longer base64 text, at any
+//     alignment), percent-encoding, hex and JSON string escaping.
+//     Matching ignores ASCII case (host names and header names reach the
+//     guest lower-cased). Overlapping matches are replaced as one. A
+//     response header name holding a secret becomes "x-redacted" (the
+//     values of several such names are joined with ", "). When redaction
+//     rewrote the body, content-length is set to the new length and
+//     digest headers (Content-MD5, Digest, Repr-Digest, Content-Digest,
+//     ETag) are dropped. This is best effort: a server that transforms
+//     the value otherwise (hashes it, encrypts it, splits it, or encodes
+//     it twice) defeats it, and parts shorter than 8 bytes are not
+//     redacted on their own; only inject secrets into hosts you trust.
 //   - The guest may not set Host, Content-Length, Transfer-Encoding,
 //     Connection, Keep-Alive, TE, Trailer, Upgrade, HTTP2-Settings,
 //     Expect, Proxy-*, or Accept-Encoding (the host negotiates gzip and

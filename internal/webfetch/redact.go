@@ -5,9 +5,12 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/modebox/modebox/internal/codes"
 )
 
 // minSecretLen is the shortest injected value that is redacted whole;
@@ -27,7 +30,9 @@ const minPartLen = 8
 // credentials after the scheme, with Basic credentials also decoded
 // ("user:password") and the password alone, and for the other schemes
 // the values of their name=value parameters; for Cookie, each cookie's
-// value. Parts shorter than minPartLen are left out.
+// value; for any other name, each word of v (a run without spaces or
+// tabs: the token of "Token <token>" under a custom name). Parts shorter
+// than minPartLen are left out.
 func secretParts(canon, v string) []string {
 	var out []string
 	if len(v) >= minSecretLen {
@@ -68,6 +73,12 @@ func secretParts(canon, v string) []string {
 		for _, p := range strings.Split(v, ";") {
 			if _, cv, ok := strings.Cut(strings.TrimSpace(p), "="); ok {
 				add(strings.Trim(strings.TrimSpace(cv), `"`))
+			}
+		}
+	default:
+		if ws := strings.Fields(v); len(ws) > 1 {
+			for _, w := range ws {
+				add(w)
 			}
 		}
 	}
@@ -153,6 +164,42 @@ func toLowerASCII(c byte) byte {
 	return c
 }
 
+// foldSecrets returns forms with ASCII letters in lower case, without
+// repeats, longest first (the order redaction searches in): redaction
+// matches regardless of ASCII case, since host names, header names and
+// hex reach the guest case-folded.
+func foldSecrets(forms []string) []string {
+	seen := make(map[string]bool, len(forms))
+	out := make([]string, 0, len(forms))
+	for _, f := range forms {
+		f = string(lowerASCII([]byte(f)))
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// lowerASCII returns b with ASCII letters in lower case: b itself when it
+// has none in upper case, a copy otherwise. Byte offsets are kept.
+func lowerASCII(b []byte) []byte {
+	i := 0
+	for i < len(b) && !('A' <= b[i] && b[i] <= 'Z') {
+		i++
+	}
+	if i == len(b) {
+		return b
+	}
+	out := make([]byte, len(b))
+	copy(out, b[:i])
+	for ; i < len(b); i++ {
+		out[i] = toLowerASCII(b[i])
+	}
+	return out
+}
+
 // redact replaces every secret in s.
 func (c *Client) redact(s string) string {
 	if len(c.secrets) == 0 {
@@ -164,17 +211,36 @@ func (c *Client) redact(s string) string {
 	return s
 }
 
-// redactBytes replaces every occurrence of a secret in b by Redacted;
-// overlapping or adjacent occurrences (of one secret or of several) are
-// replaced as one, so no piece of a secret is left between two
-// replacements. It reports whether anything was replaced.
+// redactErr returns err with its message redacted: every error Do and
+// Check return goes through it, so no message built from what a server
+// sent (a redirect target, a host name that does not resolve) carries a
+// secret to the guest. Err is kept for errors.As; its text is not shown.
+func (c *Client) redactErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *Error
+	if !errors.As(err, &fe) {
+		return newError(codes.FetchFailed, err, "%s", c.redact(err.Error()))
+	}
+	return &Error{Code: fe.Code, Message: c.redact(fe.Message), Err: fe.Err}
+}
+
+// redactBytes replaces every occurrence of a secret in b by Redacted,
+// ignoring ASCII case; overlapping or adjacent occurrences (of one secret
+// or of several) are replaced as one, so no piece of a secret is left
+// between two replacements. It reports whether anything was replaced.
 func (c *Client) redactBytes(b []byte) ([]byte, bool) {
+	if len(c.secrets) == 0 {
+		return b, false
+	}
 	type span struct{ start, end int }
 	var spans []span
+	lb := lowerASCII(b) // c.secrets are lower case (foldSecrets)
 	for _, sec := range c.secrets {
 		s := []byte(sec)
-		for off := 0; off < len(b); {
-			i := bytes.Index(b[off:], s)
+		for off := 0; off < len(lb); {
+			i := bytes.Index(lb[off:], s)
 			if i < 0 {
 				break
 			}

@@ -55,16 +55,17 @@ const maxSummaryURL = 200
 // against the allowlist. An unlisted request is not an error here: the
 // gate decides whether to ask for approval. A request that no approval
 // could make work (an IP literal of a non-public class that no exact
-// entry names) is refused with CodeAddressRefused.
+// entry names) is refused with CodeAddressRefused. Error messages are
+// redacted as Do's are.
 func (c *Client) Check(r Request) (Check, error) {
 	chk, _, err := c.check(r)
 	if err != nil {
-		return Check{}, err
+		return Check{}, c.redactErr(err)
 	}
 	t := chk.Target
 	if t.IP.IsValid() && !(chk.Listed && chk.Entry.OpensPrivate()) {
 		if err := netguard.CheckAddr(t.IP, false); err != nil {
-			return Check{}, c.addressError(t, chk.Entry, chk.Listed, err)
+			return Check{}, c.redactErr(c.addressError(t, chk.Entry, chk.Listed, err))
 		}
 	}
 	return chk, nil

@@ -21,10 +21,12 @@ type Response struct {
 	StatusText string
 	// Headers are the response headers with lower-case names. Repeated
 	// headers are joined with ", ", except Set-Cookie, whose values are
-	// joined with "\n" (a cookie's Expires date contains a comma). Values
-	// of injected headers are replaced by "[redacted]". When redaction
-	// rewrote Body, content-length is its new length and digest headers
-	// of the original body are left out.
+	// joined with "\n" (a cookie's Expires date contains a comma). Secrets
+	// in values are replaced by "[redacted]" as in Body; a name that
+	// holds one is replaced by "x-redacted" (the values of several such
+	// names joined with ", "). When redaction rewrote Body,
+	// content-length is its new length and digest headers of the original
+	// body are left out.
 	Headers map[string]string
 	// URL is the final URL, after redirects.
 	URL string
@@ -32,9 +34,9 @@ type Response struct {
 	Redirected bool
 	// Body is the response body, decompressed when the server used gzip,
 	// at most Config.MaxBytes before redaction. Values of injected headers
-	// (those from the environment, and literal ones of credential-like
-	// header names), their parts and their encodings are replaced by
-	// "[redacted]" (see the package documentation).
+	// (those from the environment, and literal ones that are not obviously
+	// public), their parts and their encodings are replaced by
+	// "[redacted]", in any ASCII case (see the package documentation).
 	Body []byte
 }
 
@@ -100,6 +102,15 @@ func statusText(resp *http.Response) string {
 	return http.StatusText(resp.StatusCode)
 }
 
+// redactedName replaces a response header name that holds a secret: a
+// valid header name (the guest's Headers takes it as is), where "[redacted]"
+// would not be one.
+const redactedName = "x-redacted"
+
+// headers converts h for the guest: names in lower case, a name that
+// holds a secret replaced by redactedName, values redacted, and the
+// values of names that end up the same joined in the order of the
+// server's names (sorted).
 func (c *Client) headers(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	keys := make([]string, 0, len(h))
@@ -109,12 +120,15 @@ func (c *Client) headers(h http.Header) map[string]string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		lk := strings.ToLower(k)
+		if c.redact(lk) != lk {
+			lk = redactedName
+		}
 		sep := ", "
 		if lk == "set-cookie" {
 			sep = "\n"
 		}
 		v := strings.Join(h[k], sep)
-		if prev, ok := out[lk]; ok { // two spellings of one name
+		if prev, ok := out[lk]; ok { // two spellings of one name, or redacted names
 			v = prev + sep + v
 		}
 		out[lk] = c.redact(v)

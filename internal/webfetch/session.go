@@ -79,8 +79,18 @@ type hop struct {
 // approved. Non-public addresses are reachable only through an entry that
 // opens them (netguard.Entry.OpensPrivate: the IP itself, or a name marked
 // private), whatever approved says. Redirects are followed by Do itself,
-// each hop checked again (see the package documentation).
+// each hop checked again (see the package documentation). The message of
+// an error it returns is redacted like a response.
 func (s *Session) Do(ctx context.Context, r Request, approved bool) (*Response, error) {
+	resp, err := s.do(ctx, r, approved)
+	if err != nil {
+		return nil, s.c.redactErr(err)
+	}
+	return resp, nil
+}
+
+// do is Do before its errors are redacted.
+func (s *Session) do(ctx context.Context, r Request, approved bool) (*Response, error) {
 	if s.closed.Load() {
 		return nil, newError(codes.FetchFailed, nil, "the fetch session is closed")
 	}
@@ -257,8 +267,8 @@ func originOf(t netguard.Target) string { return t.URL.Scheme + "://" + t.HostPo
 
 func sameHostPort(a, b netguard.Target) bool { return a.Host == b.Host && a.Port == b.Port }
 
-// wrapNetError classifies a transport or dial error. Its message names no
-// injected header value.
+// wrapNetError classifies a transport or dial error. Its message may name
+// a host a redirect chose (Do redacts it).
 func (c *Client) wrapNetError(ctx context.Context, err error, t netguard.Target) error {
 	var fe *Error
 	if errors.As(err, &fe) {
