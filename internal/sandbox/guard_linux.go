@@ -87,8 +87,8 @@ func limitPrelude(l Limits) string {
 	n := strconv.Itoa(l.Processes)
 	return fmt.Sprintf("{ ulimit -u %s 2>/dev/null || ulimit -p %s; } && ulimit -n %d && ulimit -f %d && ulimit -v %d && ulimit -c 0 || "+
 		"{ echo 'modebox: cannot set the resource limits' >&2; exit 126; }; /usr/bin/env -i /bin/sh -c '"+
-		"e=$(/bin/cat <&%[6]d) || { echo \"modebox: cannot read the environment\" >&2; exit 126; }; "+
-		"set -a; eval \"$e\"; set +a; exec /bin/sh -c \"$1\" sh %[6]d<&-' sh \"$1\"",
+		"set -a; . /dev/fd/%[6]d || { echo \"modebox: cannot read the environment\" >&2; exit 126; }; "+
+		"set +a; exec /bin/sh -c \"$1\" sh %[6]d<&-' sh \"$1\"",
 		n, n, l.OpenFiles, l.FileSize/512, l.Memory/1024, envFd)
 }
 
