@@ -149,8 +149,13 @@ type Decisions = runner.Decisions
 // runs a second time), the pending calls are decided, and it goes on
 // live. A replay that diverges from the record stops with REPLAY_MISMATCH
 // before any tool runs. The error is a *TokenError for a token that does
-// not open, and a *ConfigError on an engine without continuations.
+// not open, and a *ConfigError on an engine without continuations. A
+// Resume refused before the token is claimed (ENGINE_BUSY, IMAGE_CLOSED,
+// or ctx done already: CANCELLED or TIMEOUT) leaves the token usable. As
+// with Run, ctx's observer is not called once Resume has returned.
 func (e *Engine) Resume(ctx context.Context, token string, d Decisions) (*Result, error) {
+	ctx, endObserve := gateObserver(ctx)
+	defer endObserve()
 	out, err := e.runner.Resume(ctx, token, d, engineObserver(ctx))
 	if err != nil {
 		var se *seal.Error

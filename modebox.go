@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modebox/modebox/internal/builtin"
@@ -115,7 +116,9 @@ func (e *Engine) Close() error { return all.Close(e.caps) }
 
 // Run runs one program. The error is for invalid options only: everything
 // that goes wrong with the program (syntax, exceptions, caps, crashes) is
-// in Result.Error with a stable code.
+// in Result.Error with a stable code. ctx's observer (WithObserver) is not
+// called once Run has returned: Run waits for a call of it in progress,
+// and events of a tool that outlives the run are dropped.
 func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result, error) {
 	lang := tsx.TS
 	if opts.Lang != "" {
@@ -125,6 +128,8 @@ func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result
 		}
 		lang = l
 	}
+	ctx, endObserve := gateObserver(ctx)
+	defer endObserve()
 	out, err := e.runner.Run(ctx, runner.Request{
 		Code: code, Lang: lang, Filename: opts.Filename, Limits: opts.Limits, Policies: opts.Policies,
 		Seed: opts.Seed, Approver: opts.Approver, Journal: opts.Journal, Observe: engineObserver(ctx),
@@ -133,6 +138,43 @@ func (e *Engine) Run(ctx context.Context, code string, opts RunOptions) (*Result
 		return nil, err
 	}
 	return result(out), nil
+}
+
+// observerGate passes a run's events to the observer WithObserver gave
+// until the run's Run or Resume returns, and drops later ones (a call's
+// end, or a tool's progress, from a tool that outlived the run): an
+// embedder may close what its observer feeds once Run returns. close
+// waits for a call of the observer in progress to return.
+type observerGate struct {
+	mu     sync.RWMutex
+	fn     func(Event)
+	closed bool
+}
+
+func (g *observerGate) observe(ev Event) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	if !g.closed {
+		g.fn(ev)
+	}
+}
+
+func (g *observerGate) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+}
+
+// gateObserver returns ctx with its observer (WithObserver), if any,
+// behind a gate that end closes: once end has returned, the observer is
+// not called again. Run and Resume call end before they return.
+func gateObserver(ctx context.Context) (_ context.Context, end func()) {
+	fn, _ := ctx.Value(observerKey{}).(func(Event))
+	if fn == nil {
+		return ctx, func() {}
+	}
+	g := &observerGate{fn: fn}
+	return context.WithValue(ctx, observerKey{}, g.observe), g.close
 }
 
 // result turns a run's outcome into the public Result.

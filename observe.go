@@ -60,7 +60,10 @@ type observerKey struct{}
 // called from the run's goroutines, possibly at once from several; it
 // must be quick and must not block (hand slow work to a goroutine). A
 // resumed run replays its recorded part without calling any tool, so only
-// its console lines are reported again.
+// its console lines are reported again. fn is not called once the Run or
+// Resume it observes has returned: events of a tool that outlives the
+// run are dropped, and a call of fn in progress delays the return until
+// it ends.
 func WithObserver(ctx context.Context, fn func(Event)) context.Context {
 	return context.WithValue(ctx, observerKey{}, fn)
 }

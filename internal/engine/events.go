@@ -365,6 +365,11 @@ const deferPollsMax = 4
 func (r *run) flushDeferred() {
 	if pc := r.deferred; pc != nil {
 		r.deferred, r.deferPolls = nil, 0
+		if r.stopping() {
+			// no handler starts once the run stops: the call never
+			// settles, and the guest stops at its next poll or wait
+			return
+		}
 		callWorkers.run(callJob{r: r, ctx: r.callContext(pc), host: r.host, pc: pc, maxValue: r.limits.MaxValue})
 	}
 }
@@ -388,7 +393,7 @@ func (r *run) callInline() (c completion, ok bool) {
 	pc := r.deferred
 	r.deferred, r.deferPolls = nil, 0
 	r.inTool.Store(driverInTool)
-	if r.stopCode.Load() != nil { // Run may not have seen driverInTool: stop here
+	if r.stopping() { // Run may not have seen driverInTool (or the caller's context): stop here
 		if r.inTool.CompareAndSwap(driverInTool, driverOwns) {
 			r.failStopped()
 		}
@@ -399,6 +404,10 @@ func (r *run) callInline() (c completion, ok bool) {
 	r.hold.setIdle(false)
 	if !r.inTool.CompareAndSwap(driverInTool, driverOwns) {
 		return completion{}, false // taken over
+	}
+	if r.stopping() { // the call may have ended because the caller's context did
+		r.failStopped()
+		return completion{}, false
 	}
 	return r.received(c), true
 }
@@ -443,6 +452,12 @@ func (r *run) takeOver() bool {
 
 func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue int) (c completion) {
 	c.call = pc
+	if ctx.Err() != nil {
+		// the run stopped (or its caller's context ended) before the
+		// call started: its handler does not start
+		c.value = errorJSON(codes.Cancelled, "the run stopped before the call started; its tool did not run")
+		return c
+	}
 	if r != nil { // HoldClock holds the clock only while no call works
 		r.hold.enter()
 		defer r.hold.leave(&pc.hold)
@@ -551,6 +566,10 @@ func deepMessage(what string) string {
 	return fmt.Sprintf("%s: arrays and objects nested deeper than %d levels, over the limit", what, MaxDepth)
 }
 
+// unreadableField is what the prelude reports for a field of a thrown
+// value it could not read (readable, prelude.js).
+const unreadableField = "[unreadable]"
+
 type guestError struct {
 	Name      *string `json:"name"`
 	Message   *string `json:"message"`
@@ -610,6 +629,14 @@ func classify(class int32, e *Error, errorCode string) codes.Code {
 	case class == errCompile:
 		return codes.SyntaxError
 	case e.Name == "InternalError" && strings.HasPrefix(e.Message, "out of memory"):
+		return codes.MemoryLimit
+	case e.Name == "InternalError" && e.Message == unreadableField:
+		// the prelude could not read the error's message: formatting the
+		// out-of-memory error of a run at its memory cap ran out of
+		// memory itself (the cap still holds while the prelude formats).
+		// A program could throw such an error on purpose, as it can
+		// throw InternalError("out of memory"): either way MEMORY_LIMIT.
+		e.Message = "out of memory"
 		return codes.MemoryLimit
 	case (e.Name == "InternalError" || e.Name == "RangeError") && e.Message == "stack overflow":
 		return codes.StackOverflow

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
@@ -144,8 +145,14 @@ func (e *Engine) replenish(hardMem uint32) {
 // acquire returns a reset instance for a run with this hard memory cap, or
 // restores a new one.
 func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error) {
+	return e.acquireHeld(ctx, hardMem, false)
+}
+
+// acquireHeld is acquire for a run that holds the engine (held: see
+// Hold), which gets an instance even once Close has come.
+func (e *Engine) acquireHeld(ctx context.Context, hardMem uint32, held bool) (*instance, error) {
 	e.idleMu.Lock()
-	if e.closed {
+	if e.closed && !held {
 		e.idleMu.Unlock()
 		return nil, ErrClosed
 	}
@@ -164,7 +171,7 @@ func (e *Engine) acquire(ctx context.Context, hardMem uint32) (*instance, error)
 // for a run already counted (acquire, or a hibernated run waking). The
 // caller holds idleMu; take releases it.
 func (e *Engine) take(ctx context.Context, hardMem uint32) (*instance, error) {
-	if e.reusable && reuseInstances.Load() {
+	if !e.closed && e.reusable && reuseInstances.Load() { // closed: Close took the idle ones
 		for i := len(e.idle) - 1; i >= 0; i-- {
 			if in := e.idle[i]; in.hardMem == hardMem {
 				e.idle = append(e.idle[:i], e.idle[i+1:]...)
@@ -455,6 +462,48 @@ func (e *Engine) unholdDerived() {
 	e.idleMu.Unlock()
 	if last {
 		e.free()
+	}
+}
+
+// Hold keeps an engine open for a run about to start: until Release, the
+// engine's image is not freed, and a run given the hold (Request.Hold)
+// starts even if Close comes meanwhile. A caller that must spend
+// something a run cannot give back (a single-use continuation token)
+// takes a hold first, so that once it has spent it the run can start.
+type Hold struct {
+	e    *Engine
+	once sync.Once
+}
+
+// Hold holds e (or, when it has one, the derived engine with setup
+// installed that runs of setup use) open; it fails with ErrClosed once
+// Close has been called.
+func (e *Engine) Hold(setup []byte) (*Hold, error) {
+	if d := e.forSetup(setup); d != nil && d.hold() {
+		return &Hold{e: d}, nil
+	}
+	if !e.hold() {
+		return nil, ErrClosed
+	}
+	return &Hold{e: e}, nil
+}
+
+// hold counts a hold in inflight, unless e is closed.
+func (e *Engine) hold() bool {
+	e.idleMu.Lock()
+	defer e.idleMu.Unlock()
+	if e.closed {
+		return false
+	}
+	e.inflight++
+	return true
+}
+
+// Release ends the hold; once Close has come, the last hold or run frees
+// the engine. Release is idempotent; on nil it does nothing.
+func (h *Hold) Release() {
+	if h != nil {
+		h.once.Do(h.e.unhold)
 	}
 }
 

@@ -68,7 +68,13 @@ type run struct {
 	ctxDeadline atomic.Bool                // the stop is the caller's context deadline (set before stopCode)
 	stopCh      chan struct{}
 	stopOnce    sync.Once
-	done        chan struct{} // closed when the driver exits
+	// ctx is the caller's context and ctxDone its Done: the driver and the
+	// calls' workers look at it themselves (stopping), so that nothing
+	// starts after it ended, whenever Run's goroutine comes to see it.
+	ctx         context.Context
+	ctxDone     <-chan struct{}
+	cancelCalls context.CancelFunc // ends callCtx: at a stop, and when the run ends
+	done        chan struct{}      // closed when the driver exits
 
 	mu          sync.Mutex // guards the fields below against a hard return
 	logs        []Log
@@ -147,9 +153,23 @@ func (r *run) resetInstance(e *Engine) {
 // Run runs one program. It never returns an error: failures of the
 // program, of the guest and of caps are all in Result.Err.
 func (e *Engine) Run(ctx context.Context, req Request) *Result {
-	if d := e.forSetup(req.Setup); d != nil {
-		req.Setup = nil // installed in d's snapshot (setup.go)
-		return d.Run(ctx, req)
+	if req.Hold == nil {
+		if d := e.forSetup(req.Setup); d != nil {
+			req.Setup = nil // installed in d's snapshot (setup.go)
+			return d.Run(ctx, req)
+		}
+	}
+	if req.Hold != nil && req.Hold.e != e {
+		// held on a derived engine (Engine.Hold): its snapshot has the
+		// setup installed
+		req.Setup = nil
+		return req.Hold.e.Run(ctx, req)
+	}
+	if err := ctx.Err(); err != nil {
+		// the caller's context is done already: run nothing, not even
+		// the guest's first turn
+		code, msg := ctxStop(err)
+		return &Result{Err: &Error{Code: code, Message: msg + "; nothing ran"}}
 	}
 	lim := req.Limits.WithDefaults()
 	now := req.Now
@@ -165,6 +185,8 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 		results:  make(chan completion, 16),
 		replay:   req.Replay,
 		observer: req.Observe,
+		ctx:      ctx,
+		ctxDone:  ctx.Done(),
 	}
 	r.start = time.Now()
 	r.deadline = r.start.Add(lim.Timeout)
@@ -185,7 +207,7 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 	}
 	r.journal.Seed = seed
 	callCtx, cancelCalls := context.WithCancel(context.WithValue(ctx, holdKey{}, &r.hold))
-	r.callCtx = callCtx
+	r.callCtx, r.cancelCalls = callCtx, cancelCalls
 
 	peak := new(atomic.Uint64)
 	endRun := func() { cancelCalls(); close(r.done) }
@@ -205,7 +227,7 @@ func (e *Engine) Run(ctx context.Context, req Request) *Result {
 				}
 			}
 		}()
-		r.drive(e, req, seed, peak)
+		r.drive(e, req, seed, peak, req.Hold != nil)
 	})
 
 	timer := time.NewTimer(time.Until(r.deadline))
@@ -226,13 +248,8 @@ wait:
 			}
 			r.requestStop(codes.Timeout)
 			break wait
-		case <-ctx.Done():
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				r.ctxDeadline.Store(true)
-				r.requestStop(codes.Timeout)
-			} else {
-				r.requestStop(codes.Cancelled)
-			}
+		case <-r.ctxDone:
+			r.stopForContext()
 			break wait
 		}
 	}
@@ -294,12 +311,55 @@ wait:
 	return res
 }
 
+// requestStop stops the run with code: the guest at its next poll or
+// wait, and the calls, whose context ends (no handler starts after it).
 func (r *run) requestStop(code codes.Code) {
 	r.stopOnce.Do(func() {
 		c := code
 		r.stopCode.Store(&c)
 		close(r.stopCh)
+		if r.cancelCalls != nil {
+			r.cancelCalls()
+		}
 	})
+}
+
+// stopForContext stops the run for its caller's context, which is done:
+// TIMEOUT for a deadline, else CANCELLED.
+func (r *run) stopForContext() {
+	if errors.Is(r.ctx.Err(), context.DeadlineExceeded) {
+		r.ctxDeadline.Store(true)
+		r.requestStop(codes.Timeout)
+	} else {
+		r.requestStop(codes.Cancelled)
+	}
+}
+
+// stopping reports whether the run is stopping: Run asked it to, or the
+// caller's context is done, which Run's goroutine may not have seen yet
+// (the stop is asked here then). The driver asks before it starts or
+// settles a call, so that no handler starts and no program goes on once
+// the caller's context ended, whatever the scheduling.
+func (r *run) stopping() bool {
+	if r.stopCode.Load() != nil {
+		return true
+	}
+	select {
+	case <-r.ctxDone:
+		r.stopForContext()
+		return true
+	default:
+		return false
+	}
+}
+
+// ctxStop is the code and message of a run stopped because its caller's
+// context ended with err.
+func ctxStop(err error) (codes.Code, string) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return codes.Timeout, "the caller's context deadline passed before the run finished"
+	}
+	return codes.Cancelled, "the run was cancelled"
 }
 
 // stopMessage is the message of a run stopped with code.
@@ -317,9 +377,9 @@ func (r *run) stopMessage(code codes.Code) string {
 }
 
 // drive runs the guest until it finishes or is stopped.
-func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64) {
+func (r *run) drive(e *Engine, req Request, seed uint64, peak *atomic.Uint64, held bool) {
 	ctx := withRun(context.Background(), r)
-	inst, err := e.acquire(ctx, r.hardMem)
+	inst, err := e.acquireHeld(ctx, r.hardMem, held)
 	if errors.Is(err, ErrClosed) {
 		r.setErr(&Error{Code: codes.ImageClosed, Message: "the engine image is closed; nothing ran"})
 		return
@@ -469,6 +529,13 @@ func (r *run) next() (c completion, ok bool) {
 			c.call.args = nil
 		}
 	}()
+	if r.stopping() {
+		// the caller's context ended, or Run stopped the run: the
+		// program does not go on (and starts no call) past this wait
+		r.deferred = nil
+		r.failStopped()
+		return completion{}, false
+	}
 	if r.replay != nil && r.replayIdx < len(r.replay.Calls) {
 		rec := r.replay.Calls[r.replayIdx]
 		pc := r.pending[rec.ID]
@@ -511,6 +578,10 @@ func (r *run) next() (c completion, ok bool) {
 	select {
 	case c := <-r.results:
 		r.hold.setIdle(false)
+		if r.stopping() { // the call may have ended because the caller's context did
+			r.failStopped()
+			return completion{}, false
+		}
 		return r.received(c), true
 	case <-r.stopCh:
 		r.hold.setIdle(false)

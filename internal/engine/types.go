@@ -90,6 +90,10 @@ type Request struct {
 	// it starts and as it settles. It is called from the run's goroutines,
 	// possibly at once from several, and must not block.
 	Observe func(Event)
+	// Hold, if set, is a hold on the engine (Engine.Hold) the run starts
+	// on even once the engine is closed; it stays the caller's to
+	// release.
+	Hold *Hold
 	// Exited, if set, is called when the guest has left wasm for good and
 	// its instance has been handed back, with how long after the deadline
 	// the guest left (0 if before): the CPU work a run still did after its

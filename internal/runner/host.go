@@ -328,6 +328,11 @@ func (h *Host) Call(ctx context.Context, c engine.Call) (json.RawMessage, error)
 		if err := h.decide(ctx, e, c, cover); err != nil {
 			return nil, err
 		}
+		if ctx.Err() != nil {
+			// approved after the run stopped (an approver that did not
+			// return when its context ended): the tool does not run
+			return nil, &errs.Tool{Code: codes.Cancelled, Message: e.Label() + ": the run stopped while the call waited for approval; the tool did not run", Err: ctx.Err()}
+		}
 		approved = true
 	}
 	if h.approver != nil {

@@ -56,6 +56,8 @@ type Request struct {
 	Approver Approver
 	Journal  *engine.Journal
 	Observe  func(engine.Event)
+
+	hold *engine.Hold // Resume's hold on the engine (engine.Hold)
 }
 
 // Outcome is what a run did, for the API to report. Exactly one of
@@ -147,6 +149,7 @@ func (r *Runner) run(ctx context.Context, req Request, h *Host, slotHeld bool) (
 		Host:    h,
 		Replay:  req.Journal,
 		Observe: req.Observe,
+		Hold:    req.hold,
 	}
 	h.newStates(r.Box)
 	res := r.Engine.Run(ctx, ereq)
@@ -248,9 +251,20 @@ func (r *Runner) Resume(ctx context.Context, token string, d Decisions, observe 
 	}
 	defer release()
 	// a closed image cannot run the resumed program: refuse before the
-	// token is claimed, so it still resumes on an engine that can
-	if r.Engine != nil && r.Engine.Closed() {
-		return &Outcome{Refused: &errs.Tool{Code: codes.ImageClosed, Message: "the engine image is closed; nothing ran, and the token is still usable"}}, nil
+	// token is claimed, so it still resumes on an engine that can. The
+	// hold keeps the image open from here: once the token is claimed,
+	// the run starts even if Close comes meanwhile.
+	var hold *engine.Hold
+	if r.Engine != nil {
+		var err error
+		if hold, err = r.Engine.Hold(r.Box.Setup()); err != nil {
+			return &Outcome{Refused: &errs.Tool{Code: codes.ImageClosed, Message: "the engine image is closed; nothing ran, and the token is still usable"}}, nil
+		}
+		defer hold.Release()
+	}
+	// a caller whose context ended while it waited keeps its token
+	if err := ctx.Err(); err != nil {
+		return &Outcome{Refused: ContextRefusal(err, "before the run resumed")}, nil
 	}
 	b, err := r.Sealer.open(token, r.Binding, d.check)
 	if err != nil {
@@ -274,7 +288,7 @@ func (r *Runner) Resume(ctx context.Context, token string, d Decisions, observe 
 	}
 	return r.run(ctx, Request{
 		Code: b.Code, Lang: lang, Filename: b.Filename, Limits: r.Limits.WithDefaults().Clamp(b.Limits), Policies: b.Policies,
-		Journal: b.Journal, Approver: d.Approver, Observe: observe,
+		Journal: b.Journal, Approver: d.Approver, Observe: observe, hold: hold,
 	}, h, true)
 }
 

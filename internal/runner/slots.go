@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -58,8 +59,12 @@ func NewSlots(maxRuns, maxQueued int, timeout time.Duration) (*Slots, error) {
 
 // Acquire takes a slot, waiting in the queue if there is room; release
 // gives it back. The wait does not count against the run's timeout. A
-// refusal is ENGINE_BUSY (or CANCELLED), and nothing ran.
+// refusal is ENGINE_BUSY, or CANCELLED or TIMEOUT when ctx ends first (or
+// has ended already), and nothing ran.
 func (g *Slots) Acquire(ctx context.Context) (release func(), err *errs.Tool) {
+	if err := ctx.Err(); err != nil {
+		return nil, ContextRefusal(err, "before the run started")
+	}
 	if g == nil {
 		return func() {}, nil
 	}
@@ -82,8 +87,18 @@ func (g *Slots) Acquire(ctx context.Context) (release func(), err *errs.Tool) {
 	case <-t.C:
 		return nil, &errs.Tool{Code: codes.EngineBusy, Message: fmt.Sprintf("no run slot came free in %s (the engine runs at most %d programs at once); nothing ran", g.timeout, cap(g.slots))}
 	case <-ctx.Done():
-		return nil, &errs.Tool{Code: codes.Cancelled, Message: "cancelled while waiting for a run slot: " + ctx.Err().Error()}
+		return nil, ContextRefusal(ctx.Err(), "while the run waited for a run slot")
 	}
+}
+
+// ContextRefusal is the refusal of a run whose caller's context ended
+// (err is its Err) when, before anything ran: TIMEOUT for a deadline, as
+// a run the deadline stops, else CANCELLED.
+func ContextRefusal(err error, when string) *errs.Tool {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &errs.Tool{Code: codes.Timeout, Message: "the caller's context deadline passed " + when + "; nothing ran", Err: err}
+	}
+	return &errs.Tool{Code: codes.Cancelled, Message: "cancelled " + when + "; nothing ran", Err: err}
 }
 
 // InFlight reports the runs in progress and the runs waiting for a slot.
