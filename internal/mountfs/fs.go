@@ -140,7 +140,10 @@ func New(cfg Config) (*FS, error) {
 		if err != nil {
 			return fail(&Error{Code: codes.FSConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})
 		}
-		if fs := pseudoFS(fd); fs != "" {
+		if fs := pseudoFS(fd); fs != "" || pseudoAlong(host) != "" {
+			if fs == "" {
+				fs = pseudoAlong(host)
+			}
 			unix.Close(fd)
 			return fail(cfgErr("mount %q: host directory %q is on %s, the kernel's view of processes and devices (every process's environment and arguments); fs never exposes it", g, host, fs))
 		}

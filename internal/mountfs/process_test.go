@@ -22,8 +22,11 @@ import (
 // MOUNTFS_FILE the guest path, MOUNTFS_CONTENT the byte to write
 // MOUNTFS_SIZE times, MOUNTFS_FALLBACK "1" to force the fallback.
 func runHelper(mode string) int {
-	if mode == "seccomp" {
+	switch mode {
+	case "seccomp":
 		return seccompHelper()
+	case "pseudo-under":
+		return pseudoUnderHelper()
 	}
 	f, err := New(Config{
 		Mounts:   []Mount{{Host: os.Getenv("MOUNTFS_DIR"), Guest: "/data", Mode: ReadWrite}},

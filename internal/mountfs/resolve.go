@@ -4,15 +4,17 @@ package mountfs
 
 import (
 	"errors"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
 )
 
-// resolveFlags confine openat2 to the directory it starts from and
-// refuse every symlink, magic links (/proc/self/fd/N) included.
-const resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS
+// resolveFlags confine openat2 to the directory it starts from, refuse
+// every symlink, magic links (/proc/self/fd/N) included, and refuse to
+// cross a mount point (EXDEV: openBeneath then walks the path).
+const resolveFlags = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV
 
 // maxRetries bounds the retries of a system call that fails with EAGAIN
 // (openat2 does when a rename races the lookup) or EINTR.
@@ -38,14 +40,25 @@ func fullFlags(flags int) int {
 // any symlink, with openat2 or, failing that, component by component.
 // An empty comps opens dirfd's directory itself. With O_PATH, a final
 // component that is a symlink is opened as the link (the caller's fstat
-// sees S_IFLNK); otherwise a symlink anywhere gives errSymlink. Other
-// errors are errnos. The caller must fstat the result and check its type.
+// sees S_IFLNK); otherwise a symlink anywhere gives errSymlink. A path
+// that is on a pseudo file system, or passes through one (a tmpfs mounted
+// under /sys), gives a *pseudoError. Other errors are errnos. The caller
+// must fstat the result and check its type.
+//
+// dirfd is never on a pseudo file system (mount roots are checked when
+// the FS is made, and every other dirfd came from here). openat2 is asked
+// not to cross a mount point (RESOLVE_NO_XDEV): a path that stays on
+// dirfd's file system needs no other check, and one that crosses a mount
+// point is walked component by component, each checked.
 func (f *FS) openBeneath(dirfd int, comps []string, flags int) (int, error) {
 	flags = fullFlags(flags)
 	var fd int
 	var err error
 	if f.openat2 {
 		fd, err = openat2(dirfd, comps, flags)
+		if errors.Is(err, unix.EXDEV) {
+			fd, err = walkOpen(dirfd, comps, flags)
+		}
 	} else {
 		fd, err = walkOpen(dirfd, comps, flags)
 	}
@@ -72,21 +85,60 @@ func (f *FS) openBeneath(dirfd int, comps []string, flags int) (int, error) {
 // processes, devices and its own state, by statfs magic number: procfs's
 // /proc/N/environ and cmdline hold every process's environment and
 // arguments (modebox's key, fetch's secrets, the MCP servers' env and an
-// MCP bearer among them). No path of a mount reaches them, whatever the
-// mount ("/" mounted, /proc bind-mounted elsewhere).
+// MCP bearer among them). No path of a mount reaches them or passes
+// through them, whatever the mount ("/" mounted, /proc bind-mounted
+// elsewhere). devtmpfs cannot be told from tmpfs by its magic number; what
+// it holds are device nodes, which fs never opens (regular files only).
 var pseudoFSTypes = map[int64]string{
-	unix.PROC_SUPER_MAGIC:    "procfs",
-	unix.SYSFS_MAGIC:         "sysfs",
-	unix.DEBUGFS_MAGIC:       "debugfs",
-	unix.SECURITYFS_MAGIC:    "securityfs",
-	unix.TRACEFS_MAGIC:       "tracefs",
-	unix.CGROUP_SUPER_MAGIC:  "cgroupfs",
-	unix.CGROUP2_SUPER_MAGIC: "cgroup2",
-	unix.BPF_FS_MAGIC:        "bpffs",
-	unix.EFIVARFS_MAGIC:      "efivarfs",
-	unix.PSTOREFS_MAGIC:      "pstore",
-	unix.BINFMTFS_MAGIC:      "binfmt_misc",
-	unix.DEVPTS_SUPER_MAGIC:  "devpts",
+	configfsMagic:             "configfs",
+	fusectlMagic:              "fusectl",
+	nfsdMagic:                 "nfsd",
+	mqueueMagic:               "mqueue",
+	unix.SELINUX_MAGIC:        "selinuxfs",
+	unix.SMACK_MAGIC:          "smackfs",
+	unix.HUGETLBFS_MAGIC:      "hugetlbfs",
+	unix.AUTOFS_SUPER_MAGIC:   "autofs",
+	unix.NSFS_MAGIC:           "nsfs",
+	unix.RDTGROUP_SUPER_MAGIC: "resctrl",
+	unix.XENFS_SUPER_MAGIC:    "xenfs",
+	unix.PROC_SUPER_MAGIC:     "procfs",
+	unix.SYSFS_MAGIC:          "sysfs",
+	unix.DEBUGFS_MAGIC:        "debugfs",
+	unix.SECURITYFS_MAGIC:     "securityfs",
+	unix.TRACEFS_MAGIC:        "tracefs",
+	unix.CGROUP_SUPER_MAGIC:   "cgroupfs",
+	unix.CGROUP2_SUPER_MAGIC:  "cgroup2",
+	unix.BPF_FS_MAGIC:         "bpffs",
+	unix.EFIVARFS_MAGIC:       "efivarfs",
+	unix.PSTOREFS_MAGIC:       "pstore",
+	unix.BINFMTFS_MAGIC:       "binfmt_misc",
+	unix.DEVPTS_SUPER_MAGIC:   "devpts",
+}
+
+// Magic numbers of pseudo file systems that x/sys/unix does not name
+// (linux/magic.h and the file systems' sources).
+const (
+	configfsMagic = 0x62656570
+	fusectlMagic  = 0x65735543
+	nfsdMagic     = 0x6e667364
+	mqueueMagic   = 0x19800202
+)
+
+// pseudoAlong names the first pseudo file system that the absolute host
+// path or one of its ancestors is on, or "" (a prefix that cannot be
+// statted ends the check: the open that follows reports the error).
+func pseudoAlong(path string) string {
+	for p := path; ; p = filepath.Dir(p) {
+		var st unix.Statfs_t
+		if unix.Statfs(p, &st) == nil {
+			if fs := pseudoFSTypes[int64(st.Type)]; fs != "" {
+				return fs
+			}
+		}
+		if p == "/" || p == "." {
+			return ""
+		}
+	}
 }
 
 // pseudoFS names the pseudo file system fd is on, or "" for any other
@@ -186,7 +238,8 @@ func openat(dirfd int, name string, flags int, mode uint32) (int, error) {
 }
 
 // walkOpen is the fallback resolver: each directory is opened relative to
-// the previous one with O_NOFOLLOW|O_DIRECTORY and checked with fstat,
+// the previous one with O_NOFOLLOW|O_DIRECTORY and checked with fstat and
+// fstatfs (a directory on a pseudo file system gives a *pseudoError),
 // and the final component is opened with O_NOFOLLOW. ".." never reaches
 // here (guest paths refuse it textually), and without symlinks and ".."
 // a walk cannot leave dirfd's tree.
@@ -205,6 +258,10 @@ func walkOpen(dirfd int, comps []string, flags int) (int, error) {
 		closeCur()
 		if err != nil {
 			return -1, err
+		}
+		if fs := pseudoFS(next); fs != "" {
+			unix.Close(next)
+			return -1, &pseudoError{fs: fs}
 		}
 		var st unix.Stat_t
 		if err := unix.Fstat(next, &st); err != nil {

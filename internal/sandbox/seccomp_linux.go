@@ -281,14 +281,15 @@ func setIDRules(info *arch.Info) []bpf.Instruction {
 			continue
 		}
 		// [ld nr] [jeq nr] ([ld flags] [jset createFlags]) [ld mode] [jset setIDBits] [ret EPERM];
-		// every false branch skips to the end of the block.
+		// every false branch lands on the first instruction after the
+		// block: rest counts the instructions after the jeq.
 		rest := uint8(3)
 		if r.flags >= 0 {
 			rest = 5
 		}
 		insts = append(insts,
 			bpf.LoadAbsolute{Off: seccompNrOffset, Size: 4},
-			bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(nr), SkipFalse: rest + 1},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: uint32(nr), SkipFalse: rest},
 		)
 		if r.flags >= 0 {
 			insts = append(insts,

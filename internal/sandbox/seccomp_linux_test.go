@@ -133,3 +133,24 @@ func TestDeniedSyscalls(t *testing.T) {
 		}
 	}
 }
+
+// Every jump in the set-ID rules lands inside them or on the first
+// instruction after them: a jump past the end would skip an instruction of
+// whatever rule the filter puts next.
+func TestSetIDRulesJumpsStayInside(t *testing.T) {
+	insts := setIDRules(arch.X86_64)
+	if len(insts) == 0 {
+		t.Fatal("no set-ID rules")
+	}
+	for i, in := range insts {
+		j, ok := in.(bpf.JumpIf)
+		if !ok {
+			continue
+		}
+		for _, skip := range []uint8{j.SkipTrue, j.SkipFalse} {
+			if target := i + 1 + int(skip); target > len(insts) {
+				t.Errorf("instruction %d (%v) jumps to %d, past the end %d", i, in, target, len(insts))
+			}
+		}
+	}
+}
