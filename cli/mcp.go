@@ -21,8 +21,8 @@ const serverStart = 60 * time.Second
 // says on stderr that it is starting them.
 const slowStart = 2 * time.Second
 
-// serverNames lists the enabled servers, sorted.
-func serverNames(cfg *config.File) string {
+// enabledServers lists the enabled servers, sorted.
+func enabledServers(cfg *config.File) []string {
 	var names []string
 	for name, srv := range cfg.MCPServers {
 		if !srv.Disabled {
@@ -30,7 +30,7 @@ func serverNames(cfg *config.File) string {
 		}
 	}
 	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return names
 }
 
 // downstream starts the configured MCP servers and returns their tools as
@@ -46,7 +46,7 @@ func downstream(ctx context.Context, cfg *config.File, s Streams) ([]modebox.Too
 	said := make(chan struct{})
 	slow := time.AfterFunc(slowStart, func() {
 		defer close(said)
-		fmt.Fprintf(s.Stderr, "modebox: starting MCP servers (%s); a first start with npx may be fetching packages...\n", serverNames(cfg))
+		fmt.Fprintf(s.Stderr, "modebox: starting MCP servers (%s); a first start with npx may be fetching packages...\n", strings.Join(enabledServers(cfg), ", "))
 	})
 	c, err := mcpclient.Start(sctx, cfg.MCPServers, nil)
 	saidSlow := !slow.Stop()
@@ -60,7 +60,7 @@ func downstream(ctx context.Context, cfg *config.File, s Streams) ([]modebox.Too
 	if saidSlow {
 		// the follow-up of the "starting" line: how many of them started
 		took := time.Since(started).Round(100 * time.Millisecond)
-		enabled := len(strings.Split(serverNames(cfg), ", "))
+		enabled := len(enabledServers(cfg))
 		switch up := enabled - len(failures); {
 		case up <= 0:
 			fmt.Fprintf(s.Stderr, "modebox: no MCP server started (after %s)\n", took)

@@ -99,7 +99,7 @@ func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
 		// downstream servers may take long to start (npx fetching a
 		// package): serve at once, and requests wait for the engine,
 		// hearing progress meanwhile
-		srv = mcpserver.NewStarting(opts, "starting MCP servers ("+serverNames(cfg)+")")
+		srv = mcpserver.NewStarting(opts, "starting MCP servers ("+strings.Join(enabledServers(cfg), ", ")+")")
 		started = startEngine(&ctx, cfg, srv, s)
 	}
 	if fl.addr == "" {

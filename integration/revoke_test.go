@@ -3,6 +3,8 @@ package integration_test
 import (
 	"context"
 	"errors"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -134,5 +136,49 @@ func TestRevoke(t *testing.T) {
 	var ce *modebox.ConfigError
 	if err := plain.Revoke(token); !errors.As(err, &ce) {
 		t.Fatalf("no continuations: %v", err)
+	}
+}
+
+// A revoke whose used-token record cannot be written says so and that
+// the token can still be resumed; it can, once the store works again.
+func TestRevokeStoreUnavailable(t *testing.T) {
+	dir := t.TempDir() + "/tokens"
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c := &counter{}
+	e, err := modebox.New(modebox.EngineConfig{Tools: []modebox.Tool{c.tool("t", "free", ""), c.tool("t", "guarded", modebox.PolicyAsk)},
+		Continuations: &modebox.Continuations{Keys: [][]byte{newKey(t)}, Store: modebox.DirTokenStore(dir)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	r := run(t, e, pauseProgram, modebox.RunOptions{})
+	if r.Status != modebox.StatusPaused {
+		t.Fatalf("status %q err %+v", r.Status, r.Error)
+	}
+	// the store's directory becomes a file: no record can be written
+	if err := os.Rename(dir, dir+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = e.Revoke(r.Token)
+	var te *modebox.TokenError
+	if !errors.As(err, &te) || te.Code != modebox.CodeTokenStoreUnavailable {
+		t.Fatalf("revoke with a broken store: %v", err)
+	}
+	if !strings.Contains(err.Error(), "can still be resumed") || strings.Contains(err.Error(), "not resumed") {
+		t.Errorf("the message does not say the token is still usable: %v", err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(dir+".away", dir); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := e.Resume(context.Background(), r.Token, modebox.Decisions{Default: modebox.Deny}); err != nil || res.Status != modebox.StatusOK {
+		t.Fatalf("resume after the failed revoke: %v %+v", err, res)
 	}
 }

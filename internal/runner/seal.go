@@ -2,6 +2,7 @@ package runner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -137,5 +138,10 @@ func (s *Sealer) Revoke(token string) error {
 	if err != nil {
 		return err
 	}
-	return seal.Claim(p, s.store)
+	err = seal.Claim(p, s.store)
+	var se *seal.Error
+	if errors.As(err, &se) && se.Code == codes.TokenStoreUnavailable {
+		return &seal.Error{Code: se.Code, Message: "the used-token record could not be written, so the token was not revoked and can still be resumed", Err: se.Err}
+	}
+	return err
 }

@@ -103,14 +103,19 @@ func (s *Sandbox) commandTail(script string) []string {
 	return []string{"/bin/sh", "-c", s.limits, "sh", script}
 }
 
-// envScript renders env as shell assignments, one a line in a fixed
-// order, each value in single quotes (a quote inside closes them, is
-// escaped with a backslash and reopens them): the limit prelude
-// evaluates them. Names are checked (envName) and values hold no NUL, so
-// any other byte, newlines included, comes through unchanged.
+// envScript renders env as shell exports, one a line in a fixed order,
+// each value in single quotes (a quote inside closes them, is escaped with
+// a backslash and reopens them): the limit prelude sources them. Names are
+// checked (envName) and values hold no NUL, so any other byte, newlines
+// included, comes through unchanged. Each is "command export", not a bare
+// assignment: where /bin/sh is bash, a variable bash keeps read-only (UID,
+// EUID, PPID, SHELLOPTS) would make a bare assignment end the shell;
+// through "command" the export of that one variable fails with a message
+// and the rest go on.
 func envScript(env map[string]string) []byte {
 	var b strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(env)) {
+		b.WriteString("command export ")
 		b.WriteString(k)
 		b.WriteString("='")
 		b.WriteString(strings.ReplaceAll(env[k], "'", `'\''`))

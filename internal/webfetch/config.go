@@ -258,39 +258,72 @@ func parseInjected(key string, m map[string]string, getenv func(string) (string,
 // secretLiteral reports whether a literal injected value is redacted
 // like one from the environment (those always are): a careful operator
 // expects every value the program never sees to stay hidden, unless it
-// is obviously public. So it is, unless the header is one whose value is
-// public by nature (publicHeader); and then if the name is
-// credential-like (credentialName), or the value looks like a token
-// (tokenLike). What stays in the clear is a public header's value, or a
-// short or spaced-out value under an ordinary name ("fast",
-// "application/json", "acme client 1.0"): redacting those everywhere would
-// garble responses for no protection.
+// is obviously public. A name that says credential (credentialName) makes
+// it secret whatever else; then a header whose value is public by nature
+// (publicHeader) is not; then the value decides (tokenLike). What stays in
+// the clear is a public header's value, or a short or plainly worded
+// value under an ordinary name ("fast", "application/json", "modebox
+// integration"): redacting those everywhere would garble responses for
+// no protection.
 func secretLiteral(canon, v string) bool {
-	if publicHeader(canon) {
+	if credentialName(canon) {
+		return true
+	}
+	if publicHeader(canon, v) {
 		return false
 	}
-	return credentialName(canon) || tokenLike(v)
+	return tokenLike(v)
 }
 
 // publicHeaders are request headers whose values describe the request or
 // the client, never a credential.
 var publicHeaders = map[string]bool{
-	"Accept": true, "Accept-Charset": true, "Accept-Language": true, "Cache-Control": true,
-	"Content-Language": true, "Content-Type": true, "Dnt": true, "Origin": true, "Pragma": true,
-	"Referer": true, "User-Agent": true, "X-Requested-With": true,
+	"Cache-Control": true, "Content-Encoding": true, "Content-Language": true, "Content-Type": true,
+	"Date": true, "Dnt": true, "Origin": true, "Pragma": true, "Prefer": true, "Priority": true,
+	"Range": true, "Save-Data": true, "Upgrade-Insecure-Requests": true, "User-Agent": true,
+	"X-Requested-With": true,
 }
 
-// publicHeader reports whether the value of the header canon is public by
-// nature: one of publicHeaders, or an API version ("Notion-Version",
-// "X-GitHub-Api-Version": a date or number that responses often repeat).
-func publicHeader(canon string) bool {
-	return publicHeaders[canon] || strings.HasSuffix(canon, "-Version")
+// publicPrefixes and publicSuffixes name more such headers: content
+// negotiation (Accept-*), conditional requests (If-*: dates and entity
+// tags the server made), the browser's fetch metadata and client hints
+// (Sec-*), API versions ("Notion-Version", "X-GitHub-Api-Version": a date
+// or number that responses often repeat) and opt-in features
+// ("Anthropic-Beta").
+var (
+	publicPrefixes = []string{"Accept", "If-", "Sec-"}
+	publicSuffixes = []string{"-Version", "-Beta"}
+)
+
+// publicHeader reports whether the value v of the header canon is public
+// by nature. A Referer is, unless it holds a query, a fragment or user
+// information, where tokens travel.
+func publicHeader(canon, v string) bool {
+	if canon == "Referer" {
+		return !strings.ContainsAny(v, "?#@")
+	}
+	if publicHeaders[canon] {
+		return true
+	}
+	for _, p := range publicPrefixes {
+		if strings.HasPrefix(canon, p) {
+			return true
+		}
+	}
+	for _, x := range publicSuffixes {
+		if strings.HasSuffix(canon, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // credentialName reports whether a header name says its value is a
 // credential: Authorization, Cookie, a name containing one of
 // credentialWords, or one with a part (between '-' or '_') starting with
-// one of credentialPrefixes.
+// one of credentialPrefixes, unless that part is followed only by a
+// public suffix ("X-GitHub-Api-Version" is a version; "X-Api-Key-Version"
+// still names a key).
 func credentialName(canon string) bool {
 	l := strings.ToLower(canon)
 	if l == "authorization" || l == "cookie" {
@@ -301,11 +334,16 @@ func credentialName(canon string) bool {
 			return true
 		}
 	}
-	for _, part := range strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' }) {
+	parts := strings.FieldsFunc(l, func(r rune) bool { return r == '-' || r == '_' })
+	for i, part := range parts {
 		for _, p := range credentialPrefixes {
-			if strings.HasPrefix(part, p) {
-				return true
+			if !strings.HasPrefix(part, p) {
+				continue
 			}
+			if i == len(parts)-2 && (parts[i+1] == "version" || parts[i+1] == "beta") {
+				continue
+			}
+			return true
 		}
 	}
 	return false
@@ -321,14 +359,37 @@ var (
 
 // tokenLike reports whether a literal value looks like a secret: it is
 // not a media type with its parameters ("application/json;
-// charset=utf-8"), and it has a word (a run without spaces or tabs) of at
-// least minPartLen bytes that is not a media type either.
+// charset=utf-8"), and it is one word (no spaces or tabs) of at least
+// minPartLen bytes ("acme-corp-production" could be a key), or it has a
+// word that long that is not a media type and looks made, not written: it
+// has a digit, a capital after its first byte, or one of the symbols
+// tokens are made of ("Token abcd1234efgh": yes; "modebox integration":
+// no).
 func tokenLike(v string) bool {
 	if mediaType(strings.TrimSpace(v)) {
 		return false
 	}
-	for _, w := range strings.Fields(v) {
-		if len(w) >= minPartLen && !mediaType(w) {
+	words := strings.Fields(v)
+	for _, w := range words {
+		if len(w) < minPartLen || mediaType(w) {
+			continue
+		}
+		if len(words) == 1 || madeWord(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// madeWord reports whether w has a digit, an upper-case letter after its
+// first byte, or one of + / = _ ~ %.
+func madeWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= '0' && c <= '9', i > 0 && c >= 'A' && c <= 'Z':
+			return true
+		case strings.IndexByte("+/=_~%", c) >= 0:
 			return true
 		}
 	}

@@ -263,12 +263,29 @@ func TestSecretLiteral(t *testing.T) {
 		{"X-Client-Id", "1234567890", true},            // ids too
 		{"Accept", "application/json", false},          // public by name
 		{"User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36", false},
-		{"Notion-Version", "2022-06-28", false},         // API versions
-		{"X-Github-Api-Version", "2022-11-28", false},   // even under "api"
-		{"X-Format", "application/vnd.api+json", false}, // a media type
-		{"X-Mode", "fast", false},                       // short
-		{"X-Bypass-Cache", "yes", false},                // "pass" inside a word is no credential
-		{"X-Client", "acme client 1.0", false},          // short words
+		{"Notion-Version", "2022-06-28", false},           // API versions
+		{"X-Github-Api-Version", "2022-11-28", false},     // even under "api"
+		{"X-Format", "application/vnd.api+json", false},   // a media type
+		{"X-Mode", "fast", false},                         // short
+		{"X-Bypass-Cache", "yes", false},                  // "pass" inside a word is no credential
+		{"X-Client", "acme client 1.0", false},            // short words
+		{"X-Client", "modebox integration", false},        // written words
+		{"X-Client", "acme Zq8vTn3kLm9pQr7x", true},       // a made word among them
+		{"X-Client", "acme key:abcdefgh_ijkl", true},      // a symbol tokens are made of
+		{"X-Api-Key-Version", "k-0123456789abcdef", true}, // the name says key, whatever its suffix
+		{"X-Api-Version", "2024-01-01", false},            // an API version
+		{"Anthropic-Beta", "prompt-caching-2024-07-31", false},
+		{"Accept-Encoding", "identity", false},
+		{"Accept-Language", "en-GB,en;q=0.9", false},
+		{"Sec-Fetch-Mode", "navigate", false},
+		{"Sec-Ch-Ua-Platform", "\"Linux\"", false},
+		{"If-Modified-Since", "Wed, 21 Oct 2015 07:28:00 GMT", false},
+		{"If-None-Match", "\"33a64df551425fcc55e4d42a148795d9f25f89d4\"", false},
+		{"Prefer", "return=representation", false},
+		{"Referer", "https://app.example.com/dashboard", false},
+		{"Referer", "https://app.example.com/cb?token=Zq8vTn3kLm9pQr7x", true}, // tokens travel in queries
+		{"Referer", "https://user:pw@app.example.com/", true},
+		{"Sec-Token", "abc", true}, // the name says token, whatever its prefix
 	} {
 		if got := secretLiteral(http.CanonicalHeaderKey(tc.name), tc.value); got != tc.want {
 			t.Errorf("%s: %q: got %v, want %v", tc.name, tc.value, got, tc.want)
