@@ -140,10 +140,13 @@ func New(cfg Config) (*FS, error) {
 		if err != nil {
 			return fail(&Error{Code: codes.FSConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})
 		}
-		if fs := pseudoFS(fd); fs != "" || pseudoAlong(host) != "" {
+		fs := pseudoFS(fd)
+		for _, h := range hosts { // the path as given and with its symlinks resolved
 			if fs == "" {
-				fs = pseudoAlong(host)
+				fs = pseudoAlong(h)
 			}
+		}
+		if fs != "" {
 			unix.Close(fd)
 			return fail(cfgErr("mount %q: host directory %q is on %s, the kernel's view of processes and devices (every process's environment and arguments); fs never exposes it", g, host, fs))
 		}

@@ -112,6 +112,16 @@ func pseudoUnderHelper() int {
 			fail("mount of %s: %v, want %s", pseudoUnderDir, err, codes.FSConfig)
 		}
 	}
+	link := os.TempDir() + "/modebox-pseudo-link"
+	os.Remove(link)
+	if err := os.Symlink(pseudoUnderDir+"/sub", link); err != nil {
+		fmt.Println("symlink:", err)
+		return 2
+	}
+	defer os.Remove(link)
+	if _, err := New(Config{Mounts: []Mount{{Host: link, Guest: "/p"}}}); err == nil {
+		fail("a mount of a symlink to %s/sub was accepted", pseudoUnderDir)
+	}
 	fmt.Println("checked 2 resolvers")
 	if bad > 0 {
 		return 1
