@@ -139,8 +139,9 @@ func TestRevoke(t *testing.T) {
 	}
 }
 
-// A revoke whose used-token record cannot be written says so and that
-// the token can still be resumed; it can, once the store works again.
+// A revoke whose used-token record cannot be written says so, that the
+// token may still resume and to revoke it again; here (no record made)
+// it does resume once the store works again.
 func TestRevokeStoreUnavailable(t *testing.T) {
 	dir := t.TempDir() + "/tokens"
 	if err := os.Mkdir(dir, 0o700); err != nil {
@@ -169,8 +170,8 @@ func TestRevokeStoreUnavailable(t *testing.T) {
 	if !errors.As(err, &te) || te.Code != modebox.CodeTokenStoreUnavailable {
 		t.Fatalf("revoke with a broken store: %v", err)
 	}
-	if !strings.Contains(err.Error(), "can still be resumed") || strings.Contains(err.Error(), "not resumed") {
-		t.Errorf("the message does not say the token is still usable: %v", err)
+	if !strings.Contains(err.Error(), "may still resume: revoke it again") || strings.Contains(err.Error(), "not resumed") {
+		t.Errorf("the message does not say the token may still be usable: %v", err)
 	}
 	if err := os.Remove(dir); err != nil {
 		t.Fatal(err)

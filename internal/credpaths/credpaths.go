@@ -106,6 +106,16 @@ var RootOnly = []string{
 	"/etc/ssl/private", "/etc/security/opasswd",
 }
 
+// RuntimeState lists host directories that hold other processes' live
+// state and the secrets a container runtime injects: /run (sockets, the
+// user's runtime directory, Docker's /run/secrets), Kubernetes'
+// service-account token under /var/run/secrets (where /var/run is not a
+// link to /run) and shared memory (/dev/shm), absolute and with
+// filepath.Match glob characters. The shell gives commands an empty /run
+// and /dev/shm of their own; the fs capability hides them in every mount
+// that covers them.
+var RuntimeState = []string{"/run", "/var/run/secrets", "/dev/shm"}
+
 var projectNames = []string{
 	// Private keys, keystores and certificates.
 	"id_rsa*", "id_ed25519*", "id_ecdsa*", "id_dsa*", "*.pem", "*.key",

@@ -134,11 +134,25 @@ func within(p, dir string) bool {
 // rootOnlyRules returns the anchored rules that hide, in a mount whose
 // host directory has the forms hosts (as written, symlinks resolved), the
 // files only root may read ([credpaths.RootOnly]: password hashes, host
-// keys) that lie inside it. It fails for a host directory inside one of
-// them.
+// keys) and the host's runtime state ([credpaths.RuntimeState]: /run,
+// injected container secrets, shared memory) that lie inside it. It fails
+// for a host directory inside one of them.
 func rootOnlyRules(hosts []string) ([]rule, error) {
+	out, err := hostPathRules(hosts, credpaths.RootOnly, "holds credentials only root may read")
+	if err != nil {
+		return nil, err
+	}
+	state, err := hostPathRules(hosts, credpaths.RuntimeState, "holds other processes' live state or the secrets a container runtime injects")
+	return append(out, state...), err
+}
+
+// hostPathRules returns the anchored rules that hide the absolute host
+// paths pats (filepath.Match globs per component) in a mount whose host
+// directory has the forms hosts, and fails, saying why, for a host
+// directory that is one of them or lies inside one.
+func hostPathRules(hosts, pats []string, why string) ([]rule, error) {
 	var out []rule
-	for _, pat := range credpaths.RootOnly {
+	for _, pat := range pats {
 		pc := strings.Split(strings.TrimPrefix(pat, "/"), "/")
 		for _, h := range hosts {
 			var hc []string
@@ -156,7 +170,7 @@ func rootOnlyRules(hosts []string) ([]rule, error) {
 			switch {
 			case !match:
 			case len(hc) >= len(pc):
-				return nil, fmt.Errorf("the host directory %q is or lies inside %q, which holds credentials only root may read; fs never exposes it", h, pat)
+				return nil, fmt.Errorf("the host directory %q is or lies inside %q, which %s; fs never exposes it", h, pat, why)
 			default:
 				r := rule{anchored: true}
 				for _, c := range pc[len(hc):] {

@@ -4,6 +4,7 @@ package mountfs
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,4 +77,57 @@ func cut(s string) string {
 		return s[:80] + "…"
 	}
 	return s
+}
+
+// A mount of "/" read other processes' shared memory (/dev/shm, where
+// PostgreSQL and browsers keep live data) and /run (Docker's
+// /run/secrets, the user's runtime directory); the shell gives commands
+// empty ones of their own. Both are hidden in every mount that covers
+// them, and a mount inside one is refused.
+func TestRuntimeStateHidden(t *testing.T) {
+	var planted []string
+	for _, dir := range []string{"/dev/shm", "/run"} {
+		name := dir + "/modebox-test-" + itoa(os.Getpid())
+		if err := os.WriteFile(name, []byte("live state"), 0o644); err != nil {
+			if dir == "/run" && os.Geteuid() != 0 {
+				continue // only root may write there
+			}
+			t.Fatalf("plant %s: %v", name, err)
+		}
+		t.Cleanup(func() { os.Remove(name) })
+		planted = append(planted, name)
+	}
+	if len(planted) == 0 {
+		t.Fatal("nothing planted")
+	}
+	resolvers(t, func(t *testing.T, fallback bool) {
+		f := mustFS(t, Config{Mounts: []Mount{{Host: "/", Guest: "/host"}}, Fallback: fallback})
+		s := f.NewSession()
+		for _, name := range planted {
+			if b, _, _, err := s.Read("/host" + name); err == nil {
+				t.Errorf("read /host%s: %q", name, b)
+			}
+			if found, _ := s.Glob("/host" + filepath.Dir(name) + "/modebox-test-*"); len(found) > 0 {
+				t.Errorf("glob found %v", found)
+			}
+		}
+		for _, p := range []string{"/host/run", "/host/dev/shm"} {
+			if l, err := s.List(p); err == nil {
+				t.Errorf("list %s: %d entries", p, len(l))
+			}
+		}
+		// a mount of /dev hides shm in it too
+		fd := mustFS(t, Config{Mounts: []Mount{{Host: "/dev", Guest: "/d"}}, Fallback: fallback})
+		if b, _, _, err := fd.NewSession().Read("/d/shm/modebox-test-" + itoa(os.Getpid())); err == nil {
+			t.Errorf("read through a mount of /dev: %q", b)
+		}
+	})
+	for _, host := range []string{"/dev/shm", "/run"} {
+		_, err := New(Config{Mounts: []Mount{{Host: host, Guest: "/p"}}})
+		if err == nil {
+			t.Errorf("a mount of %s was accepted", host)
+			continue
+		}
+		wantCode(t, err, codes.FSConfig)
+	}
 }

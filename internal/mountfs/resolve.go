@@ -87,8 +87,11 @@ func (f *FS) openBeneath(dirfd int, comps []string, flags int) (int, error) {
 // arguments (modebox's key, fetch's secrets, the MCP servers' env and an
 // MCP bearer among them). No path of a mount reaches them or passes
 // through them, whatever the mount ("/" mounted, /proc bind-mounted
-// elsewhere). devtmpfs cannot be told from tmpfs by its magic number; what
-// it holds are device nodes, which fs never opens (regular files only).
+// elsewhere). devtmpfs cannot be told from tmpfs by its magic number; its
+// own entries are device nodes, which fs never opens (regular files only),
+// and /dev/shm is hidden (credpaths.RuntimeState). autofs is not listed:
+// an automount point shows nothing itself, and what is mounted on it (an
+// NFS home directory under /home) is checked for what it is.
 var pseudoFSTypes = map[int64]string{
 	configfsMagic:             "configfs",
 	fusectlMagic:              "fusectl",
@@ -97,7 +100,6 @@ var pseudoFSTypes = map[int64]string{
 	unix.SELINUX_MAGIC:        "selinuxfs",
 	unix.SMACK_MAGIC:          "smackfs",
 	unix.HUGETLBFS_MAGIC:      "hugetlbfs",
-	unix.AUTOFS_SUPER_MAGIC:   "autofs",
 	unix.NSFS_MAGIC:           "nsfs",
 	unix.RDTGROUP_SUPER_MAGIC: "resctrl",
 	unix.XENFS_SUPER_MAGIC:    "xenfs",

@@ -141,7 +141,7 @@ func (s *Sealer) Revoke(token string) error {
 	err = seal.Claim(p, s.store)
 	var se *seal.Error
 	if errors.As(err, &se) && se.Code == codes.TokenStoreUnavailable {
-		return &seal.Error{Code: se.Code, Message: "the used-token record could not be written, so the token was not revoked and can still be resumed", Err: se.Err}
+		return &seal.Error{Code: se.Code, Message: "the used-token record could not be written, so the token may not be revoked and may still resume: revoke it again (TOKEN_USED then means it is revoked)", Err: se.Err}
 	}
 	return err
 }

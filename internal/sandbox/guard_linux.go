@@ -111,7 +111,9 @@ func (s *Sandbox) commandTail(script string) []string {
 // assignment: where /bin/sh is bash, a variable bash keeps read-only (UID,
 // EUID, PPID, SHELLOPTS) would make a bare assignment end the shell;
 // through "command" the export of that one variable fails with a message
-// and the rest go on.
+// and the rest go on. The script ends with ":", so that "." returns 0
+// even when the last export failed so (names are sorted: UID is often
+// last).
 func envScript(env map[string]string) []byte {
 	var b strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(env)) {
@@ -121,6 +123,7 @@ func envScript(env map[string]string) []byte {
 		b.WriteString(strings.ReplaceAll(env[k], "'", `'\''`))
 		b.WriteString("'\n")
 	}
+	b.WriteString(":\n")
 	return []byte(b.String())
 }
 

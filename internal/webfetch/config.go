@@ -278,7 +278,7 @@ func secretLiteral(canon, v string) bool {
 // publicHeaders are request headers whose values describe the request or
 // the client, never a credential.
 var publicHeaders = map[string]bool{
-	"Cache-Control": true, "Content-Encoding": true, "Content-Language": true, "Content-Type": true,
+	"Accept": true, "Cache-Control": true, "Content-Encoding": true, "Content-Language": true, "Content-Type": true,
 	"Date": true, "Dnt": true, "Origin": true, "Pragma": true, "Prefer": true, "Priority": true,
 	"Range": true, "Save-Data": true, "Upgrade-Insecure-Requests": true, "User-Agent": true,
 	"X-Requested-With": true,
@@ -291,7 +291,7 @@ var publicHeaders = map[string]bool{
 // or number that responses often repeat) and opt-in features
 // ("Anthropic-Beta").
 var (
-	publicPrefixes = []string{"Accept", "If-", "Sec-"}
+	publicPrefixes = []string{"Accept-", "If-", "Sec-"}
 	publicSuffixes = []string{"-Version", "-Beta"}
 )
 
@@ -321,9 +321,10 @@ func publicHeader(canon, v string) bool {
 // credentialName reports whether a header name says its value is a
 // credential: Authorization, Cookie, a name containing one of
 // credentialWords, or one with a part (between '-' or '_') starting with
-// one of credentialPrefixes, unless that part is followed only by a
-// public suffix ("X-GitHub-Api-Version" is a version; "X-Api-Key-Version"
-// still names a key).
+// one of credentialPrefixes, unless that part starts with "api" and is
+// followed only by a public suffix ("X-GitHub-Api-Version" is a version;
+// "X-Api-Key-Version" still names a key, "X-Passphrase-Version" a
+// passphrase).
 func credentialName(canon string) bool {
 	l := strings.ToLower(canon)
 	if l == "authorization" || l == "cookie" {
@@ -340,7 +341,7 @@ func credentialName(canon string) bool {
 			if !strings.HasPrefix(part, p) {
 				continue
 			}
-			if i == len(parts)-2 && (parts[i+1] == "version" || parts[i+1] == "beta") {
+			if p == "api" && i == len(parts)-2 && (parts[i+1] == "version" || parts[i+1] == "beta") {
 				continue
 			}
 			return true

@@ -285,7 +285,11 @@ func TestSecretLiteral(t *testing.T) {
 		{"Referer", "https://app.example.com/dashboard", false},
 		{"Referer", "https://app.example.com/cb?token=Zq8vTn3kLm9pQr7x", true}, // tokens travel in queries
 		{"Referer", "https://user:pw@app.example.com/", true},
-		{"Sec-Token", "abc", true}, // the name says token, whatever its prefix
+		{"Sec-Token", "abc", true},                       // the name says token, whatever its prefix
+		{"X-Passphrase-Version", "hunter2hunter2", true}, // only an api part gives way to -Version
+		{"X-Apikey-Version", "k-0123456789abcdef", true}, // "key" is a credential word
+		{"Acceptxyz", "Zq8vTn3kLm9pQr7x", true},          // not Accept nor Accept-*
+		{"Accept", "application/json, text/plain, */*", false},
 	} {
 		if got := secretLiteral(http.CanonicalHeaderKey(tc.name), tc.value); got != tc.want {
 			t.Errorf("%s: %q: got %v, want %v", tc.name, tc.value, got, tc.want)
