@@ -148,7 +148,7 @@ func New(cfg Config) (*FS, error) {
 		}
 		if fs != "" {
 			unix.Close(fd)
-			return fail(cfgErr("mount %q: host directory %q is on %s, the kernel's view of processes and devices (every process's environment and arguments); fs never exposes it", g, host, fs))
+			return fail(cfgErr("mount %q: host directory %q is on or under %s, the kernel's view of processes and devices (every process's environment and arguments); fs never exposes it", g, host, fs))
 		}
 		f.mounts = append(f.mounts, &mount{guest: g, comps: comps, fd: fd, rw: rw, source: mc.Source,
 			hide: deny.with(priv)})

@@ -153,10 +153,11 @@ func pseudoFS(fd int) string {
 	return pseudoFSTypes[int64(st.Type)]
 }
 
-// pseudoError is openBeneath's error for a path on a pseudo file system.
+// pseudoError is openBeneath's error for a path on or through a pseudo
+// file system.
 type pseudoError struct{ fs string }
 
-func (e *pseudoError) Error() string { return "the path is on " + e.fs }
+func (e *pseudoError) Error() string { return "the path is on or passes through " + e.fs }
 
 // errNotRegular is openFile's (and readDisk's) error for anything but a
 // regular file.

@@ -133,7 +133,7 @@ func mapErr(op, p string, err error, notDir codes.Code) error {
 	var pe *pseudoError
 	switch {
 	case errors.As(err, &pe):
-		return newErr(codes.FSDenied, op, p, "the path is on "+pe.fs+", the kernel's view of processes and devices, which fs never exposes", nil)
+		return newErr(codes.FSDenied, op, p, "the path is on or passes through "+pe.fs+", the kernel's view of processes and devices, which fs never exposes", nil)
 	case errors.Is(err, errSymlink):
 		return newErr(codes.FSSymlink, op, p, "the path is or passes through a symbolic link; symlinks are not followed", nil)
 	case errors.Is(err, unix.ENOENT):
