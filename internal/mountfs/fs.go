@@ -131,20 +131,21 @@ func New(cfg Config) (*FS, error) {
 			}
 			priv = append(priv, across...)
 		}
-		rootOnly, err := rootOnlyRules(hosts)
+		system, err := systemPathRules(hosts)
 		if err != nil {
 			return fail(cfgErr("mount %q: %v", g, err))
 		}
-		priv = append(priv, rootOnly...)
+		priv = append(priv, system...)
 		fd, err := unix.Open(host, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return fail(&Error{Code: codes.FSConfig, Op: "new", Message: fmt.Sprintf("mount %q: host directory %q", g, host), Err: err})
 		}
 		fs := pseudoFS(fd)
 		for _, h := range hosts { // the path as given and with its symlinks resolved
-			if fs == "" {
-				fs = pseudoAlong(h)
+			if fs != "" {
+				break
 			}
+			fs = pseudoAlong(h)
 		}
 		if fs != "" {
 			unix.Close(fd)

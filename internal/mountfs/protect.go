@@ -131,13 +131,13 @@ func within(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
-// rootOnlyRules returns the anchored rules that hide, in a mount whose
+// systemPathRules returns the anchored rules that hide, in a mount whose
 // host directory has the forms hosts (as written, symlinks resolved), the
 // files only root may read ([credpaths.RootOnly]: password hashes, host
 // keys) and the host's runtime state ([credpaths.RuntimeState]: /run,
 // injected container secrets, shared memory) that lie inside it. It fails
 // for a host directory inside one of them.
-func rootOnlyRules(hosts []string) ([]rule, error) {
+func systemPathRules(hosts []string) ([]rule, error) {
 	out, err := hostPathRules(hosts, credpaths.RootOnly, "holds credentials only root may read")
 	if err != nil {
 		return nil, err

@@ -24,8 +24,7 @@ const pseudoUnderDir = "/sys/fs/cgroup"
 // Every directory a path passes through is now checked. The helper runs
 // in a private mount namespace (unshare -m) with a tmpfs over
 // /sys/fs/cgroup holding a planted file, and reads, stats, lists and
-// globs it
-// through a mount of "/" with both resolvers.
+// globs it through a mount of "/" with both resolvers.
 func TestPseudoFileSystemAncestorsChecked(t *testing.T) {
 	if os.Geteuid() != 0 {
 		if os.Getenv("CI") != "" {
@@ -112,8 +111,7 @@ func pseudoUnderHelper() int {
 			fail("mount of %s: %v, want %s", pseudoUnderDir, err, codes.FSConfig)
 		}
 	}
-	link := os.TempDir() + "/modebox-pseudo-link"
-	os.Remove(link)
+	link := fmt.Sprintf("%s/modebox-pseudo-link-%d", os.TempDir(), os.Getpid())
 	if err := os.Symlink(pseudoUnderDir+"/sub", link); err != nil {
 		fmt.Println("symlink:", err)
 		return 2
