@@ -233,7 +233,8 @@ func FuzzConfigRoundTrip(f *testing.F) {
 		}
 		l := cfg.Limits
 		if l.Timeout < 0 || l.Memory < 0 || l.Memory > maxMemory || l.MaxCalls < 0 || l.MaxConcurrency < 0 ||
-			l.MaxValue < 0 || l.MaxLog < 0 || l.MaxClockReads < 0 || l.MaxTimers < 0 || l.Fuel > maxNumber {
+			l.MaxValue < 0 || l.MaxLog < 0 || l.MaxClockReads < 0 || l.MaxTimers < 0 || l.Fuel > maxNumber ||
+			cfg.Limits.MaxRuns < 0 || cfg.Limits.MaxQueued < 0 || cfg.Limits.QueueTimeout < 0 || cfg.Limits.ApprovalTimeout < 0 {
 			t.Fatalf("limits out of range: %+v", l)
 		}
 		for p, r := range cfg.Tools {

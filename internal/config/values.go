@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -39,10 +40,15 @@ var (
 	urlPattern        = regexp.MustCompile(urlRE)
 )
 
-// maxNumber is the largest number accepted for any count, size or
-// millisecond duration: 2^53-1, the largest integer every JSON reader
-// (JavaScript included) represents exactly.
+// maxNumber is the largest number accepted for any count or size:
+// 2^53-1, the largest integer every JSON reader (JavaScript included)
+// represents exactly.
 const maxNumber = 1<<53 - 1
+
+// maxDurationMS is the largest duration accepted as a number of
+// milliseconds: the whole milliseconds a time.Duration holds (about 292
+// years). A larger number would wrap around to a negative duration.
+const maxDurationMS = math.MaxInt64 / int64(time.Millisecond)
 
 // maxMemory is the engine's cap on Limits.Memory.
 const maxMemory = limits.MaxMemory
@@ -69,7 +75,10 @@ func parseRat(s string) *big.Rat {
 	return r
 }
 
-var bigMax = new(big.Rat).SetInt64(maxNumber)
+var (
+	bigMax         = new(big.Rat).SetInt64(maxNumber)
+	bigMaxDuration = new(big.Rat).SetInt64(maxDurationMS)
+)
 
 // outOfRange is the message for JSON number text beyond what modebox
 // compares exactly (schema.MaxNumberScale), the same numbers the
@@ -111,8 +120,8 @@ func msDuration(text string) (time.Duration, string) {
 		return 0, "invalid number " + text
 	case r.Sign() < 0:
 		return 0, "must not be negative, got " + text
-	case r.Cmp(bigMax) > 0:
-		return 0, "must be at most " + strconv.FormatInt(maxNumber, 10) + " milliseconds, got " + text
+	case r.Cmp(bigMaxDuration) > 0:
+		return 0, "must be at most " + strconv.FormatInt(maxDurationMS, 10) + " milliseconds (about 292 years), got " + text
 	}
 	ns := new(big.Rat).Mul(r, big.NewRat(int64(time.Millisecond), 1))
 	q := new(big.Int).Quo(ns.Num(), ns.Denom())
