@@ -125,6 +125,18 @@ func TestValuesThatCannotWork(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(errs, "modebox run: --memory must be at least 512KiB") {
 		t.Errorf("--memory 100KiB: exit %d %q", code, errs)
 	}
+	// A size below one byte is not 0 (the default): it is refused.
+	code, _, errs = runCLI(t, "return 1", "run", "--memory", "0.5", "-")
+	if code != ExitUsage || !strings.Contains(errs, `size "0.5" is less than one byte`) {
+		t.Errorf("--memory 0.5: exit %d %q", code, errs)
+	}
+	// Negative serving flags are refused, not read as the defaults.
+	for _, args := range [][]string{{"--max-sessions", "-1"}, {"--session-idle", "-1s"}} {
+		code, _, errs := runCLI(t, "", append([]string{"mcp", "--http", "127.0.0.1:0"}, args...)...)
+		if code != ExitUsage || !strings.Contains(errs, "must not be negative") {
+			t.Errorf("%v: exit %d %q", args, code, errs)
+		}
+	}
 	if code, out, _ := runCLI(t, `return "x".repeat(10)`, "run", "--memory", "512KiB", "-"); code != ExitOK || strings.TrimSpace(out) != `"xxxxxxxxxx"` {
 		t.Errorf("the documented minimum works: exit %d %q", code, out)
 	}

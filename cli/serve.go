@@ -73,6 +73,10 @@ func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
 	if fl.noAuth && fl.bearer != "" {
 		return usageError("--no-auth and a token (--token or $MODEBOX_MCP_TOKEN) contradict each other")
 	}
+	if fl.maxSessions < 0 || fl.sessionIdle < 0 {
+		// Both would otherwise be read as "the default".
+		return usageError("--max-sessions and --session-idle must not be negative, got %d and %s", fl.maxSessions, fl.sessionIdle)
+	}
 	cfg, err := loadConfig(g.config)
 	if err != nil {
 		return configError(err)

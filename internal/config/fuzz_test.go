@@ -105,7 +105,8 @@ func FuzzSchemaAgrees(f *testing.F) {
 			msg := goErr.Error()
 			for _, documented := range []string{"duplicate key", "too large", "must be at most 2GiB, got \"", "invalid URL", "must be at least 512KiB (0 or absent: the default, 64MiB), got \"",
 				"which is not a mount's \"guest\"", "is given twice (names are case-insensitive)",
-				"so the rule would match no tool", "the server's working directory", "keep it out of modebox.json"} {
+				"so the rule would match no tool", "the server's working directory", "keep it out of modebox.json",
+				"\" is less than one byte (0 or absent: the default)", "\" is less than 1ns (0 or absent: the default)"} {
 				if bytes.Contains([]byte(msg), []byte(documented)) {
 					return
 				}

@@ -12,7 +12,8 @@ var schemaJSON []byte
 // editors and other tools. It accepts and rejects the same documents as
 // [Parse], except for checks a schema cannot express: duplicate keys,
 // invalid UTF-8, sizes and durations written as strings that are too large
-// (including "memory" above 2GiB or below 512KiB written as a string), URLs that match
+// or, not zero, below one byte or 1ns (including "memory" above 2GiB or
+// below 512KiB written as a string), URLs that match
 // the URL pattern but do not parse, and keys that must name another entry
 // of the file (allowWrite keys, fetch header entries), header names given
 // twice in another case, rule namespaces that are near misses of a

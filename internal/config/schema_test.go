@@ -134,6 +134,9 @@ var goOnly = []string{
 	"size too large",           // idem
 	"memory too large",         // idem, for "memory" written as a string
 	"memory string too small",  // idem
+	"duration below 1ns",       // idem, below one unit
+	"size below a byte",        // idem
+	"shell size below a byte",  // idem
 	"server unparsable url",    // matches the URL pattern, fails url.Parse
 }
 

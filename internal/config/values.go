@@ -125,6 +125,10 @@ func msDuration(text string) (time.Duration, string) {
 	}
 	ns := new(big.Rat).Mul(r, big.NewRat(int64(time.Millisecond), 1))
 	q := new(big.Int).Quo(ns.Num(), ns.Denom())
+	if q.Sign() == 0 && r.Sign() > 0 {
+		// 0 means the default, so a duration below 1ns would loosen it.
+		return 0, text + " milliseconds is less than 1ns (0 or absent: the default)"
+	}
 	return time.Duration(q.Int64()), ""
 }
 
@@ -140,6 +144,10 @@ func stringDuration(s string) (time.Duration, string) {
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		return 0, "invalid duration " + strconv.Quote(s) + ": too large"
+	}
+	if d == 0 && strings.ContainsAny(s, "123456789") {
+		// 0 means the default, so a duration below 1ns would loosen it.
+		return 0, "duration " + strconv.Quote(s) + " is less than 1ns (0 or absent: the default)"
 	}
 	return d, ""
 }
@@ -175,6 +183,10 @@ func stringSize(s string) (int64, string) {
 		return 0, "size " + strconv.Quote(s) + " is too large"
 	}
 	q := new(big.Int).Quo(r.Num(), r.Denom())
+	if q.Sign() == 0 && r.Sign() > 0 {
+		// 0 means the default, so a cap below one byte would loosen it.
+		return 0, "size " + strconv.Quote(s) + " is less than one byte (0 or absent: the default)"
+	}
 	return q.Int64(), ""
 }
 

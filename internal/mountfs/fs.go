@@ -71,6 +71,7 @@ func New(cfg Config) (*FS, error) {
 	if f.maxFile <= 0 {
 		f.maxFile = DefaultMaxFileSize
 	}
+	f.maxFile = min(f.maxFile, MaxFileSizeLimit)
 	if f.maxEntries <= 0 {
 		f.maxEntries = DefaultMaxEntries
 	}

@@ -207,13 +207,18 @@ func hashHex(b []byte) string {
 // readRegular reads the regular file fd (of size size) up to limit
 // bytes; ok is false when the file is larger than limit.
 func readRegular(fd int, size, limit int64) (data []byte, ok bool, err error) {
-	buf := make([]byte, 0, min(size, limit)+1)
+	// The first buffer holds the size the file had, but no more than
+	// readAhead: a sparse or growing file must not make the host reserve
+	// memory for bytes it has not read. Later growth is append's doubling.
+	buf := make([]byte, 0, min(max(size, 0), limit, readAhead)+1)
 	for {
 		if int64(len(buf)) > limit {
 			return nil, false, nil
 		}
 		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, int(min(limit+1-int64(len(buf)), 64<<10)))
+			// limit-len(buf) is at least 0 here; adding 1 after the min
+			// keeps a limit near MaxInt64 from wrapping around.
+			buf = slices.Grow(buf, int(min(limit-int64(len(buf)), 64<<10-1)+1))
 		}
 		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
 		if errors.Is(err, unix.EINTR) {
@@ -252,6 +257,9 @@ func (f *FS) readDisk(t *target) ([]byte, unix.Stat_t, error) {
 }
 
 var errTooLarge = errors.New("file too large")
+
+// readAhead bounds the buffer readRegular reserves before reading.
+const readAhead = 1 << 20
 
 // readErr maps a readDisk error for op on t.
 func (f *FS) readErr(op string, t *target, st *unix.Stat_t, err error) error {

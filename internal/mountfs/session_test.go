@@ -5,6 +5,7 @@ package mountfs
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/modebox/modebox/internal/codes"
+	"golang.org/x/sys/unix"
 )
 
 func names(list []Info) []string {
@@ -502,4 +504,49 @@ func TestReadText(t *testing.T) {
 	}
 	_, _, _, err := s.ReadText("/data/b.bin")
 	wantCode(t, err, codes.FSNotText)
+}
+
+// TestHugeMaxFileSize reads with the largest MaxFileSize a configuration
+// may give (and math.MaxInt64 from the Go API): a sparse file of 1 TiB is
+// refused at once rather than reserved in the host's memory (which ended
+// the process: "fatal error: runtime: out of memory"), and an ordinary
+// file reads.
+func TestHugeMaxFileSize(t *testing.T) {
+	dir := t.TempDir()
+	sparse := filepath.Join(dir, "sparse.img")
+	if err := os.WriteFile(sparse, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(sparse, 1<<40); err != nil {
+		t.Fatalf("a sparse file of 1 TiB: %v", err)
+	}
+	writeFile(t, filepath.Join(dir, "ok.txt"), strings.Repeat("x", 3<<20))
+	for _, max := range []int64{1<<53 - 1, math.MaxInt64} {
+		resolvers(t, func(t *testing.T, fb bool) {
+			s := mustFS(t, Config{Mounts: []Mount{{Host: dir, Guest: "/d"}}, MaxFileSize: max, Fallback: fb}).NewSession()
+			_, _, _, err := s.Read("/d/sparse.img")
+			wantCode(t, err, codes.FSTooLarge)
+			data, _, _, err := s.Read("/d/ok.txt")
+			if err != nil || len(data) != 3<<20 {
+				t.Fatalf("ok.txt: %d bytes, %v", len(data), err)
+			}
+		})
+	}
+}
+
+// TestReadRegularReservesWhatItReads gives readRegular a size far above
+// the file's (a file that shrank, or a sparse one under a huge limit):
+// it reads the file without reserving the claimed size first.
+func TestReadRegularReservesWhatItReads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	writeFile(t, path, strings.Repeat("y", 100<<10))
+	fd, err := unix.Open(path, unix.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	data, ok, err := readRegular(fd, 1<<40, math.MaxInt64)
+	if err != nil || !ok || len(data) != 100<<10 || cap(data) > 4<<20 {
+		t.Fatalf("read %d bytes (cap %d), ok %v, %v", len(data), cap(data), ok, err)
+	}
 }

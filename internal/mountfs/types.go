@@ -19,6 +19,10 @@ const (
 const (
 	// DefaultMaxFileSize is the default [Config.MaxFileSize]: 16 MiB.
 	DefaultMaxFileSize = 16 << 20
+	// MaxFileSizeLimit is the largest [Config.MaxFileSize] in force,
+	// 2 GiB: a run's memory is at most that, so no larger file could reach
+	// one, and a read holds the file in the host's memory.
+	MaxFileSizeLimit = 2 << 30
 	// DefaultMaxEntries is the default [Config.MaxEntries]: 10000
 	// entries, staged files or new directories.
 	DefaultMaxEntries = 10000
@@ -79,7 +83,8 @@ type Config struct {
 	// both as written and with symlinks resolved.
 	Private []string
 	// MaxFileSize bounds the size of a file read and of data written;
-	// 0 means [DefaultMaxFileSize].
+	// 0 means [DefaultMaxFileSize]; a value above [MaxFileSizeLimit] is
+	// taken as that limit.
 	MaxFileSize int64
 	// MaxEntries bounds the entries a List or Glob returns, the entries
 	// a Glob walks (staged files and the directories they imply
