@@ -160,7 +160,7 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		}
 	}
 	pc := r.newPendingCall(int(id))
-	if len(payload) > r.limits.MaxValue+1024 {
+	if len(payload)-1024 > r.limits.MaxValue { // not MaxValue+1024: it may be near MaxInt
 		pc.tool = "?"
 		pc.digest = argsDigest(payload)
 		r.addPending(pc)
@@ -222,7 +222,9 @@ func (r *run) onCall(id int32, payload []byte) int32 {
 		return answerGo
 	}
 	switch {
-	case len(pc.args) > r.limits.MaxValue:
+	case !pc.sleep && len(pc.args) > r.limits.MaxValue:
+		// a timer's arguments are the prelude's {"ms":N}, bounded by the
+		// payload's check above; refused, its callback never ran
 		r.reject(pc, codes.ValueTooLarge, fmt.Sprintf("the call's arguments are %d bytes, over the limit of %d", len(pc.args), r.limits.MaxValue))
 	case v.RejectCode != "":
 		r.reject(pc, v.RejectCode, v.RejectMessage)

@@ -24,6 +24,11 @@ const (
 	DefaultMaxRedirects   = 5
 )
 
+// MaxSizeLimit is the largest MaxBytes, MaxHeaderBytes and MaxRequestBody
+// in force, 2 GiB; a larger value is taken as it. A run's memory holds no
+// more, and the client holds a response in memory.
+const MaxSizeLimit = 2 << 30
+
 // NoRedirects as Config.MaxRedirects turns redirects off: a 3xx with a
 // Location is an error (modebox.json's "maxRedirects": 0 maps to it).
 const NoRedirects = -1
@@ -63,6 +68,7 @@ type Config struct {
 	// Nil: none.
 	Headers map[string]map[string]string
 	// MaxBytes caps a response body after decompression. Zero: 10 MiB.
+	// This and the two sizes below are taken as at most [MaxSizeLimit].
 	MaxBytes int64
 	// MaxHeaderBytes caps the response headers, and separately the
 	// guest's request headers. Zero: 64 KiB.
@@ -144,6 +150,7 @@ func New(cfg Config) (*Client, error) {
 		if *v.p == 0 {
 			*v.p = v.def
 		}
+		*v.p = min(*v.p, MaxSizeLimit)
 	}
 	if c.timeout < 0 {
 		return nil, newError(codes.FetchConfig, nil, "Timeout is negative (%s); use 0 for the default", c.timeout)
