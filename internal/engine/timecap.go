@@ -105,15 +105,25 @@ func (r *run) countTimer() bool {
 // timer's coming due between the serving loop's two looks).
 var timerNow = time.Now
 
+// maxTimerMS is the longest timer, in milliseconds: 2^31-1, Node's
+// TIMEOUT_MAX (the prelude makes a longer delay 1 ms, as Node does).
+const maxTimerMS = 1<<31 - 1
+
 // startSleep starts the timer of a $sleep call.
 func (r *run) startSleep(pc *pendingCall) {
 	r.sleeping++
+	r.timing.add(r, timerEntry{when: timerNow().Add(sleepDuration(pc.args)), pc: pc})
+}
+
+// sleepDuration reads a $sleep call's {"ms": N}. The prelude sends at most
+// maxTimerMS, as Node's timers take; the bound keeps the product inside a
+// Duration's range whatever arrives, and anything unreadable is 0.
+func sleepDuration(args []byte) time.Duration {
 	var a struct {
 		MS float64 `json:"ms"`
 	}
-	_ = json.Unmarshal(pc.args, &a)
-	d := time.Duration(max(0, min(a.MS, float64(24*time.Hour/time.Millisecond))) * float64(time.Millisecond))
-	r.timing.add(r, timerEntry{when: timerNow().Add(d), pc: pc})
+	_ = json.Unmarshal(args, &a)
+	return time.Duration(max(0, min(a.MS, maxTimerMS)) * float64(time.Millisecond))
 }
 
 // add puts a timer on the heap, and starts the run's timer goroutine at

@@ -208,3 +208,28 @@ func TestTimerDueBetweenLooks(t *testing.T) {
 		t.Fatalf("got %s %+v, want 5", res.Value, res.Err)
 	}
 }
+
+// TestLongTimers: a timer keeps its delay up to Node's 2^31-1 ms (it was
+// cut to 24 hours, so a 48-hour timer fired before a 30-hour one), and,
+// as in Node, a longer delay (2**31, Infinity) fires after 1 ms rather
+// than never.
+func TestLongTimers(t *testing.T) {
+	for ms, want := range map[string]time.Duration{
+		"0": 0, "-5": 0, "1.5": 1500 * time.Microsecond, "108000000": 30 * time.Hour, "172800000": 48 * time.Hour,
+		"2147483647": 2147483647 * time.Millisecond, "1e300": 2147483647 * time.Millisecond,
+	} {
+		if got := sleepDuration([]byte(`{"ms":` + ms + `}`)); got != want {
+			t.Errorf("%s ms: %v, want %v", ms, got, want)
+		}
+	}
+	if got := sleepDuration([]byte(`{"ms":"x"}`)); got != 0 {
+		t.Errorf("unreadable: %v", got)
+	}
+	res := runJS(t, `const order = [];
+		const at = (ms, name) => new Promise(r => setTimeout(() => { order.push(name); r() }, ms));
+		await Promise.all([at(2**31, "2**31"), at(Infinity, "Infinity"), at(2**53, "2**53"), at(5, "5")]);
+		return order.join()`, Limits{Timeout: 20 * time.Second}, nil)
+	if res.Err != nil || string(res.Value) != `"2**31,Infinity,2**53,5"` {
+		t.Fatalf("got %s %+v", res.Value, res.Err)
+	}
+}

@@ -851,7 +851,9 @@
   function timer(fn, ms, args, repeat) {
     if (typeof fn !== 'function') throw new TypeErrorCtor('timer callback must be a function');
     const id = ++nextTimer;
-    const delay = Math.max(0, +ms || 0);
+    // as Node: a delay past 2^31-1 ms (about 24.8 days) is 1 ms
+    let delay = Math.max(0, +ms || 0);
+    if (delay > 2147483647) delay = 1;
     const tick = () => {
       apply(promiseThen, call('$sleep', { ms: delay }), [() => {
         if (cancelled[id]) return;
