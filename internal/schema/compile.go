@@ -78,6 +78,7 @@ func Compile(raw json.RawMessage) (*Validator, error) {
 		v := verr.Violations[0]
 		return nil, &CompileError{Reason: "at " + displayPath(v.Path) + ": " + v.Message, Err: verr}
 	}
+	clampCounts(doc)
 	if countSchemas(doc, MaxSchemaNodes) > MaxSchemaNodes {
 		le := &LimitError{What: "subschemas", Limit: fmt.Sprint(MaxSchemaNodes)}
 		return nil, &CompileError{Reason: le.Error(), Err: le}
