@@ -54,6 +54,9 @@ func dropLeadingImports(body string, lang Lang) (string, []importProblem) {
 			blank(i, end)
 		} else {
 			problems = append(problems, importProblem{offset: i, msg: msgImport})
+			if len(problems) == maxDiagnostics {
+				break // as many as esbuild reports; the body is not compiled
+			}
 		}
 		i = skipTrivia(body, end)
 	}

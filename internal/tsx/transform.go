@@ -128,16 +128,31 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 	if len(problems) > 0 {
 		e := &Error{Filename: lang.Filename()}
 		for _, pr := range problems {
-			line := 1 + strings.Count(body[:pr.offset], "\n")
-			col := pr.offset - (strings.LastIndexByte(body[:pr.offset], '\n') + 1)
-			e.Diagnostics = append(e.Diagnostics, p.diagnostic(pr.msg, line+1, col))
+			e.Diagnostics = append(e.Diagnostics, p.bodyDiagnostic(body, pr.msg, pr.offset))
 		}
 		return nil, e
+	}
+
+	// esbuild and stripTypes recurse as deep as the program nests
+	// (nesting.go); a direct JavaScript program goes to QuickJS alone
+	checked := false
+	checkDepth := func() error {
+		if checked {
+			return nil
+		}
+		checked = true
+		if ne := checkNesting(body); ne != nil {
+			return &Error{Filename: lang.Filename(), Diagnostics: []Diagnostic{p.bodyDiagnostic(body, ne.msg, ne.offset)}}
+		}
+		return nil
 	}
 
 	if allowDirect {
 		code, ok := body, false
 		if lang == TS {
+			if err := checkDepth(); err != nil {
+				return nil, err
+			}
 			var stripped bool
 			code, ok, stripped = stripTypes(body)
 			ok = ok && stripped
@@ -151,6 +166,9 @@ func compile(src string, lang Lang, allowDirect bool) (*Program, error) {
 		}
 	}
 
+	if err := checkDepth(); err != nil {
+		return nil, err
+	}
 	wrapped := wrapperHead + body + wrapperTail
 	res := api.Transform(wrapped, esbuildOptions(lang, false))
 	if len(res.Errors) > 0 {
@@ -265,6 +283,13 @@ func (p *Program) diagnostic(msg string, line, col int) Diagnostic {
 	}
 	d.LineText = p.LineText(d.Line)
 	return d
+}
+
+// bodyDiagnostic builds a Diagnostic for the byte offset off of body.
+func (p *Program) bodyDiagnostic(body, msg string, off int) Diagnostic {
+	line := 1 + strings.Count(body[:off], "\n")
+	col := off - (strings.LastIndexByte(body[:off], '\n') + 1)
+	return p.diagnostic(msg, line+1, col)
 }
 
 // LineText returns line n (1-based) of the text the user sent, without its

@@ -1,0 +1,342 @@
+package tsx
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// deepPrograms are programs that nest n levels in one way each: the
+// shapes that took esbuild's or the type stripper's goroutine past Go's
+// 1 GB stack (a fatal error: the whole process ended) or cost esbuild
+// seconds to minutes (nested functions, blocks and arrows).
+func deepPrograms(n int) map[string]string {
+	r := strings.Repeat
+	labels := func() string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "l%d:", i)
+		}
+		return b.String()
+	}
+	return map[string]string{
+		"parens":      "return " + r("(", n) + "1" + r(")", n),
+		"arrays":      "return " + r("[", n) + r("]", n),
+		"objects":     "return " + r("{a:", n) + "1" + r("}", n),
+		"blocks":      r("{", n) + r("}", n),
+		"arrows":      "return " + r("a=>", n) + "1",
+		"asyncarrows": "return " + r("async a=>", n) + "1",
+		"parenarrows": "return " + r("(a)=>", n) + "1",
+		"arrowblocks": "return " + r("a=>{return ", n) + "1" + r("}", n),
+		"functions":   "return " + r("(function(){return ", n) + "1" + r("})()", n),
+		"methods":     "return " + r("{m(){return ", n) + "1" + r("}}", n),
+		"not":         "return " + r("!", n) + "1",
+		"minus":       "return " + r("- ", n) + "1",
+		"typeof":      "return " + r("typeof ", n) + "1",
+		"void":        "return " + r("void ", n) + "1",
+		"await":       "return " + r("await ", n) + "1",
+		"new":         "return " + r("new ", n) + "X",
+		"ternary":     "return " + r("a?b:", n) + "c",
+		"ternary2":    "return " + r("a?", n) + "b" + r(":c", n),
+		"assign":      "let a; " + r("a=", n) + "1",
+		"pow":         "return " + r("2**", n) + "1",
+		"spread":      "return [" + r("[...", n) + "[]" + r("]", n) + "]",
+		"template":    "return " + r("`${", n) + "1" + r("}`", n),
+		"calls":       "return " + r("f(", n) + "1" + r(")", n),
+		"classext":    "return " + r("class extends ", n) + "Object{}" + r("{}", n),
+		"elseif":      "if(a)b;" + r("else if(a)b;", n),
+		"ifif":        r("if(a)", n) + "b;",
+		"whiles":      r("while(a)", n) + "b;",
+		"fors":        r("for(;;)", n) + "b;",
+		"dos":         r("do ", n) + "b;" + r("while(a);", n),
+		"withs":       r("with(a)", n) + "b;",
+		"labels":      labels() + "b;",
+		"yield":       "function* g(){ return " + r("yield ", n) + "1 }",
+		"typesParens": "let x: " + r("(", n) + "number" + r(")", n) + " = 1; return x",
+		"typesCond":   "type T<X> = " + r("X extends 1 ? 2 : ", n) + "3; return 1",
+		// the readings of "/" that a lexer could confuse: a division read
+		// as a regular expression must not hide what it divides by
+		"divAfterFunc":   "let x = function(){} / " + r("(", n) + "1" + r(")", n) + " / 2",
+		"divAfterPublic": "var public = 1; let x = public / " + r("(", n) + "1" + r(")", n) + " / 2",
+		"divAfterIncr":   "let a = 1, x = a++ / " + r("(", n) + "1" + r(")", n) + " / 2",
+		"regexAfterFor":  "for await (const x of y) /'`/.test(x); return " + r("(", n) + "1" + r(")", n) + " + `",
+		"divAfterOf":     "let of = 1; let x = of / " + r("[", n) + r("]", n) + " / 2",
+	}
+}
+
+// TestDeepNestingRefused compiles each deep shape, 300,000 levels deep,
+// through esbuild (TransformFull) and, as TypeScript, through the type
+// stripper (Transform): each is refused with a syntax error that says so.
+// Without the check the test process ends ("goroutine stack exceeds
+// 1000000000-byte limit") or runs for minutes.
+func TestDeepNestingRefused(t *testing.T) {
+	for name, src := range deepPrograms(300_000) {
+		for _, c := range []struct {
+			lang Lang
+			fn   func(string, Lang) (*Program, error)
+		}{{JS, TransformFull}, {TS, Transform}, {TS, TransformFull}} {
+			if strings.HasPrefix(name, "types") && c.lang == JS {
+				continue
+			}
+			_, err := c.fn(src, c.lang)
+			var e *Error
+			if !errors.As(err, &e) || !strings.Contains(e.Error(), "nests too deeply") && !strings.Contains(e.Error(), "cannot tell whether") {
+				t.Errorf("%s (%v): %.300v", name, c.lang, err)
+				continue
+			}
+			if d := e.Diagnostics[0]; d.Line != 1 || d.Column < 1 || len(d.LineText) != len(src) {
+				t.Errorf("%s (%v): at %d:%d", name, c.lang, d.Line, d.Column)
+			}
+		}
+	}
+}
+
+// TestModerateNestingCompiles: every shape at 100 levels is well within
+// the limits and compiles as before (the shapes that are not valid
+// programs give esbuild's own error, not the nesting one).
+func TestModerateNestingCompiles(t *testing.T) {
+	for name, src := range deepPrograms(100) {
+		lang := JS
+		if strings.HasPrefix(name, "types") {
+			lang = TS
+		}
+		_, err := TransformFull(src, lang)
+		if err != nil && (strings.Contains(err.Error(), "nests too deeply") || strings.Contains(err.Error(), "cannot tell whether")) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestNestingAmbiguousSlashRefused: where the two readings of a "/" after
+// "}" would lex what follows differently (a quote inside), the program is
+// refused rather than guessed; where they agree, it compiles.
+func TestNestingAmbiguousSlashRefused(t *testing.T) {
+	for _, src := range []string{
+		"let x = function(){} /'/; let y = '`/; return 1",
+		"let x = function(){} /}/; return 1",
+		"x = a++ /\"/; y = \"/",
+	} {
+		if err := scanAll(src); err == nil || !strings.Contains(err.msg, "cannot tell whether") {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	for _, src := range []string{
+		"function f(){}\n/re/.test('x'); return 1",
+		"let x = function(){} / 2 / 3; return x",
+		"if (a) /re'/.test(s); return 1",
+		"for await (const x of y) /'/.test(x)",
+	} {
+		if err := scanAll(src); err != nil {
+			t.Errorf("%q: %v", src, err.msg)
+		}
+	}
+}
+
+// scanAll runs checkNesting's scan on body whatever its size.
+func scanAll(body string) *nestingError {
+	n := nestScan{body: body, stack: make([]nestFrame, 1, 16), nest: 1, maxNesting: MaxNesting, maxScopes: MaxScopes}
+	return n.run()
+}
+
+// TestNestingEstimateCoversDepth generates programs of a known depth from
+// random shapes (expressions and statements inside one another, with
+// siblings that hold brackets in strings, comments, templates and regular
+// expressions, and commas and semicolons that end the siblings' levels),
+// checks that esbuild compiles each, and that the estimate is never below
+// the depth built: the estimate is what bounds esbuild's recursion.
+func TestNestingEstimateCoversDepth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 400 {
+		g := &nestGen{rng: rng}
+		depth := 1 + rng.IntN(150)
+		body := g.stmt(depth)
+		n := nestScan{body: body, stack: make([]nestFrame, 1, 16), nest: 1, maxNesting: 1 << 30, maxScopes: 1 << 30}
+		if err := n.run(); err != nil {
+			t.Fatalf("refused: %v\n%s", err.msg, body)
+		}
+		res := api.Transform(wrapperHead+body+wrapperTail, esbuildOptions(JS, false))
+		if len(res.Errors) > 0 {
+			t.Fatalf("generated program does not compile: %s\n%s", res.Errors[0].Text, body)
+		}
+		if n.peakNest < g.levels || n.peakScopes < g.scopes {
+			t.Fatalf("estimate %d nesting, %d scopes, below the %d and %d built:\n%s", n.peakNest, n.peakScopes, g.levels, g.scopes, body)
+		}
+		// the quick bound that lets checkNesting skip the scan is above it
+		if levels, scopes := nestingCounts(body); levels < n.peakNest || scopes < n.peakScopes {
+			t.Fatalf("quick bound %d, %d below the estimate %d, %d:\n%s", levels, scopes, n.peakNest, n.peakScopes, body)
+		}
+	}
+}
+
+// nestGen builds programs of a known depth for the property test.
+type nestGen struct {
+	rng            *rand.Rand
+	levels, scopes int // the deepest nesting built, and the scopes on that path
+	depth, scope   int // on the current path
+}
+
+// noise returns a sibling expression whose brackets do not nest.
+func (g *nestGen) noise() string {
+	n := []string{
+		`")]}"`, `'([{'`, "`)}]`", `/[)\]}]/g`, `/\)/`, `1 /* ) } ] */`, `x++`, `a / b / c`, `(x = y)`, `f(a, [b], {c: d})`,
+		"`${a}}`", `-1`, `!a`, `a ? b : c`, `(a, b)`, `(a => b)`, `(function(){ return a })`, "f(/'/, /`/)", `"\"'"`,
+	}
+	return n[g.rng.IntN(len(n))]
+}
+
+func (g *nestGen) enter(scope bool) {
+	g.depth++
+	if scope {
+		g.scope++
+	}
+	if g.depth > g.levels {
+		g.levels, g.scopes = g.depth, g.scope
+	}
+}
+
+// expr returns an expression of d more levels.
+func (g *nestGen) expr(d int) string {
+	if d == 0 {
+		if g.rng.IntN(2) == 0 {
+			return "a"
+		}
+		return g.noise()
+	}
+	k := g.rng.IntN(24)
+	scope := k >= 18
+	g.enter(scope)
+	inner := ""
+	if k == 23 {
+		inner = g.stmt(d - 1)
+	} else {
+		inner = g.expr(d - 1)
+	}
+	g.depth--
+	if scope {
+		g.scope--
+	}
+	sib := g.noise()
+	switch k {
+	case 0:
+		return "(" + sib + ", " + inner + ")"
+	case 1:
+		return "[" + sib + ", " + inner + "]"
+	case 2:
+		return "{a: " + sib + ", b: " + inner + "}"
+	case 3:
+		return "`x${" + sib + "}y${" + inner + "}`"
+	case 4:
+		return "f(" + sib + ", " + inner + ")"
+	case 5:
+		return "!" + inner
+	case 6:
+		return "- " + inner
+	case 7:
+		return "typeof " + inner
+	case 8:
+		return "await (" + inner + ")" // "await /re/" may divide: see TestNestingAmbiguousSlashRefused
+	case 9:
+		return "a ? " + inner + " : " + sib
+	case 10:
+		return "a ? " + sib + " : " + inner
+	case 11:
+		return "(x = " + inner + ")"
+	case 12:
+		return "(2 ** " + inner + ")"
+	case 13:
+		return "[..." + inner + "]"
+	case 14:
+		return "void " + inner
+	case 15:
+		return "~" + inner
+	case 16:
+		return "new X(" + inner + ")"
+	case 17:
+		return "(x += " + inner + ")"
+	case 18:
+		return "(async a => [" + inner + "])"
+	case 19:
+		return "(async (a) => [" + inner + "])"
+	case 20:
+		return "(async function(){ return " + inner + " })"
+	case 21:
+		return "({async m() { return " + inner + " }})"
+	case 22:
+		return "(async a => { " + sib + "; return " + inner + " })"
+	default:
+		return "(async () => { " + inner + " })"
+	}
+}
+
+// stmt returns a statement of d more levels.
+func (g *nestGen) stmt(d int) string {
+	if d == 0 {
+		return g.noise() + ";"
+	}
+	k := g.rng.IntN(11)
+	scope := k == 6 || k == 7
+	if k == 10 {
+		return g.noise() + ", " + g.expr(d) + ";" // an expression statement: no level of its own
+	}
+	g.enter(scope)
+	var inner string
+	if k == 9 {
+		inner = g.expr(d - 1)
+	} else {
+		inner = g.stmt(d - 1)
+	}
+	g.depth--
+	if scope {
+		g.scope--
+	}
+	switch k {
+	case 0:
+		return "if (a) " + inner
+	case 1:
+		return "if (a) b; else " + inner
+	case 2:
+		return "while (a) " + inner
+	case 3:
+		return "for (;;) " + inner
+	case 4:
+		return "do " + inner + " while (a);"
+	case 5:
+		return "l" + fmt.Sprint(d) + ": " + inner
+	case 6:
+		return "{ " + g.noise() + "; " + inner + " }"
+	case 7:
+		return "try { " + inner + " } catch { }"
+	case 8:
+		return "with (a) " + inner
+	default:
+		return "x = " + inner + ";"
+	}
+}
+
+// TestImportFloodBounded: a program of 100,000 import declarations is
+// refused with esbuild's number of diagnostics (10), not one per import:
+// each cost a scan of the body before it (35 s of processor time for 1.9
+// MB, outside the run's time limit).
+func TestImportFloodBounded(t *testing.T) {
+	_, err := Transform(strings.Repeat("import x from 'y'; ", 100_000)+"return 1", JS)
+	var e *Error
+	if !errors.As(err, &e) || len(e.Diagnostics) != maxDiagnostics {
+		t.Fatalf("%T with %v", err, err)
+	}
+}
+
+// TestNestingCommaKeepsStatements: a "," ends the expression's levels of
+// its bracket, not the statement's: "if (a) x, a => { ... }" is still
+// inside the if. Two hundred such levels of 100 ifs each nest 20,000 deep
+// (under the scopes limit), and are refused.
+func TestNestingCommaKeepsStatements(t *testing.T) {
+	src := strings.Repeat(strings.Repeat("if(a)", 100)+"x, a => {", 200) + "1" + strings.Repeat("}", 200)
+	_, err := TransformFull(src, JS)
+	if err == nil || !strings.Contains(err.Error(), "more than 2000 levels") {
+		t.Fatalf("%.300v", err)
+	}
+}
