@@ -56,3 +56,32 @@ func TestLimitsAtTheirExtremes(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeProgramsFailCleanly runs programs that once ended or swamped the
+// host: 300,000 parentheses (esbuild's parser then passed Go's 1 GB
+// stack, a fatal error for the whole process) fail as a syntax error
+// that says why, and an error on a line of megabytes carries a clipped
+// Source, not the line (24 MB results against a 4 MiB value limit).
+func TestHugeProgramsFailCleanly(t *testing.T) {
+	eng, err := modebox.New(modebox.EngineConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	for _, lang := range []modebox.Lang{modebox.LangJS, modebox.LangTS} {
+		res, err := eng.Run(context.Background(), "return "+strings.Repeat("(", 300_000)+"1"+strings.Repeat(")", 300_000), modebox.RunOptions{Lang: lang})
+		if err != nil || res.Error == nil || res.Error.Code != modebox.CodeSyntaxError || !strings.Contains(res.Error.Message, "nests too deeply") || len(res.Error.Source) > modebox.MaxSourceLine+8 {
+			t.Fatalf("%s: %v %.500v", lang, err, res.Error)
+		}
+	}
+	long := strings.Repeat("x", 3<<20)
+	for _, prog := range []string{
+		"let s = '" + long + "'; return s +",                 // a syntax error at the end
+		"let s = '" + long + "'; throw new Error('at end')", // a runtime error on the line
+	} {
+		res, err := eng.Run(context.Background(), prog, modebox.RunOptions{Lang: modebox.LangJS})
+		if err != nil || res.Error == nil || res.Error.Line != 1 || res.Error.Source == "" || len(res.Error.Source) > modebox.MaxSourceLine+8 {
+			t.Fatalf("%v %.500v", err, res.Error)
+		}
+	}
+}

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modebox/modebox/internal/builtin"
 	"github.com/modebox/modebox/internal/builtin/all"
@@ -210,13 +211,42 @@ func syntaxResult(err error, filename string) *Result {
 			Message: d.Message,
 			Line:    d.Line,
 			Column:  d.Column,
-			Source:  d.LineText,
+			Source:  clipSource(d.LineText, d.Column),
 			Stack:   strings.ReplaceAll(te.Error(), te.Filename, filename),
 		}
 		return res
 	}
 	res.Error = &Error{Code: CodeSyntaxError, Name: "SyntaxError", Message: err.Error()}
 	return res
+}
+
+// MaxSourceLine bounds Error.Source: a program may be one line of
+// megabytes, and each error would carry it all, past the run's value limit.
+const MaxSourceLine = 240
+
+// clipSource returns line, or for a longer one the MaxSourceLine bytes
+// around the 1-based byte column col (0: the line's start), cut at
+// character boundaries and marked with "…".
+func clipSource(line string, col int) string {
+	if len(line) <= MaxSourceLine {
+		return line
+	}
+	from := max(0, min(col-1-MaxSourceLine/2, len(line)-MaxSourceLine))
+	to := from + MaxSourceLine
+	for from > 0 && !utf8.RuneStart(line[from]) {
+		from--
+	}
+	for to < len(line) && !utf8.RuneStart(line[to]) {
+		to++
+	}
+	out := line[from:to]
+	if from > 0 {
+		out = "…" + out
+	}
+	if to < len(line) {
+		out += "…"
+	}
+	return out
 }
 
 var frameRE = regexp.MustCompile(`main\.js:(\d+)`)
@@ -249,7 +279,7 @@ func convertResult(r *engine.Result, prog *tsx.Program, filename string) *Result
 			if n, err := strconv.Atoi(m[1]); err == nil {
 				if line, _, ok := prog.Original(n, 0); ok {
 					e.Line = line
-					e.Source = prog.LineText(line)
+					e.Source = clipSource(prog.LineText(line), 0)
 				}
 			}
 		}

@@ -218,7 +218,9 @@ type Error struct {
 	Line int `json:"line,omitempty"`
 	// Column is 1-based; 0 when unknown (runtime errors carry lines only).
 	Column int `json:"column,omitempty"`
-	// Source is the text of Line.
+	// Source is the text of Line; of a line longer than MaxSourceLine
+	// bytes, the MaxSourceLine bytes around Column (or its start), with
+	// "…" where it was cut.
 	Source string `json:"source,omitempty"`
 }
 
