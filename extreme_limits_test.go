@@ -76,7 +76,7 @@ func TestHugeProgramsFailCleanly(t *testing.T) {
 	}
 	long := strings.Repeat("x", 3<<20)
 	for _, prog := range []string{
-		"let s = '" + long + "'; return s +",                 // a syntax error at the end
+		"let s = '" + long + "'; return s +",                // a syntax error at the end
 		"let s = '" + long + "'; throw new Error('at end')", // a runtime error on the line
 	} {
 		res, err := eng.Run(context.Background(), prog, modebox.RunOptions{Lang: modebox.LangJS})
