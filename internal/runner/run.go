@@ -119,6 +119,16 @@ func (r *Runner) run(ctx context.Context, req Request, h *Host, slotHeld bool) (
 		out.Refused = &errs.Tool{Code: codes.ProgramTooLarge, Message: fmt.Sprintf("the program is %d bytes, over the limit of %d", len(req.Code), MaxProgramSize)}
 		return out, nil
 	}
+	if !slotHeld {
+		// the compile too: esbuild's work on a large program is seconds of
+		// processor time, which the engine's run limit would not bound
+		release, busy := r.Slots.Acquire(ctx)
+		if busy != nil {
+			out.Refused = busy
+			return out, nil
+		}
+		defer release()
+	}
 	prog, err := tsx.Transform(req.Code, req.Lang)
 	if err != nil {
 		out.Syntax = err
@@ -131,14 +141,6 @@ func (r *Runner) run(ctx context.Context, req Request, h *Host, slotHeld bool) (
 		seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
 	lim := r.Limits.Merge(req.Limits)
-	if !slotHeld {
-		release, busy := r.Slots.Acquire(ctx)
-		if busy != nil {
-			out.Refused = busy
-			return out, nil
-		}
-		defer release()
-	}
 	h.box, h.run, h.approver, h.canPause = r.Box, runPolicies, req.Approver, r.Sealer != nil
 	h.approvalTimeout = r.ApprovalTimeout
 	ereq := engine.Request{

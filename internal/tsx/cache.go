@@ -10,6 +10,12 @@ import (
 // cacheSize is how many compiled programs the package keeps.
 const cacheSize = 256
 
+// cacheBytes bounds the memory the cached programs hold (their texts, and
+// the source maps made for their errors); a program of over cacheBytes/8
+// is not cached. Bounded by count alone, 256 programs of 4 MiB with their
+// maps held ~25 GB after their runs.
+const cacheBytes = 64 << 20
+
 // cacheKey identifies a (language, source) pair.
 type cacheKey [sha256.Size]byte
 
@@ -34,10 +40,11 @@ func keyFor(lang Lang, allowDirect bool, src string) cacheKey {
 // for concurrent use. Programs are immutable, so one is shared by every
 // caller that compiles the same source.
 type lru struct {
-	mu    sync.Mutex
-	max   int
-	order *list.List // of *lruEntry, most recently used first
-	items map[cacheKey]*list.Element
+	mu       sync.Mutex
+	max      int
+	maxBytes int64
+	order    *list.List // of *lruEntry, most recently used first
+	items    map[cacheKey]*list.Element
 }
 
 // lruEntry is one cached program.
@@ -46,9 +53,10 @@ type lruEntry struct {
 	p   *Program
 }
 
-// newLRU returns an empty cache holding at most max programs.
-func newLRU(max int) *lru {
-	return &lru{max: max, order: list.New(), items: make(map[cacheKey]*list.Element)}
+// newLRU returns an empty cache holding at most max programs, of at most
+// maxBytes together.
+func newLRU(max int, maxBytes int64) *lru {
+	return &lru{max: max, maxBytes: maxBytes, order: list.New(), items: make(map[cacheKey]*list.Element)}
 }
 
 // get returns the program cached under k and marks it recently used.
@@ -73,9 +81,19 @@ func (c *lru) add(k cacheKey, p *Program) {
 		c.order.MoveToFront(el)
 		return
 	}
+	if p.size() > c.maxBytes/8 {
+		return
+	}
 	c.items[k] = c.order.PushFront(&lruEntry{key: k, p: p})
-	for c.order.Len() > c.max {
+	// the sizes are read again: a source map made since the last add
+	// grew its program
+	total := int64(0)
+	for el := c.order.Front(); el != nil; el = el.Next() {
+		total += el.Value.(*lruEntry).p.size()
+	}
+	for c.order.Len() > c.max || (total > c.maxBytes && c.order.Len() > 1) {
 		last := c.order.Back()
+		total -= last.Value.(*lruEntry).p.size()
 		c.order.Remove(last)
 		delete(c.items, last.Value.(*lruEntry).key)
 	}
@@ -89,4 +107,4 @@ func (c *lru) len() int {
 }
 
 // programs is the package-wide cache used by Transform.
-var programs = newLRU(cacheSize)
+var programs = newLRU(cacheSize, cacheBytes)

@@ -7,7 +7,7 @@ import (
 )
 
 func TestLRU(t *testing.T) {
-	c := newLRU(2)
+	c := newLRU(2, 1<<30)
 	k := func(s string) cacheKey { return keyFor(JS, true, s) }
 	a, b, d := &Program{Code: "a"}, &Program{Code: "b"}, &Program{Code: "d"}
 	c.add(k("a"), a)
@@ -92,5 +92,57 @@ func TestTransformConcurrent(t *testing.T) {
 	}
 	if n := programs.len(); n > cacheSize {
 		t.Errorf("cache holds %d programs, more than %d", n, cacheSize)
+	}
+}
+
+// TestLRUBytes: the cache holds at most its byte budget, counting the
+// source maps made for errors since a program was added; a program of
+// over an eighth of the budget is not kept. Bounded by count alone, 256
+// programs of 4 MiB and their maps held ~25 GB after their runs.
+func TestLRUBytes(t *testing.T) {
+	c := newLRU(100, 1000)
+	k := func(i int) cacheKey { return keyFor(JS, true, fmt.Sprint(i)) }
+	total := func() (n int64) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for el := c.order.Front(); el != nil; el = el.Next() {
+			n += el.Value.(*lruEntry).p.size()
+		}
+		return n
+	}
+	big := &Program{Code: string(make([]byte, 126))}
+	c.add(k(0), big)
+	if c.len() != 0 {
+		t.Fatal("a program over an eighth of the budget was kept")
+	}
+	for i := range 30 {
+		c.add(k(i), &Program{Code: string(make([]byte, 100))})
+	}
+	if n := total(); n > 1000 || c.len() != 10 {
+		t.Fatalf("%d programs, %d bytes", c.len(), n)
+	}
+	// a source map made for a cached program counts at the next add
+	p, _ := c.get(k(29))
+	p.mapBytes.Store(500)
+	c.add(k(30), &Program{Code: string(make([]byte, 100))})
+	if n := total(); n > 1000 {
+		t.Fatalf("%d bytes after a map grew", n)
+	}
+	if _, ok := c.get(k(29)); !ok {
+		t.Error("the most recently used program was evicted")
+	}
+}
+
+// TestSourceMapCounted: a program's size grows by its source map once an
+// error's position needs it.
+func TestSourceMapCounted(t *testing.T) {
+	p, err := TransformFull("class A {}\nlet x = 1;\nthrow new Error('x')", JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := p.size()
+	p.Original(3, 0)
+	if p.mapBytes.Load() == 0 || p.size() <= before {
+		t.Fatalf("size %d then %d", before, p.size())
 	}
 }

@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -67,13 +69,19 @@ type Program struct {
 	// TransformFull for esbuild's diagnostics or lowering.
 	Direct bool
 
-	text      string      // the user's text, line breaks normalized to LF
-	offset    int         // user lines before the body (a stripped fence)
-	bodyLines int         // lines in the body
-	wrapped   string      // what esbuild compiled (not for direct programs)
-	mapOnce   sync.Once   // makes mappings and codeLines (sourceMap)
-	codeLines []int       // byte offset in Code where each line starts
-	mappings  [][]segment // decoded source map, by generated line
+	text      string       // the user's text, line breaks normalized to LF
+	offset    int          // user lines before the body (a stripped fence)
+	bodyLines int          // lines in the body
+	wrapped   string       // what esbuild compiled (not for direct programs)
+	mapOnce   sync.Once    // makes mappings and codeLines (sourceMap)
+	codeLines []int        // byte offset in Code where each line starts
+	mappings  [][]segment  // decoded source map, by generated line
+	mapBytes  atomic.Int64 // the memory mappings and codeLines hold, once made
+}
+
+// size is about the memory p holds, for the cache's budget.
+func (p *Program) size() int64 {
+	return int64(len(p.text)+len(p.Code)+len(p.wrapped)) + p.mapBytes.Load()
 }
 
 // Transform compiles src, the body of an async function written in lang,
@@ -244,6 +252,11 @@ func (p *Program) sourceMap() ([][]segment, []int) {
 			return
 		}
 		p.mappings, p.codeLines = m, lineStarts(p.Code)
+		n := int64(len(m))*int64(unsafe.Sizeof([]segment(nil))) + int64(len(p.codeLines))*int64(unsafe.Sizeof(0))
+		for _, l := range m {
+			n += int64(cap(l)) * int64(unsafe.Sizeof(segment{}))
+		}
+		p.mapBytes.Store(n)
 	})
 	return p.mappings, p.codeLines
 }
