@@ -2,10 +2,14 @@ package modebox_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -83,5 +87,81 @@ func TestHugeProgramsFailCleanly(t *testing.T) {
 		if err != nil || res.Error == nil || res.Error.Line != 1 || res.Error.Source == "" || len(res.Error.Source) > modebox.MaxSourceLine+8 {
 			t.Fatalf("%v %.500v", err, res.Error)
 		}
+	}
+}
+
+// allocated returns the bytes the process allocated while f ran (a count
+// of allocations, not a time: the same on a loaded machine).
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestResultsOverTheValueLimitNotEncoded: a result that cannot be
+// returned (over Limits.MaxValue) is refused before the host reads or
+// encodes it all. Sixteen fs.read calls of a 16 MiB file of "<" allocated
+// 3.8 GB (each read whole, then JSON-escaped to six times its size) for a
+// 4 MiB value limit; eight fetches of 10 MiB of control bytes ~600 MB; a
+// tool's 10 MiB string 60 MB of JSON.
+func TestResultsOverTheValueLimitNotEncoded(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("<", 16<<20)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	body := strings.Repeat("\x01", 10<<20)
+	raw := []byte(body)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain") // no Content-Length: read to the cap
+		for i := 0; i < len(raw); i += 64 << 10 {
+			if _, err := w.Write(raw[i : i+64<<10]); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	big := modebox.MustTool("big", "returns a large string", func(ctx context.Context, in map[string]any) (map[string]any, error) {
+		return map[string]any{"s": body}, nil
+	})
+	eng, err := modebox.New(modebox.EngineConfig{
+		FS:       &modebox.FSConfig{Mounts: []modebox.Mount{{Host: dir, Guest: "/d"}}},
+		Fetch:    &modebox.FetchConfig{Allow: []string{strings.TrimPrefix(srv.URL, "http://")}},
+		Tools:    []modebox.Tool{big},
+		Policies: map[string]modebox.Policy{"fetch": modebox.PolicyAllow, "fs.*": modebox.PolicyAllow},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	for _, c := range []struct {
+		name, prog string
+		max        uint64
+	}{
+		{"fs.read", `return (await Promise.allSettled(Array.from({length: 16}, () => fs.read("/d/big.txt")))).map(r => r.reason?.code)`, 64 << 20},
+		{"fetch", `return (await Promise.allSettled(Array.from({length: 8}, () => fetch("` + srv.URL + `").then(r => r.text())))).map(r => r.reason?.code)`, 200 << 20},
+		{"tool", `return (await Promise.allSettled([tools.big({})])).map(r => r.reason?.code)`, 40 << 20},
+	} {
+		var res *modebox.Result
+		n := allocated(func() {
+			res, err = eng.Run(context.Background(), c.prog, modebox.RunOptions{Lang: modebox.LangJS})
+		})
+		if err != nil || res.Error != nil {
+			t.Fatalf("%s: %v %+v", c.name, err, res.Error)
+		}
+		var codes []string
+		if err := json.Unmarshal(res.Value, &codes); err != nil || len(codes) == 0 {
+			t.Fatalf("%s: %s", c.name, res.Value)
+		}
+		for _, code := range codes {
+			if code != "VALUE_TOO_LARGE" && code != "FETCH_TOO_LARGE" {
+				t.Fatalf("%s: %s", c.name, res.Value)
+			}
+		}
+		if n > c.max {
+			t.Errorf("%s: the host allocated %d MiB (at most %d expected)", c.name, n>>20, c.max>>20)
+		}
+		t.Logf("%s: %d MiB allocated", c.name, n>>20)
 	}
 }

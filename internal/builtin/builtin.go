@@ -98,6 +98,10 @@ type Call struct {
 	// State is the capability's state for this run (Capability.NewRun),
 	// nil when it keeps none.
 	State Run
+	// MaxValue is the run's limit on the result's size in bytes of JSON
+	// (0: none known). A result of more raw bytes cannot be returned, so
+	// a built-in may refuse it before reading it all.
+	MaxValue int
 }
 
 // Gate is what a built-in's gate hook says about one call.

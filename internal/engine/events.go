@@ -493,7 +493,7 @@ func callHost(ctx context.Context, r *run, host Host, pc *pendingCall, maxValue 
 		returned = true
 		return completion{call: pc, value: errorJSON(codes.ToolNotFound, "no tool named "+pc.tool)}
 	}
-	v, err := host.Call(ctx, Call{ID: pc.id, Tool: pc.tool, Args: pc.args, Approval: pc.approval})
+	v, err := host.Call(ctx, Call{ID: pc.id, Tool: pc.tool, Args: pc.args, Approval: pc.approval, MaxValue: maxValue})
 	returned = true
 	if err != nil {
 		code := codes.ToolError

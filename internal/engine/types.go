@@ -20,6 +20,10 @@ type Call struct {
 	// Approval, when set, says why a person must approve the call before
 	// it runs (set from the Gate's verdict).
 	Approval string
+	// MaxValue is the run's Limits.MaxValue when the call runs (Host.Call):
+	// a larger result is refused, so a host may refuse one before it
+	// encodes it all.
+	MaxValue int
 	// Recorded is the journal's value for a replayed call (what the guest
 	// receives instead of running it), and RecordedOK whether that value is
 	// a result (true) or an error. Both are empty for live calls.

@@ -238,15 +238,20 @@ func readRegular(fd int, size, limit int64) (data []byte, ok bool, err error) {
 // resolver error (errSymlink or an errno), errNotRegular (with st set)
 // or errTooLarge.
 func (f *FS) readDisk(t *target) ([]byte, unix.Stat_t, error) {
+	return f.readDiskLimit(t, f.maxFile)
+}
+
+// readDiskLimit is readDisk of a file of at most limit bytes.
+func (f *FS) readDiskLimit(t *target, limit int64) ([]byte, unix.Stat_t, error) {
 	fd, st, err := f.openFile(t.m.fd, t.rel)
 	if err != nil {
 		return nil, st, err
 	}
 	defer unix.Close(fd)
-	if st.Size > f.maxFile {
+	if st.Size > limit {
 		return nil, st, errTooLarge
 	}
-	data, ok, err := readRegular(fd, st.Size, f.maxFile)
+	data, ok, err := readRegular(fd, st.Size, limit)
 	if err != nil {
 		return nil, st, err
 	}
@@ -284,6 +289,18 @@ func (f *FS) readErr(op string, t *target, st *unix.Stat_t, err error) error {
 // changed meanwhile. A staged write is read back with its base; a file
 // whose removal is staged is not found.
 func (s *Session) Read(path string) ([]byte, Info, Base, error) {
+	return s.read(path, 0)
+}
+
+// ReadLimit is [Session.Read] of a file of at most limit bytes (when
+// positive and below [Config.MaxFileSize]): a larger file fails with
+// [codes.ValueTooLarge] before it is read. A caller that cannot return
+// more (a run's value limit) need not hold the rest.
+func (s *Session) ReadLimit(path string, limit int64) ([]byte, Info, Base, error) {
+	return s.read(path, limit)
+}
+
+func (s *Session) read(path string, limit int64) ([]byte, Info, Base, error) {
 	const op = "read"
 	t, end, err := s.enter(op, path, false)
 	if err != nil {
@@ -303,10 +320,17 @@ func (s *Session) Read(path string) ([]byte, Info, Base, error) {
 		info := Info{Path: t.path, Name: baseName(t.comps), Kind: KindFile, Size: int64(len(c.data)), ModTime: c.at}
 		return slices.Clone(c.data), info, c.base, nil
 	}
-	data, st, err := s.fs.readDisk(t)
+	capped := limit > 0 && limit < s.fs.maxFile
+	if !capped {
+		limit = s.fs.maxFile
+	}
+	data, st, err := s.fs.readDiskLimit(t, limit)
 	if err != nil {
 		if errors.Is(err, unix.ENOENT) && s.impliedDir(t.path) {
 			return nil, Info{}, Base{}, newErr(codes.FSNotAFile, op, t.path, "is a directory, not a regular file", nil)
+		}
+		if capped && errors.Is(err, errTooLarge) {
+			return nil, Info{}, Base{}, newErr(codes.ValueTooLarge, op, t.path, fmt.Sprintf("file is larger than the %d bytes a value may hold (Limits.MaxValue)", limit), nil)
 		}
 		return nil, Info{}, Base{}, s.fs.readErr(op, t, &st, err)
 	}

@@ -339,7 +339,7 @@ func (h *Host) Call(ctx context.Context, c engine.Call) (json.RawMessage, error)
 		ctx = context.WithValue(ctx, approverKey{}, h.approver)
 		ctx = context.WithValue(ctx, approvalTimeoutKey{}, h.timeout())
 	}
-	return e.Call(ctx, builtin.Call{ID: c.ID, Approved: approved, State: h.states[e.Cap]}, c.Args)
+	return e.Call(ctx, builtin.Call{ID: c.ID, Approved: approved, State: h.states[e.Cap], MaxValue: c.MaxValue}, c.Args)
 }
 
 // decide asks the approver about call c unless an approval for the rest

@@ -8,10 +8,12 @@ package toolbox
 
 import (
 	"context"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -121,11 +123,71 @@ func (e *Entry) Call(ctx context.Context, bc builtin.Call, args json.RawMessage)
 		}
 		return raw, nil
 	}
+	if bc.MaxValue > 0 {
+		if n := rawSize(reflect.ValueOf(v), bc.MaxValue, 0); n > bc.MaxValue {
+			// JSON would be longer still (escapes, base64, punctuation):
+			// refused before encoding, which could take six times as much
+			return nil, &errs.Tool{Code: codes.ValueTooLarge, Message: fmt.Sprintf("the result is over %d bytes, the limit of a value (Limits.MaxValue)", bc.MaxValue)}
+		}
+	}
 	b, err := resultJSON(v)
 	if err != nil {
 		return nil, &errs.Tool{Code: codes.ToolError, Message: "the tool's result is not JSON: " + err.Error(), Err: err}
 	}
 	return b, nil
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// rawSize returns a lower bound of the length of v's JSON, the bytes of
+// its strings (a []byte's base64), map keys included, counting up to just
+// past limit; depth bounds the walk (json.Marshal refuses a cycle).
+func rawSize(v reflect.Value, limit, depth int) int {
+	if depth > 100 || !v.IsValid() {
+		return 0
+	}
+	if t := v.Type(); t.Implements(jsonMarshaler) || t.Implements(textMarshaler) ||
+		reflect.PointerTo(t).Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
+		return 0 // it writes itself: no bound known
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return v.Len()
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return 0
+		}
+		return rawSize(v.Elem(), limit, depth+1)
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return (v.Len() + 2) / 3 * 4
+		}
+		fallthrough
+	case reflect.Array:
+		n := 0
+		for i := 0; i < v.Len() && n <= limit; i++ {
+			n += rawSize(v.Index(i), limit-n, depth+1)
+		}
+		return n
+	case reflect.Map:
+		n := 0
+		for it := v.MapRange(); it.Next() && n <= limit; {
+			n += rawSize(it.Key(), limit-n, depth+1) + rawSize(it.Value(), limit-n, depth+1)
+		}
+		return n
+	case reflect.Struct:
+		n := 0
+		for i := 0; i < v.NumField() && n <= limit; i++ {
+			if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
+				n += rawSize(v.Field(i), limit-n, depth+1)
+			}
+		}
+		return n
+	}
+	return 0
 }
 
 // resultJSON is json.Marshal(v), written directly for the results typed

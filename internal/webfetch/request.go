@@ -24,6 +24,10 @@ type Request struct {
 	Headers map[string]string
 	// Body is sent as is; not allowed with GET and HEAD.
 	Body []byte
+	// MaxBytes, when positive and below the client's MaxBytes, caps this
+	// response's body instead: a caller that cannot use a larger one (a
+	// run's value limit) need not wait for, or hold, the rest.
+	MaxBytes int64
 }
 
 // Check is what the approval gate needs to know about a request before it

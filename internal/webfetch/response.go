@@ -44,7 +44,7 @@ type Response struct {
 const Redacted = "[redacted]"
 
 // readResponse reads and caps the body and converts the headers.
-func (c *Client) readResponse(resp *http.Response, method string, t netguard.Target) (*Response, error) {
+func (c *Client) readResponse(resp *http.Response, method string, t netguard.Target, maxBytes int64) (*Response, error) {
 	var hsize int64
 	for k, vs := range resp.Header {
 		for _, v := range vs {
@@ -54,8 +54,12 @@ func (c *Client) readResponse(resp *http.Response, method string, t netguard.Tar
 	if hsize > c.maxHeaderBytes {
 		return nil, newError(codes.FetchTooLarge, nil, "the response headers of %s are %d bytes, over the limit of %d", t.HostPort(), hsize, c.maxHeaderBytes)
 	}
-	if resp.ContentLength > c.maxBytes {
-		return nil, newError(codes.FetchTooLarge, nil, "the response body of %s is %d bytes (Content-Length), over the limit of %d", t.HostPort(), resp.ContentLength, c.maxBytes)
+	limit := strconv.FormatInt(maxBytes, 10) + " bytes"
+	if maxBytes < c.maxBytes {
+		limit += ", the most its caller can hold (a run's value limit)"
+	}
+	if resp.ContentLength > maxBytes {
+		return nil, newError(codes.FetchTooLarge, nil, "the response body of %s is %d bytes (Content-Length), over the limit of %s", t.HostPort(), resp.ContentLength, limit)
 	}
 	var body []byte
 	if method != http.MethodHead {
@@ -63,13 +67,13 @@ func (c *Client) readResponse(resp *http.Response, method string, t netguard.Tar
 		if n := resp.ContentLength; n > 0 {
 			buf.Grow(int(min(n, 1<<20)))
 		}
-		n, err := buf.ReadFrom(io.LimitReader(resp.Body, c.maxBytes+1))
-		if n > c.maxBytes {
+		n, err := buf.ReadFrom(io.LimitReader(resp.Body, maxBytes+1))
+		if n > maxBytes {
 			what := "body"
 			if resp.Uncompressed {
 				what = "decompressed body"
 			}
-			return nil, newError(codes.FetchTooLarge, nil, "the response %s of %s is over the limit of %d bytes", what, t.HostPort(), c.maxBytes)
+			return nil, newError(codes.FetchTooLarge, nil, "the response %s of %s is over the limit of %s", what, t.HostPort(), limit)
 		}
 		if err != nil {
 			return nil, err

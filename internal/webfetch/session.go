@@ -73,6 +73,7 @@ type hop struct {
 	origin   string      // scheme://host:port of the first hop
 	crossed  bool        // a hop left the first origin: guest credentials dropped
 	redirect int
+	maxBytes int64 // the body's cap: the client's, or the request's below it
 }
 
 // Do runs r. Listed hosts are fetched directly; an unlisted host only when
@@ -108,7 +109,10 @@ func (s *Session) do(ctx context.Context, r Request, approved bool) (*Response, 
 		}
 		return nil, newError(codes.FetchNotAllowed, nil, "%s is not on the fetch allowlist; add %q to it, or have the request approved", t.HostPort(), t.HostPort())
 	}
-	h := &hop{target: chk.Target, method: method, body: r.Body, headers: http.Header{}, origin: originOf(chk.Target)}
+	h := &hop{target: chk.Target, method: method, body: r.Body, headers: http.Header{}, origin: originOf(chk.Target), maxBytes: s.c.maxBytes}
+	if r.MaxBytes > 0 && r.MaxBytes < h.maxBytes {
+		h.maxBytes = r.MaxBytes
+	}
 	for k, v := range r.Headers {
 		h.headers.Set(k, v)
 	}
@@ -179,7 +183,7 @@ func (s *Session) roundTrip(ctx context.Context, h *hop, approved bool, first ne
 			return nil, next, err
 		}
 	}
-	out, err := s.c.readResponse(resp, h.method, t)
+	out, err := s.c.readResponse(resp, h.method, t, h.maxBytes)
 	return out, nil, err
 }
 
@@ -233,7 +237,7 @@ func (c *Client) nextHop(h *hop, loc string, status int, approved bool, first ne
 			return nil, newError(codes.FetchRedirect, err, "redirect refused: %s", ae.Message)
 		}
 	}
-	next := &hop{target: t, method: h.method, body: h.body, headers: h.headers.Clone(), origin: h.origin, crossed: h.crossed, redirect: h.redirect + 1}
+	next := &hop{target: t, method: h.method, body: h.body, headers: h.headers.Clone(), origin: h.origin, crossed: h.crossed, redirect: h.redirect + 1, maxBytes: h.maxBytes}
 	// the Fetch standard's method rewriting
 	if (status == http.StatusSeeOther && h.method != http.MethodHead) ||
 		((status == http.StatusMovedPermanently || status == http.StatusFound) && h.method == http.MethodPost) {

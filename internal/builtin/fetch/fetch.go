@@ -141,6 +141,8 @@ func run(ctx context.Context, c builtin.Call, raw json.RawMessage) (any, error) 
 	if err != nil {
 		return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "fetch(): body is not valid base64", Err: err}
 	}
+	// a body of more bytes than a value may hold cannot be returned
+	req.MaxBytes = int64(c.MaxValue)
 	resp, err := s.s.Do(ctx, req, c.Approved)
 	if err != nil {
 		return nil, builtin.ToolError("fetch(): ", err)

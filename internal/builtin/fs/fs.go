@@ -79,15 +79,16 @@ func (s session) Finish(ok bool) *builtin.Files {
 // op is one fs method.
 type op struct {
 	name, desc, schema string
-	run                func(ctx context.Context, s *mountfs.Session, a args) (any, error)
+	run                func(ctx context.Context, s *mountfs.Session, a args, c builtin.Call) (any, error)
 	source             bool // reads: a call on a source mount is a data-flow source
 	restore            func(s *mountfs.Session, a args, base mountfs.Base) error
 }
 
 var ops = []op{
 	{name: "read", desc: "Reads a file (text, or bytes with {encoding: \"bytes\"}).", schema: "read", source: true,
-		run: func(_ context.Context, s *mountfs.Session, a args) (any, error) {
-			data, _, base, err := s.Read(a.Path)
+		run: func(_ context.Context, s *mountfs.Session, a args, c builtin.Call) (any, error) {
+			// a file of more bytes than a value may hold cannot be returned
+			data, _, base, err := s.ReadLimit(a.Path, int64(c.MaxValue))
 			if err != nil {
 				return nil, err
 			}
@@ -103,7 +104,7 @@ var ops = []op{
 		restore: func(s *mountfs.Session, a args, base mountfs.Base) error { return s.NoteRead(a.Path, base) },
 	},
 	{name: "write", desc: "Writes a file (staged; committed when the run ends well).", schema: "write",
-		run: func(_ context.Context, s *mountfs.Session, a args) (any, error) {
+		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) {
 			data, err := a.data()
 			if err != nil {
 				return nil, &errs.Tool{Code: codes.InvalidArgument, Message: "fs.write(): content is not valid base64", Err: err}
@@ -123,7 +124,7 @@ var ops = []op{
 		},
 	},
 	{name: "remove", desc: "Removes a file (staged; committed when the run ends well).", schema: "path",
-		run: func(_ context.Context, s *mountfs.Session, a args) (any, error) {
+		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) {
 			base, err := s.Remove(a.Path)
 			if err != nil {
 				return nil, err
@@ -133,13 +134,13 @@ var ops = []op{
 		restore: func(s *mountfs.Session, a args, base mountfs.Base) error { return s.RestageRemove(a.Path, base) },
 	},
 	{name: "list", desc: "Lists a directory.", schema: "path", source: true,
-		run: func(_ context.Context, s *mountfs.Session, a args) (any, error) { return s.List(a.Path) }},
+		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) { return s.List(a.Path) }},
 	{name: "stat", desc: "Describes a file or directory.", schema: "path",
-		run: func(_ context.Context, s *mountfs.Session, a args) (any, error) { return s.Stat(a.Path) }},
+		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) { return s.Stat(a.Path) }},
 	{name: "exists", desc: "Tells whether a path exists.", schema: "path",
-		run: func(_ context.Context, s *mountfs.Session, a args) (any, error) { return s.Exists(a.Path) }},
+		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) { return s.Exists(a.Path) }},
 	{name: "glob", desc: "Finds files by pattern (*, ?, [..], **).", schema: "glob", source: true,
-		run: func(ctx context.Context, s *mountfs.Session, a args) (any, error) {
+		run: func(ctx context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) {
 			return s.GlobContext(ctx, a.Pattern)
 		}},
 }
@@ -186,7 +187,7 @@ func handler(o op) func(context.Context, builtin.Call, json.RawMessage) (any, er
 		if err := builtin.DecodeArgs("fs."+o.name+"()", raw, &a); err != nil {
 			return nil, err
 		}
-		v, err := o.run(ctx, s.s, a)
+		v, err := o.run(ctx, s.s, a, c)
 		if err != nil {
 			return nil, builtin.ToolError("", err)
 		}
