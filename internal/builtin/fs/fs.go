@@ -134,11 +134,17 @@ var ops = []op{
 		restore: func(s *mountfs.Session, a args, base mountfs.Base) error { return s.RestageRemove(a.Path, base) },
 	},
 	{name: "list", desc: "Lists a directory.", schema: "path", source: true,
-		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) { return s.List(a.Path) }},
+		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) {
+			return s.List(a.Path)
+		}},
 	{name: "stat", desc: "Describes a file or directory.", schema: "path",
-		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) { return s.Stat(a.Path) }},
+		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) {
+			return s.Stat(a.Path)
+		}},
 	{name: "exists", desc: "Tells whether a path exists.", schema: "path",
-		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) { return s.Exists(a.Path) }},
+		run: func(_ context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) {
+			return s.Exists(a.Path)
+		}},
 	{name: "glob", desc: "Finds files by pattern (*, ?, [..], **).", schema: "glob", source: true,
 		run: func(ctx context.Context, s *mountfs.Session, a args, _ builtin.Call) (any, error) {
 			return s.GlobContext(ctx, a.Pattern)
