@@ -346,7 +346,14 @@ func cached[F any](ctor string, args []json.RawMessage, mk func(locales []string
 	return call(f, args[2:])
 }
 
-const cacheMax = 512
+// cacheMax bounds the formatters kept; cacheKeyMax the length of a key
+// (its constructor, locales and options) whose formatter is kept. A
+// longer request, such as one of thousands of private-use locale tags,
+// is made each time: 600 of 800 KB each held 800 MB after their run.
+const (
+	cacheMax    = 512
+	cacheKeyMax = 1 << 10
+)
 
 var (
 	cacheMu sync.Mutex
@@ -361,6 +368,9 @@ func cacheGet(k string) (any, bool) {
 }
 
 func cachePut(k string, v any) {
+	if len(k) > cacheKeyMax {
+		return
+	}
 	cacheMu.Lock()
 	defer cacheMu.Unlock()
 	if len(cache) >= cacheMax {

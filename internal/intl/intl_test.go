@@ -2,6 +2,7 @@ package intl
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -66,5 +67,27 @@ func TestHandleConcurrent(t *testing.T) {
 		if r := <-done; r != "" {
 			t.Fatalf("reply %q", r)
 		}
+	}
+}
+
+// TestCacheBounded: formatters made for long requests (here 600 locale
+// lists of one 80 KB private-use tag) are not kept: the cache's keys stay
+// under cacheMax × cacheKeyMax bytes, and the formatter still answers.
+func TestCacheBounded(t *testing.T) {
+	base := strings.Repeat("abcdefgh-", 9000)
+	for i := range 600 {
+		rep := string(Handle([]byte(`["nf",["en-x-` + base + `q` + strconv.Itoa(i) + `"],{},"format",1234.5]`)))
+		if rep != "s1,234.5" {
+			t.Fatalf("%d: %.100q", i, rep)
+		}
+	}
+	cacheMu.Lock()
+	n := 0
+	for k := range cache {
+		n += len(k)
+	}
+	cacheMu.Unlock()
+	if n > cacheMax*cacheKeyMax {
+		t.Fatalf("the cache holds %d bytes of keys", n)
 	}
 }
