@@ -88,7 +88,7 @@
   // The mathematical value of a number to format.
   const plainDecimal = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
   function mathValue(x) {
-    if (typeof x === 'bigint') return { s: StringCtor(x) };
+    if (typeof x === 'bigint') return { s: StringCtor(x), big: true }; // exact at any size, as V8
     if (typeof x === 'string' && apply(regexpTest, plainDecimal, [x])) return { s: x.trim() };
     const n = NumberCtor(x);
     if (n !== n) return { s: 'NaN' };

@@ -395,7 +395,8 @@ func parseNumArg(raw json.RawMessage) (numArg, error) {
 		return numArg{neg: f < 0, value: decimalFromFloat(f)}, nil
 	}
 	var s struct {
-		S string `json:"s"`
+		S   string `json:"s"`
+		Big bool   `json:"big"` // a BigInt: its digits, whatever their number
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return numArg{}, typeErr("Intl: malformed number")
@@ -414,6 +415,9 @@ func parseNumArg(raw json.RawMessage) (numArg, error) {
 	if !ok {
 		return numArg{nan: true}, nil
 	}
+	if s.Big && d.point <= maxBigIntDigits {
+		return numArg{neg: neg, value: d}, nil
+	}
 	// as V8: beyond the range of a double is infinity, below it zero (and
 	// no text of a billion digits is ever made)
 	if f, err := strconv.ParseFloat(strings.TrimSpace(s.S), 64); err == nil || errors.Is(err, strconv.ErrRange) {
@@ -429,6 +433,11 @@ func parseNumArg(raw json.RawMessage) (numArg, error) {
 	}
 	return numArg{neg: neg, value: d}, nil
 }
+
+// maxBigIntDigits bounds the digits of a BigInt formatted exactly: the
+// request that carries them is bounded by the run's value limit already,
+// this keeps a formatted text within a few MiB.
+const maxBigIntDigits = 1 << 20
 
 func (f *numberFormat) call(rest []json.RawMessage) (any, error) {
 	switch methodName(rest) {
