@@ -28,6 +28,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -152,16 +153,13 @@ func withContinuations(eng *modebox.Engine) *modebox.Engine {
 // ServeStdio serves one client over newline-delimited JSON-RPC on in and
 // out until in ends or ctx is cancelled.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	err := s.srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	w := &lockedWriter{w: out}
+	err := s.srv.Run(ctx, &mcp.IOTransport{Reader: &stdioIDs{r: bufio.NewReaderSize(in, 64<<10), out: w}, Writer: w})
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // instructions are the server's initialize instructions; the run tool's
 // description is the manual, so they only point to it.
