@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -210,5 +211,30 @@ func TestShBadInput(t *testing.T) {
 		if !errors.As(err, &ce) {
 			t.Errorf("MaxOutput %d: %v", sc.MaxOutput, err)
 		}
+	}
+}
+
+// TestShOutputPastValueLimitNotHeld: a command's output past the run's
+// value limit is not kept (it could not be returned), and a result over
+// the limit is refused before it is JSON-encoded: four commands writing
+// 8 MiB of control bytes to each stream, under a shell maxOutput of 64
+// MiB, allocated ~450 MB for a 4 MiB value limit (each byte six times its
+// size once escaped).
+func TestShOutputPastValueLimitNotHeld(t *testing.T) {
+	needBwrap(t)
+	e := shEngine(t, &modebox.ShellConfig{Workspace: []string{shWorkspace(t)}, MaxOutput: 64 << 20}, modebox.PolicyAllow)
+	prog := `const cmd = "head -c 8388608 /dev/zero | tr '\\0' '\\1'; head -c 8388608 /dev/zero | tr '\\0' '\\1' >&2";
+		return (await Promise.allSettled([1, 2, 3, 4].map(() => sh(cmd)))).map(r => r.reason?.code)`
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := e.Run(context.Background(), prog, modebox.RunOptions{Lang: modebox.LangJS})
+	runtime.ReadMemStats(&after)
+	if err != nil || res.Error != nil || string(res.Value) != `["VALUE_TOO_LARGE","VALUE_TOO_LARGE","VALUE_TOO_LARGE","VALUE_TOO_LARGE"]` {
+		t.Fatalf("%v %+v %s", err, res.Error, res.Value)
+	}
+	n := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%d MiB allocated", n>>20)
+	if n > 150<<20 {
+		t.Errorf("the host allocated %d MiB for four commands (at most 150 expected)", n>>20)
 	}
 }

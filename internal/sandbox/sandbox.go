@@ -191,6 +191,18 @@ type Command struct {
 	// Timeout limits the command (Config.Timeout if zero), capped by
 	// Config.MaxTimeout.
 	Timeout time.Duration
+	// MaxOutput, when positive and below Config.MaxOutput, caps each of
+	// this command's stdout and stderr instead (a caller that cannot use
+	// more: a run's value limit).
+	MaxOutput int
+}
+
+// maxOutput is the cap on each of c's output streams under cfg.
+func (c *Command) maxOutput(cfg *Config) int {
+	if c.MaxOutput > 0 && c.MaxOutput < cfg.MaxOutput {
+		return c.MaxOutput
+	}
+	return cfg.MaxOutput
 }
 
 // Result is the outcome of a command that ran.

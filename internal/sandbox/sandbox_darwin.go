@@ -278,8 +278,8 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 	if len(c.Stdin) > 0 {
 		cmd.Stdin = bytes.NewReader(c.Stdin)
 	}
-	stdout := &capture{max: s.cfg.MaxOutput}
-	stderr := &capture{max: s.cfg.MaxOutput}
+	stdout := &capture{max: c.maxOutput(&s.cfg)}
+	stderr := &capture{max: c.maxOutput(&s.cfg)}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

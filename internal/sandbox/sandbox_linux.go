@@ -351,7 +351,7 @@ func (s *Sandbox) Run(ctx context.Context, c Command) (Result, error) {
 	if timeout > s.cfg.MaxTimeout {
 		timeout = s.cfg.MaxTimeout
 	}
-	return s.runWith(ctx, s.filter, cwd, pid1Env, s.env(c.Env), c.Stdin, timeout, s.commandTail(c.Script))
+	return s.runWith(ctx, s.filter, cwd, pid1Env, s.env(c.Env), c.Stdin, timeout, c.maxOutput(&s.cfg), s.commandTail(c.Script))
 }
 
 func (s *Sandbox) cwd(dir string) (string, error) {
@@ -473,14 +473,14 @@ func (s *Sandbox) run(ctx context.Context, cwd string, env map[string]string, st
 // runFiltered is run with a given seccomp program (a test uses it to show
 // what happens without the architecture guard).
 func (s *Sandbox) runFiltered(ctx context.Context, prog []byte, cwd string, env map[string]string, stdin []byte, timeout time.Duration, tail []string) (Result, error) {
-	return s.runWith(ctx, prog, cwd, env, nil, stdin, timeout, tail)
+	return s.runWith(ctx, prog, cwd, env, nil, stdin, timeout, s.cfg.MaxOutput, tail)
 }
 
 // runWith runs tail in the sandbox with the seccomp program prog. env is
 // the environment bwrap gives tail; cmdEnv, when not nil, is the command's
 // environment, passed on descriptor envFd for the limit prelude (see
 // commandTail), never on a command line.
-func (s *Sandbox) runWith(ctx context.Context, prog []byte, cwd string, env, cmdEnv map[string]string, stdin []byte, timeout time.Duration, tail []string) (Result, error) {
+func (s *Sandbox) runWith(ctx context.Context, prog []byte, cwd string, env, cmdEnv map[string]string, stdin []byte, timeout time.Duration, maxOutput int, tail []string) (Result, error) {
 	masks, err := s.masks()
 	if err != nil {
 		return Result{}, err
@@ -514,8 +514,8 @@ func (s *Sandbox) runWith(ctx context.Context, prog []byte, cwd string, env, cmd
 	cmd := exec.CommandContext(runCtx, s.bwrap, s.args(cwd, env, masks, tail)...)
 	cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	cmd.Dir = "/"
-	stdout := &capture{max: s.cfg.MaxOutput}
-	stderr := &capture{max: s.cfg.MaxOutput}
+	stdout := &capture{max: maxOutput}
+	stderr := &capture{max: maxOutput}
 	var pipes *ownedPipes
 	if s.as != nil {
 		pipes = &ownedPipes{}

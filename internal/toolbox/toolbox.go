@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modebox/modebox/internal/builtin"
 	"github.com/modebox/modebox/internal/codes"
@@ -123,8 +124,11 @@ func (e *Entry) Call(ctx context.Context, bc builtin.Call, args json.RawMessage)
 		}
 		return raw, nil
 	}
-	if bc.MaxValue > 0 {
-		if n := rawSize(reflect.ValueOf(v), bc.MaxValue, 0); n > bc.MaxValue {
+	// a built-in's result may hold more raw bytes than a value (a file,
+	// a response body, a command's output); a Go tool's result is the
+	// embedder's own, and its host call is kept at its cost
+	if bc.MaxValue > 0 && e.Func != nil {
+		if n := rawSizeOf(v, bc.MaxValue, 0); n > bc.MaxValue {
 			// JSON would be longer still (escapes, base64, punctuation):
 			// refused before encoding, which could take six times as much
 			return nil, &errs.Tool{Code: codes.ValueTooLarge, Message: fmt.Sprintf("the result is over %d bytes, the limit of a value (Limits.MaxValue)", bc.MaxValue)}
@@ -140,7 +144,75 @@ func (e *Entry) Call(ctx context.Context, bc builtin.Call, args json.RawMessage)
 var (
 	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
 	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+	marshalers    sync.Map // reflect.Type → bool (marshals)
+	structFields  sync.Map // reflect.Type → []int (jsonFields)
 )
+
+// jsonFields returns the indices of struct type t's fields that JSON
+// writes (exported, not tagged "-"), cached by type.
+func jsonFields(t reflect.Type) []int {
+	if f, ok := structFields.Load(t); ok {
+		return f.([]int)
+	}
+	var f []int
+	for i := range t.NumField() {
+		if sf := t.Field(i); sf.IsExported() && sf.Tag.Get("json") != "-" {
+			f = append(f, i)
+		}
+	}
+	structFields.Store(t, f)
+	return f
+}
+
+// marshals reports whether values of t (or pointers to them) write their
+// own JSON, cached by type.
+func marshals(t reflect.Type) bool {
+	if m, ok := marshalers.Load(t); ok {
+		return m.(bool)
+	}
+	m := t.Implements(jsonMarshaler) || t.Implements(textMarshaler) ||
+		reflect.PointerTo(t).Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)
+	marshalers.Store(t, m)
+	return m
+}
+
+// rawSizeOf is rawSize of v, without reflection for the shapes decoded
+// JSON and most tools' results have.
+func rawSizeOf(v any, limit, depth int) int {
+	switch x := v.(type) {
+	case nil, bool, float64, int, int64, json.Number:
+		return 0
+	case string:
+		return len(x)
+	case json.RawMessage:
+		return len(x)
+	case map[string]any:
+		if depth > 100 {
+			return 0
+		}
+		n := 0
+		for k, e := range x {
+			if n > limit {
+				break
+			}
+			n += len(k) + rawSizeOf(e, limit-n, depth+1)
+		}
+		return n
+	case []any:
+		if depth > 100 {
+			return 0
+		}
+		n := 0
+		for _, e := range x {
+			if n > limit {
+				break
+			}
+			n += rawSizeOf(e, limit-n, depth+1)
+		}
+		return n
+	}
+	return rawSize(reflect.ValueOf(v), limit, depth)
+}
 
 // rawSize returns a lower bound of the length of v's JSON, the bytes of
 // its strings (a []byte's base64), map keys included, counting up to just
@@ -149,8 +221,14 @@ func rawSize(v reflect.Value, limit, depth int) int {
 	if depth > 100 || !v.IsValid() {
 		return 0
 	}
-	if t := v.Type(); t.Implements(jsonMarshaler) || t.Implements(textMarshaler) ||
-		reflect.PointerTo(t).Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
+	switch v.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return 0 // a lower bound whatever writes it
+	}
+	// only a type declared in a package (or a pointer to one) has methods
+	if t := v.Type(); (t.PkgPath() != "" || t.Kind() == reflect.Pointer && t.Elem().PkgPath() != "") && marshals(t) {
 		return 0 // it writes itself: no bound known
 	}
 	switch v.Kind() {
@@ -180,10 +258,11 @@ func rawSize(v reflect.Value, limit, depth int) int {
 		return n
 	case reflect.Struct:
 		n := 0
-		for i := 0; i < v.NumField() && n <= limit; i++ {
-			if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
-				n += rawSize(v.Field(i), limit-n, depth+1)
+		for _, i := range jsonFields(v.Type()) {
+			if n > limit {
+				break
 			}
+			n += rawSize(v.Field(i), limit-n, depth+1)
 		}
 		return n
 	}

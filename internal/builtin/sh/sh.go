@@ -174,7 +174,7 @@ func (s *shell) close() error {
 	return errors.Join(errs...)
 }
 
-func (s *shell) run(ctx context.Context, _ builtin.Call, raw json.RawMessage) (any, error) {
+func (s *shell) run(ctx context.Context, c builtin.Call, raw json.RawMessage) (any, error) {
 	if s.err != nil {
 		msg := s.err.Error()
 		var se *sandbox.Error
@@ -187,7 +187,8 @@ func (s *shell) run(ctx context.Context, _ builtin.Call, raw json.RawMessage) (a
 	if err := builtin.DecodeArgs("sh()", raw, &a); err != nil {
 		return nil, err
 	}
-	cmd := sandbox.Command{Script: a.Command, Cwd: a.Cwd, Env: a.Env, Stdin: []byte(a.Stdin)}
+	// output past the value limit could not be returned: it is not kept
+	cmd := sandbox.Command{Script: a.Command, Cwd: a.Cwd, Env: a.Env, Stdin: []byte(a.Stdin), MaxOutput: c.MaxValue}
 	if a.StdinBase64 != "" {
 		b, err := base64.StdEncoding.DecodeString(a.StdinBase64)
 		if err != nil {
