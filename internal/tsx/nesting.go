@@ -69,6 +69,8 @@ var nestRegexWords = map[string]bool{
 // nestExprWords are the keywords that add an expression level.
 var nestExprWords = map[string]bool{
 	"new": true, "typeof": true, "void": true, "delete": true, "await": true, "yield": true, "extends": true,
+	// TypeScript's type operators
+	"keyof": true, "readonly": true, "unique": true, "infer": true, "is": true, "asserts": true,
 }
 
 // nestStmtWords are the keywords that add a statement level.
@@ -82,6 +84,8 @@ var nestOperandWords = map[string]bool{"this": true, "super": true, "null": true
 var nestAmbiguousWords = map[string]bool{
 	"of": true, "await": true, "yield": true, "let": true, "async": true, "get": true, "set": true, "as": true, "satisfies": true, "type": true,
 	"implements": true, "interface": true, "package": true, "private": true, "protected": true, "public": true, "static": true,
+	// the end of a TypeScript type (as const, => void), or a variable
+	"const": true, "void": true, "keyof": true, "readonly": true, "unique": true, "infer": true, "is": true, "asserts": true,
 }
 
 // The classes of nestWordClass.
@@ -199,6 +203,7 @@ type nestScan struct {
 	prevHdr               bool // the previous token is if, while, for or with (its "(" is a header)
 	regexOK               bool // the previous token lets "/" start a regular expression for certain
 	ambig                 bool // the previous token leaves "/" ambiguous
+	onLine                bool // a token came since the last line break ("-->" then is no comment)
 }
 
 func (n *nestScan) top() *nestFrame { return &n.stack[len(n.stack)-1] }
@@ -268,6 +273,7 @@ func (n *nestScan) run() *nestingError {
 		}
 		c := s[i]
 		start := i
+		n.onLine = true
 		switch {
 		case c == '"' || c == '\'':
 			i = skipString(s, i)
@@ -308,13 +314,13 @@ func (n *nestScan) run() *nestingError {
 			}
 		case c == '/':
 			if n.regexOK || (!n.operand && !n.ambig) {
-				j, ok := scanRegexLenient(s, i)
-				if !ok {
-					return nil // esbuild stops at an unterminated literal
+				// unterminated, it is an error where esbuild stops, or a
+				// division this lexer did not foresee: read on as one
+				if j, ok := scanRegexLenient(s, i); ok {
+					i = j
+					n.setOperand()
+					continue
 				}
-				i = j
-				n.setOperand()
-				continue
 			}
 			if n.ambig {
 				if j, ok := scanRegexLenient(s, i); ok {
@@ -346,9 +352,16 @@ func (n *nestScan) skipSpace(i int) int {
 	for i < len(s) {
 		c := s[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+		case c == '\n' || c == '\r':
+			n.onLine = false
 			i++
-		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+		case c == ' ' || c == '\t' || c == '\v' || c == '\f':
+			i++
+		case c == '/' && i+1 < len(s) && s[i+1] == '/',
+			// HTML-like comments, which esbuild reads as line comments:
+			// "<!--" anywhere, "-->" first on its line
+			c == '<' && strings.HasPrefix(s[i:], "<!--"),
+			c == '-' && !n.onLine && strings.HasPrefix(s[i:], "-->"):
 			for i < len(s) && s[i] != '\n' && s[i] != '\r' && !lineSeparatorAt(s, i) {
 				i++
 			}
@@ -357,11 +370,17 @@ func (n *nestScan) skipSpace(i int) int {
 			if end < 0 {
 				return len(s)
 			}
+			if strings.ContainsAny(s[i+2:i+2+end], "\n\r\u2028\u2029") {
+				n.onLine = false
+			}
 			i += 2 + end + 2
 		case c >= 0x80:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if !isUnicodeSpace(r) {
 				return i
+			}
+			if r == 0x2028 || r == 0x2029 {
+				n.onLine = false
 			}
 			i += size
 		default:
@@ -656,7 +675,7 @@ func (n *nestScan) operator(p string, offset int) *nestingError {
 	case ",":
 		n.endExpr(false)
 	case ";":
-		n.endExpr(!n.elseFollows(offset + 1))
+		n.endExpr(!n.stmtGoesOn(offset + 1))
 	case ".", "?.":
 		n.setStart()
 		n.prevDot = true
@@ -693,7 +712,17 @@ func (n *nestScan) operator(p string, offset int) *nestingError {
 			n.regexOK, n.ambig = false, true // TypeScript's x! / y, or a prefix
 		}
 		return nil
-	case "~", "?", "**", "...", "<", "@",
+	case "<":
+		// a type argument list (f<a, f<a, …: esbuild tries each to the
+		// end, and nests) does not end at ",": a statement level
+		if err := n.add(offset, true); err != nil {
+			return err
+		}
+	case ">", ">>", ">>>":
+		n.setStart()
+		n.regexOK, n.ambig = false, true // the end of a type argument list, or a comparison
+		return nil
+	case "~", "?", "**", "...", "@",
 		"=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??=":
 		if err := n.add(offset, false); err != nil {
 			return err
@@ -703,9 +732,18 @@ func (n *nestScan) operator(p string, offset int) *nestingError {
 	return nil
 }
 
-// elseFollows reports whether the next token from i is the word "else".
-func (n *nestScan) elseFollows(i int) bool {
+// stmtGoesOn reports whether the next token from i is the word "else"
+// or "while": the statement levels before a ";" go on (an if's else, a
+// do's while, whose condition may hold a function and its statements).
+func (n *nestScan) stmtGoesOn(i int) bool {
+	onLine := n.onLine
 	i = n.skipSpace(i)
-	s := n.body
-	return strings.HasPrefix(s[i:], "else") && (i+4 == len(s) || !(isIdentByte(s[i+4]) || s[i+4] == '\\' || s[i+4] >= 0x80))
+	n.onLine = onLine
+	return wordAt(n.body, i, "else") || wordAt(n.body, i, "while")
+}
+
+// wordAt reports whether the word w starts at s[i] and ends there.
+func wordAt(s string, i int, w string) bool {
+	j := i + len(w)
+	return strings.HasPrefix(s[i:], w) && (j == len(s) || !(isIdentByte(s[j]) || s[j] == '\\' || s[j] >= 0x80))
 }

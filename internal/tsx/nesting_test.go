@@ -65,7 +65,30 @@ func deepPrograms(n int) map[string]string {
 		"divAfterIncr":   "let a = 1, x = a++ / " + r("(", n) + "1" + r(")", n) + " / 2",
 		"regexAfterFor":  "for await (const x of y) /'`/.test(x); return " + r("(", n) + "1" + r(")", n) + " + `",
 		"divAfterOf":     "let of = 1; let x = of / " + r("[", n) + r("]", n) + " / 2",
+		// a second round of attacks on the check (esbuild's HTML-like
+		// comments, TypeScript's ends of types before "/", and levels a
+		// ";" or "," once ended too early)
+		"htmlOpen":     "return " + r(r("(", n/200)+"\n<!-- "+r(")", n/200)+"\n", 200) + "1" + r(")", n),
+		"htmlClose":    "return " + r(r("(", n/200)+"\n--> "+r(")", n/200)+"\n", 200) + "1" + r(")", n),
+		"typesDivGT":   "let y = 1 as Array<number> / 2\nreturn " + r("(", n) + "y" + r(")", n),
+		"typesDivAs":   "let y = [1] as const / 2\nreturn " + r("(", n) + "y" + r(")", n),
+		"typesDivVoid": "let f = (g as () => void) / 2\nreturn " + r("(", n) + "y" + r(")", n),
+		"typesArgs":    "return (" + r("f<a, ", n) + "1)",
+		"typesKeyof":   "let x: " + r("keyof ", n) + "number; return 1",
+		"typesArgs2":   "let x: " + r("A<0,", n) + "0" + r(">", n) + " = 1; return 1",
+		"doWhileFuncs": "class A{}; while(" + doWhiles(n) + ");",
 	}
+}
+
+// doWhiles nests statements in do-while conditions: a ";" inside a do
+// does not end it, and its while's condition holds a function whose body
+// nests again (n levels in all, 1,000 at a time).
+func doWhiles(n int) string {
+	inner := "0"
+	for range n / 1000 {
+		inner = "function(){" + strings.Repeat("do ", 1000) + "b;while(" + inner + ")" + strings.Repeat(";while(a)", 999) + "}"
+	}
+	return inner
 }
 
 // TestDeepNestingRefused compiles each deep shape, 300,000 levels deep,
@@ -88,7 +111,7 @@ func TestDeepNestingRefused(t *testing.T) {
 				t.Errorf("%s (%v): %.300v", name, c.lang, err)
 				continue
 			}
-			if d := e.Diagnostics[0]; d.Line != 1 || d.Column < 1 || len(d.LineText) != len(src) {
+			if d := e.Diagnostics[0]; d.Line < 1 || d.Column < 1 || d.LineText == "" || !strings.Contains(src, d.LineText) {
 				t.Errorf("%s (%v): at %d:%d", name, c.lang, d.Line, d.Column)
 			}
 		}
@@ -250,7 +273,7 @@ func (g *nestGen) expr(d int) string {
 	case 13:
 		return "[..." + inner + "]"
 	case 14:
-		return "void " + inner
+		return "void (" + inner + ")" // "void /re/" may be TypeScript's "=> void / 2"
 	case 15:
 		return "~" + inner
 	case 16:
