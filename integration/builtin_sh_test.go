@@ -234,7 +234,7 @@ func TestShOutputPastValueLimitNotHeld(t *testing.T) {
 	}
 	n := after.TotalAlloc - before.TotalAlloc
 	t.Logf("%d MiB allocated", n>>20)
-	if n > 150<<20 {
-		t.Errorf("the host allocated %d MiB for four commands (at most 150 expected)", n>>20)
+	if n > 250<<20 { // 97 MiB here; without the fix 398
+		t.Errorf("the host allocated %d MiB for four commands (at most 250 expected)", n>>20)
 	}
 }
