@@ -515,7 +515,7 @@ func (n *nestScan) ambiguous(i, j int) *nestingError {
 				levels++
 				words = true
 			}
-		case c == ' ' || c == '\t':
+		case c == ' ' || c == '\t' || c == '\v' || c == '\f': // nestingBound's spaces
 			words = false
 		default:
 			levels++
