@@ -278,19 +278,10 @@ func (n *nestScan) run() *nestingError {
 		case c == '"' || c == '\'':
 			i = skipString(s, i)
 			n.setOperand()
-		case c == '`':
-			var sub bool
-			i, sub = skipTemplate(s, i+1)
-			if sub {
-				if err := n.push('$', false, i); err != nil {
-					return err
-				}
-				n.setStart()
-			} else {
-				n.setOperand()
+		case c == '`' || c == '}' && len(n.stack) > 1 && n.top().open == '$':
+			if c == '}' {
+				n.pop() // the end of a substitution: the template goes on
 			}
-		case c == '}' && len(n.stack) > 1 && n.top().open == '$':
-			n.pop()
 			var sub bool
 			i, sub = skipTemplate(s, i+1)
 			if sub {
