@@ -18,8 +18,6 @@ var schemaJSON []byte
 // of the file (allowWrite keys, fetch header entries), header names given
 // twice in another case, rule namespaces that are near misses of a
 // configured server's name, a server's working directory that does not
-// exist, and a token store URL whose query holds a password; the shell's
-// and fetch's sizes, durations and counts it checks for their type only
-// (Parse checks their syntax and ranges). The caller may modify the
-// result.
+// exist, and a token store URL whose query holds a password. The caller
+// may modify the result.
 func Schema() []byte { return slices.Clone(schemaJSON) }

@@ -48,6 +48,8 @@ var goodDocs = []string{
 	`{"mcpServers": {"a": {"url": "https://x", "type": "http"}, "b": {"url": "https://y", "type": "streamable-http"}}}`,
 	`{"mcpServers": {"shell": {"command": "x"}, "fs_mcp": {"command": "y"}, "0": {"command": "z"}}}`,
 	`{"shell": {"enabled": false}, "fetch": {}, "fs": {"deny": ["x"]}, "mcp": {"approveTool": false}}`,
+	`{"shell": {"enabled": true, "workspace": ["."], "timeout": "5s", "maxTimeout": 60000, "maxOutput": "2MiB", "limits": {"processes": 64, "openFiles": 256, "fileSize": "1GiB", "memory": 4294967296, "tmpSize": "512 MiB"}}}`,
+	`{"fetch": {"enabled": true, "maxBytes": "1MiB", "maxHeaderBytes": 4096, "maxRequestBody": "64KiB", "timeout": 10000, "maxRequests": 7, "maxRedirects": 0}}`,
 	`{"fs": {"mounts": [{"host": ".", "guest": "/w", "mode": "rw"}], "allowWrite": {"/w": ["*", ".vscode", "modebox.json", "..."]}, "deny": ["app/token", "/build/key"]}}`,
 	`{"tokenStore": "postgres://modebox@db.example.com:5432/modebox?sslmode=verify-full"}`,
 	`{"tokenStore": "postgresql:///modebox"}`,
@@ -122,6 +124,23 @@ var moreBadDocs = []string{
 	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": {"/w": ["a\u0000"]}}}`,
 	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": {"/w": ".vscode"}}}`,
 	`{"fs": {"mounts": [{"host": ".", "guest": "/w"}], "allowWrite": [".vscode"]}}`,
+	// the shell's and fetch's sizes, durations and counts: the shared
+	// definitions, as for "limits"
+	`{"shell": {"enabled": true, "workspace": ["."], "timeout": "1d"}}`,
+	`{"shell": {"enabled": true, "workspace": ["."], "maxTimeout": -1}}`,
+	`{"shell": {"enabled": true, "workspace": ["."], "maxOutput": "1 parsec"}}`,
+	`{"shell": {"enabled": true, "workspace": ["."], "maxOutput": 1.5}}`,
+	`{"shell": {"enabled": true, "workspace": ["."], "limits": {"processes": 9007199254740992}}}`,
+	`{"shell": {"enabled": true, "workspace": ["."], "limits": {"openFiles": "10"}}}`,
+	`{"shell": {"enabled": true, "workspace": ["."], "limits": {"tmpSize": 1e300}}}`,
+	`{"shell": {"enabled": true, "workspace": ["."], "limits": {"fileSize": "1KiBB"}}}`,
+	`{"fetch": {"enabled": true, "maxBytes": -1}}`,
+	`{"fetch": {"enabled": true, "maxHeaderBytes": "x"}}`,
+	`{"fetch": {"enabled": true, "maxRequestBody": 0.5}}`,
+	`{"fetch": {"enabled": true, "timeout": 9223372036855}}`,
+	`{"fetch": {"enabled": true, "timeout": "5 s"}}`,
+	`{"fetch": {"enabled": true, "maxRequests": 1.5}}`,
+	`{"fetch": {"enabled": true, "maxRedirects": 9007199254740992}}`,
 }
 
 // goOnly are the errorCases a JSON Schema cannot express; Parse rejects
