@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -224,4 +225,51 @@ func pausedRead(t *testing.T) (cfg, token string) {
 		t.Fatalf("run: exit %d %q %q", code, out, errs)
 	}
 	return cfg, token
+}
+
+// TestCountFlagsDecimal: the integer flags read decimal digits only. pflag's
+// own integer flags took "0x10" as 16, "010" as 8 and "1_000" as 1000.
+func TestCountFlagsDecimal(t *testing.T) {
+	for _, v := range []string{"0x10", "0o7", "0b1", "1_000", "+5", " 5", "5 ", "1e3", "", "99999999999999999999"} {
+		code, _, errs := runCLI(t, "return 1", "run", "--max-calls", v, "-")
+		if code != ExitUsage || !strings.Contains(errs, `invalid argument "`+v+`" for "--max-calls" flag: must be`) {
+			t.Errorf("--max-calls %q: exit %d %q", v, code, errs)
+		}
+	}
+	code, _, errs := runCLI(t, "return 1", "run", "--fuel", "-1", "-")
+	if code != ExitUsage || !strings.Contains(errs, "must not be negative") {
+		t.Errorf("--fuel -1: exit %d %q", code, errs)
+	}
+	// Leading zeros are decimal: "01001" is 1001, above the default limit
+	// of 1000 (in octal it was 513, under it).
+	t.Setenv("MODEBOX_CONFIG", "")
+	code, _, errs = runCLI(t, "return 1", "run", "--max-calls", "01001", "-")
+	if code != ExitUsage || !strings.Contains(errs, "--max-calls 1001 is above the limit of 1000") {
+		t.Errorf("--max-calls 01001: exit %d %q", code, errs)
+	}
+	code, out, errs := runCLI(t, "return [1,2,3].length", "run", "--max-calls", "010", "--max-concurrency", "08", "--seed", "0009", "-")
+	if code != ExitOK || strings.TrimSpace(out) != "3" {
+		t.Errorf("leading zeros: exit %d %q %q", code, out, errs)
+	}
+}
+
+func TestCountFlagValues(t *testing.T) {
+	var n int
+	f := intCount(&n)
+	for in, want := range map[string]int{"0": 0, "010": 10, "9223372036854775807": math.MaxInt} {
+		if err := f.Set(in); err != nil || n != want {
+			t.Errorf("Set(%q) = %v, n = %d; want %d", in, err, n, want)
+		}
+	}
+	if err := f.Set("9223372036854775808"); err == nil {
+		t.Errorf("MaxInt+1 accepted as %d", n)
+	}
+	var u uint64
+	g := uintCount(&u)
+	if err := g.Set("18446744073709551615"); err != nil || u != math.MaxUint64 {
+		t.Errorf("MaxUint64: %v %d", err, u)
+	}
+	if g.String() != "18446744073709551615" || g.Type() != "count" {
+		t.Errorf("String %q Type %q", g.String(), g.Type())
+	}
 }

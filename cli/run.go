@@ -123,13 +123,13 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&lang, "lang", "", "language: js or ts (default: from the file extension, else ts)")
-	f.Uint64Var(&seed, "seed", 0, "Math.random seed (0: random)")
+	f.Var(uintCount(&seed), "seed", "Math.random seed (0: random)")
 	f.BoolVar(&noPrompt, "no-prompt", false, "never ask on the terminal: calls that need approval pause the run (exit 3, token on stdout)")
 	f.DurationVar(&lim.Timeout, "timeout", 0, "wall-clock limit, e.g. 5s (default 30s)")
 	f.Var(sizeFlag{&memory}, "memory", "JS heap limit, e.g. 64MiB (default 64MiB)")
-	f.Uint64Var(&lim.Fuel, "fuel", 0, "fuel limit: interrupt polls of ~10,000 branches each (default 0: unlimited)")
-	f.IntVar(&lim.MaxCalls, "max-calls", 0, "tool calls per run (default 1000)")
-	f.IntVar(&lim.MaxConcurrency, "max-concurrency", 0, "tool calls in flight (default 16)")
+	f.Var(uintCount(&lim.Fuel), "fuel", "fuel limit: interrupt polls of ~10,000 branches each (default 0: unlimited)")
+	f.Var(intCount(&lim.MaxCalls), "max-calls", "tool calls per run (default 1000)")
+	f.Var(intCount(&lim.MaxConcurrency), "max-concurrency", "tool calls in flight (default 16)")
 	f.Var(sizeFlag{&maxValue}, "max-value", "largest value crossing the boundary, e.g. 4MiB (default 4MiB)")
 	f.Var(sizeFlag{&maxLog}, "max-log", "console output kept, e.g. 256KiB (default 256KiB)")
 	return cmd

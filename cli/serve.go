@@ -61,7 +61,8 @@ generated and printed at start (--no-auth serves without one).`,
 	f.BoolVar(&fl.noAuth, "no-auth", false, "serve HTTP without authentication: anyone who can reach the port can run programs")
 	f.StringArrayVar(&fl.allowHosts, "allow-host", nil, "also accept this Host over HTTP besides loopback (repeatable)")
 	f.StringArrayVar(&fl.allowOrigins, "allow-origin", nil, "also accept requests from this browser origin, e.g. https://app.example.com (repeatable; the server's own origin is always accepted)")
-	f.IntVar(&fl.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "most HTTP sessions (protocol 2025-11-25 and older) open at once")
+	fl.maxSessions = mcpserver.DefaultMaxSessions
+	f.Var(intCount(&fl.maxSessions), "max-sessions", "most HTTP sessions (protocol 2025-11-25 and older) open at once")
 	f.DurationVar(&fl.sessionIdle, "session-idle", mcpserver.DefaultSessionIdle, "close an HTTP session idle this long")
 	return cmd
 }
@@ -73,9 +74,10 @@ func serveMCP(ctx context.Context, g *globals, fl mcpFlags, s Streams) error {
 	if fl.noAuth && fl.bearer != "" {
 		return usageError("--no-auth and a token (--token or $MODEBOX_MCP_TOKEN) contradict each other")
 	}
-	if fl.maxSessions < 0 || fl.sessionIdle < 0 {
-		// Both would otherwise be read as "the default".
-		return usageError("--max-sessions and --session-idle must not be negative, got %d and %s", fl.maxSessions, fl.sessionIdle)
+	if fl.sessionIdle < 0 {
+		// It would otherwise be read as "the default"; --max-sessions is a
+		// count flag, which refuses a negative number itself.
+		return usageError("--session-idle must not be negative, got %s", fl.sessionIdle)
 	}
 	cfg, err := loadConfig(g.config)
 	if err != nil {

@@ -91,7 +91,8 @@ func newSearchCmd(s Streams, g *globals) *cobra.Command {
 			return nil
 		}),
 	}
-	cmd.Flags().IntVar(&limit, "limit", 5, "number of results")
+	limit = 5
+	cmd.Flags().Var(intCount(&limit), "limit", "number of results")
 	cmd.Flags().BoolVar(&full, "full", false, "print each tool's full declaration")
 	withJSONAlias(cmd, g)
 	return cmd

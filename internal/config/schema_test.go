@@ -50,6 +50,7 @@ var goodDocs = []string{
 	`{"shell": {"enabled": false}, "fetch": {}, "fs": {"deny": ["x"]}, "mcp": {"approveTool": false}}`,
 	`{"shell": {"enabled": true, "workspace": ["."], "timeout": "5s", "maxTimeout": 60000, "maxOutput": "2MiB", "limits": {"processes": 64, "openFiles": 256, "fileSize": "1GiB", "memory": 4294967296, "tmpSize": "512 MiB"}}}`,
 	`{"fetch": {"enabled": true, "maxBytes": "1MiB", "maxHeaderBytes": 4096, "maxRequestBody": "64KiB", "timeout": 10000, "maxRequests": 7, "maxRedirects": 0}}`,
+	`{"fetch": {"enabled": true, "maxRedirects": 100}}`,
 	`{"fs": {"mounts": [{"host": ".", "guest": "/w", "mode": "rw"}], "allowWrite": {"/w": ["*", ".vscode", "modebox.json", "..."]}, "deny": ["app/token", "/build/key"]}}`,
 	`{"tokenStore": "postgres://modebox@db.example.com:5432/modebox?sslmode=verify-full"}`,
 	`{"tokenStore": "postgresql:///modebox"}`,
@@ -141,6 +142,7 @@ var moreBadDocs = []string{
 	`{"fetch": {"enabled": true, "timeout": "5 s"}}`,
 	`{"fetch": {"enabled": true, "maxRequests": 1.5}}`,
 	`{"fetch": {"enabled": true, "maxRedirects": 9007199254740992}}`,
+	`{"fetch": {"enabled": true, "maxRedirects": 101}}`,
 }
 
 // goOnly are the errorCases a JSON Schema cannot express; Parse rejects

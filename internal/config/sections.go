@@ -225,6 +225,10 @@ func (c *checker) shell(n *node, path string) (*Shell, *Error) {
 	return s, nil
 }
 
+// maxRedirects is the most redirects "maxRedirects" may ask one fetch to
+// follow.
+const maxRedirects = 100
+
 func (c *checker) fetch(n *node, path string) (*Fetch, *Error) {
 	f := &Fetch{}
 	enabled := false
@@ -261,7 +265,10 @@ func (c *checker) fetch(n *node, path string) (*Fetch, *Error) {
 		case "maxRedirects":
 			var n uint64
 			n, err = c.count(v, p)
-			f.MaxRedirects = int(min(n, 100))
+			if err == nil && n > maxRedirects {
+				return c.fail(v.off, p, fmt.Sprintf("must be at most %d, got %d", maxRedirects, n), "")
+			}
+			f.MaxRedirects = int(n)
 			if err == nil && n == 0 {
 				// 0 written means none; FetchConfig's zero is the default
 				f.MaxRedirects = webfetch.NoRedirects

@@ -82,6 +82,7 @@ func TestSectionErrors(t *testing.T) {
 		`{"fetch": {"enabled": true, "allow": ["a.com.:443"]}}`:                                      "ends in a dot",
 		`{"fetch": {"enabled": true, "allow": ["a.com:443"], "headers": {"b.com:443": {"X": "y"}}}}`: `not in "allow"`,
 		`{"fetch": {"enabled": true, "maxBytes": "lots"}}`:                                           "size",
+		`{"fetch": {"enabled": true, "maxRedirects": 500}}`:                                          "/fetch/maxRedirects: must be at most 100, got 500",
 		`{"fs": {"mounts": [{"host": "/a", "guest": "data"}]}}`:                                      "absolute",
 		`{"fs": {"mounts": [{"host": "/a"}]}}`:                                                       `needs "host" and "guest"`,
 		`{"fs": {"mounts": [{"host": "/a", "guest": "/d", "mode": "wr"}]}}`:                          "wr",
@@ -102,7 +103,7 @@ func TestFetchMaxRedirectsZeroMeansNone(t *testing.T) {
 		`{"fetch": {"enabled": true, "maxRedirects": 0}}`:   webfetch.NoRedirects,
 		`{"fetch": {"enabled": true}}`:                      0,
 		`{"fetch": {"enabled": true, "maxRedirects": 3}}`:   3,
-		`{"fetch": {"enabled": true, "maxRedirects": 500}}`: 100,
+		`{"fetch": {"enabled": true, "maxRedirects": 100}}`: 100,
 	} {
 		cfg, err := Parse([]byte(doc), "m.json")
 		if err != nil {
