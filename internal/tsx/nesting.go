@@ -28,7 +28,10 @@ import (
 //     while, for, do and with (the statement's levels; ":" is counted
 //     here too, for labels);
 //   - a "," ends the expression's levels of its bracket, a ";" ends both,
-//     except before "else" (the statement's levels go on).
+//     except before "else" (the statement's levels go on);
+//   - so does a line break where JavaScript inserts a ";" (nestScan.asi): in a
+//     block or the body, between an operand or a "}" and a word that
+//     cannot continue it.
 //
 // The nesting is the sum over the open brackets; the scopes are the open
 // braces plus the arrows counted in each bracket. Where the lexer cannot
@@ -204,6 +207,7 @@ type nestScan struct {
 	regexOK               bool // the previous token lets "/" start a regular expression for certain
 	ambig                 bool // the previous token leaves "/" ambiguous
 	onLine                bool // a token came since the last line break ("-->" then is no comment)
+	closed                bool // the previous token is "}"
 }
 
 func (n *nestScan) top() *nestFrame { return &n.stack[len(n.stack)-1] }
@@ -273,6 +277,7 @@ func (n *nestScan) run() *nestingError {
 		}
 		c := s[i]
 		start := i
+		newLine := !n.onLine
 		n.onLine = true
 		switch {
 		case c == '"' || c == '\'':
@@ -300,6 +305,9 @@ func (n *nestScan) run() *nestingError {
 			n.setOperand()
 		case isASCIIIdentStart(c) || c == '\\' || c == '#' || c >= 0x80:
 			i = skipWord(s, i)
+			if newLine {
+				n.asi(s[start:i])
+			}
 			if err := n.word(s[start:i], start); err != nil {
 				return err
 			}
@@ -590,13 +598,13 @@ func (n *nestScan) push(open byte, hdr bool, offset int) *nestingError {
 
 // setOperand records that the previous token ends an operand.
 func (n *nestScan) setOperand() {
-	n.operand, n.regexOK, n.ambig, n.prevDot, n.prevHdr = true, false, false, false, false
+	n.operand, n.regexOK, n.ambig, n.prevDot, n.prevHdr, n.closed = true, false, false, false, false, false
 }
 
 // setStart records that the previous token starts or continues an
 // expression: "/" starts a regular expression, "+" is a prefix.
 func (n *nestScan) setStart() {
-	n.operand, n.regexOK, n.ambig, n.prevDot, n.prevHdr = false, true, false, false, false
+	n.operand, n.regexOK, n.ambig, n.prevDot, n.prevHdr, n.closed = false, true, false, false, false, false
 }
 
 // word handles an identifier or keyword w at offset.
@@ -657,6 +665,7 @@ func (n *nestScan) operator(p string, offset int) *nestingError {
 		case p == "}":
 			n.setOperand()
 			n.operand, n.ambig = false, true // a block or an expression
+			n.closed = true
 		case hdr:
 			n.setStart() // if (...) /re/
 		default:
@@ -721,6 +730,37 @@ func (n *nestScan) operator(p string, offset int) *nestingError {
 	}
 	n.setStart()
 	return nil
+}
+
+// nestContinues are the words that may continue an expression or a
+// declaration after an operand or a "}" on an earlier line, so that no
+// ";" is inserted before them (a TypeScript "as", "satisfies", "is" or
+// "extends" after a line break is no operator to esbuild; it is here, to
+// be safe).
+var nestContinues = map[string]bool{
+	"in": true, "instanceof": true, "of": true, "from": true,
+	"as": true, "satisfies": true, "is": true, "extends": true, "implements": true,
+}
+
+// nestGoesOn are the words before which the statement levels go on after
+// an inserted ";": an if's else, a do's while, a try's catch and finally.
+var nestGoesOn = map[string]bool{"else": true, "while": true, "catch": true, "finally": true}
+
+// asi ends the levels of the current bracket before the word w, which
+// follows a line break, where JavaScript inserts a ";" there: the previous
+// token ends an operand or is a "}", the bracket is a block or the body
+// (no ";" is inserted inside parentheses, brackets or a substitution), and
+// w cannot continue what came before (an operand followed by a word is a
+// syntax error, which the inserted ";" mends). Without it, a program of
+// lines without semicolons counted a level for each assignment.
+func (n *nestScan) asi(w string) {
+	if n.prevDot || !(n.operand || n.closed) || nestContinues[w] {
+		return
+	}
+	if f := n.top(); f.open != 0 && f.open != '{' {
+		return
+	}
+	n.endExpr(!nestGoesOn[w])
 }
 
 // stmtGoesOn reports whether the next token from i is the word "else"

@@ -77,6 +77,19 @@ func deepPrograms(n int) map[string]string {
 		"typesKeyof":   "let x: " + r("keyof ", n) + "number; return 1",
 		"typesArgs2":   "let x: " + r("A<0,", n) + "0" + r(">", n) + " = 1; return 1",
 		"doWhileFuncs": "class A{}; while(" + doWhiles(n) + ");",
+		// a third round: a line break that ends a statement where
+		// JavaScript inserts a ";" (nestScan.asi) must end nothing that goes on
+		"asiElseIf":      "if(a)b\n" + r("else if(a)b\n", n),
+		"asiBraceElseIf": "if(a){}\n" + r("else if(a){}\n", n),
+		"asiDos":         r("do ", n) + "b\n" + r("while(a)\n", n),
+		"asiCatch":       r(r("if(a)", 1000)+"try{}\ncatch{", n/1000) + r("}", n/1000),
+		"asiFinally":     r(r("if(a)", 1000)+"try{}\nfinally{", n/1000) + r("}", n/1000),
+		"asiIfs":         r("if(a)\n", n) + "b",
+		"asiAssign":      "let a\n" + r("a=\n", n) + "1",
+		"asiTernaryIn":   "x = " + r("a?b:c\nin d?", n) + "e:f",
+		"asiInstanceof":  "x = " + r("a?b:c\ninstanceof d?", n) + "e:f",
+		"asiDoFuncs":     "class A{}\nwhile(" + strings.NewReplacer(";", "\n").Replace(doWhiles(n)) + ")\n",
+		"typesAsiCond":   "type T<X> = " + r("X\nextends 1 ? 2 : ", n) + "3\nreturn 1",
 	}
 }
 
@@ -295,10 +308,16 @@ func (g *nestGen) expr(d int) string {
 	}
 }
 
+// end returns what ends a statement: a ";", or a line break where
+// JavaScript inserts one (nestScan.asi), each with spaces around.
+func (g *nestGen) end() string {
+	return [...]string{";", " ;", "\n", " \n ", "\n\n"}[g.rng.IntN(5)]
+}
+
 // stmt returns a statement of d more levels.
 func (g *nestGen) stmt(d int) string {
 	if d == 0 {
-		return g.noise() + ";"
+		return g.noise() + g.end()
 	}
 	k := g.rng.IntN(11)
 	scope := k == 6 || k == 7
@@ -320,19 +339,23 @@ func (g *nestGen) stmt(d int) string {
 	case 0:
 		return "if (a) " + inner
 	case 1:
-		return "if (a) b; else " + inner
+		return "if (a) b" + g.end() + " else " + inner
 	case 2:
 		return "while (a) " + inner
 	case 3:
 		return "for (;;) " + inner
 	case 4:
-		return "do " + inner + " while (a);"
+		return "do " + inner + " while (a)" + g.end()
 	case 5:
 		return "l" + fmt.Sprint(d) + ": " + inner
 	case 6:
-		return "{ " + g.noise() + "; " + inner + " }"
+		end := ";"
+		if c := inner[0]; 'a' <= c && c <= 'z' {
+			end = g.end() // a line break ends the noise only before a word
+		}
+		return "{ " + g.noise() + end + " " + inner + " }"
 	case 7:
-		return "try { " + inner + " } catch { }"
+		return "try { " + inner + " }" + [...]string{"", "\n"}[g.rng.IntN(2)] + " catch { }"
 	case 8:
 		return "with (a) " + inner
 	default:
@@ -361,5 +384,37 @@ func TestNestingCommaKeepsStatements(t *testing.T) {
 	_, err := TransformFull(src, JS)
 	if err == nil || !strings.Contains(err.Error(), "more than 2000 levels") {
 		t.Fatalf("%.300v", err)
+	}
+}
+
+// TestNestingLinesWithoutSemicolons: a program written without
+// semicolons, as many style guides ask, ends its statements at line
+// breaks; the estimate did not, and refused 1,000 lines of "const v:
+// number = i + 1" as nesting 2,000 levels deep.
+func TestNestingLinesWithoutSemicolons(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("let x: number = 0\nconst a: number[] = []\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "const v%d: number = %d + 1\n", i, i)
+		fmt.Fprintf(&b, "x = x + v%d\n", i)
+		fmt.Fprintf(&b, "x += (v%d)\n", i)
+		fmt.Fprintf(&b, "a.push(x, [x], `${x}`)\n")
+		fmt.Fprintf(&b, "const o%d = { k: v%d, f: () => { return x } }\n", i, i)
+		fmt.Fprintf(&b, "if (x > %d) x = 0\nelse x = x - 1\n", i)
+		fmt.Fprintf(&b, "try { x++ }\ncatch { x-- }\n")
+		fmt.Fprintf(&b, "do x--\nwhile (x > 1e9)\n")
+	}
+	b.WriteString("return x\n")
+	src := b.String()
+	for _, c := range []struct {
+		lang Lang
+		fn   func(string, Lang) (*Program, error)
+	}{{TS, Transform}, {TS, TransformFull}} {
+		if _, err := c.fn(src, c.lang); err != nil {
+			t.Errorf("%v: %.300v", c.lang, err)
+		}
+	}
+	if err := scanAll(src); err != nil || nestingBound(src) {
+		t.Fatalf("the scan did not run, or refused: %v", err)
 	}
 }
