@@ -208,6 +208,7 @@ type nestScan struct {
 	ambig                 bool // the previous token leaves "/" ambiguous
 	onLine                bool // a token came since the last line break ("-->" then is no comment)
 	closed                bool // the previous token is "}"
+	restricted            bool // the previous token is break, continue, return or debugger
 }
 
 func (n *nestScan) top() *nestFrame { return &n.stack[len(n.stack)-1] }
@@ -598,13 +599,13 @@ func (n *nestScan) push(open byte, hdr bool, offset int) *nestingError {
 
 // setOperand records that the previous token ends an operand.
 func (n *nestScan) setOperand() {
-	n.operand, n.regexOK, n.ambig, n.prevDot, n.prevHdr, n.closed = true, false, false, false, false, false
+	n.operand, n.regexOK, n.ambig, n.prevDot, n.prevHdr, n.closed, n.restricted = true, false, false, false, false, false, false
 }
 
 // setStart records that the previous token starts or continues an
 // expression: "/" starts a regular expression, "+" is a prefix.
 func (n *nestScan) setStart() {
-	n.operand, n.regexOK, n.ambig, n.prevDot, n.prevHdr, n.closed = false, true, false, false, false, false
+	n.operand, n.regexOK, n.ambig, n.prevDot, n.prevHdr, n.closed, n.restricted = false, true, false, false, false, false, false
 }
 
 // word handles an identifier or keyword w at offset.
@@ -643,6 +644,7 @@ func (n *nestScan) word(w string, offset int) *nestingError {
 		n.setOperand()
 	}
 	n.prevHdr = hdr
+	n.restricted = w == "break" || w == "continue" || w == "return" || w == "debugger"
 	return nil
 }
 
@@ -747,14 +749,16 @@ var nestContinues = map[string]bool{
 var nestGoesOn = map[string]bool{"else": true, "while": true, "catch": true, "finally": true}
 
 // asi ends the levels of the current bracket before the word w, which
-// follows a line break, where JavaScript inserts a ";" there: the previous
-// token ends an operand or is a "}", the bracket is a block or the body
-// (no ";" is inserted inside parentheses, brackets or a substitution), and
-// w cannot continue what came before (an operand followed by a word is a
-// syntax error, which the inserted ";" mends). Without it, a program of
-// lines without semicolons counted a level for each assignment.
+// follows a line break, where JavaScript inserts a ";" there: the bracket
+// is a block or the body (no ";" is inserted inside parentheses, brackets
+// or a substitution), and either the previous token is break, continue,
+// return or debugger (a line break ends those statements whatever
+// follows), or it ends an operand or is a "}" and w cannot continue what
+// came before (an operand followed by a word is a syntax error, which the
+// inserted ";" mends). Without it, a program of lines without semicolons
+// counted a level for each assignment.
 func (n *nestScan) asi(w string) {
-	if n.prevDot || !(n.operand || n.closed) || nestContinues[w] {
+	if !n.restricted && (n.prevDot || !(n.operand || n.closed) || nestContinues[w]) {
 		return
 	}
 	if f := n.top(); f.open != 0 && f.open != '{' {

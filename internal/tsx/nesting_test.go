@@ -79,17 +79,18 @@ func deepPrograms(n int) map[string]string {
 		"doWhileFuncs": "class A{}; while(" + doWhiles(n) + ");",
 		// a third round: a line break that ends a statement where
 		// JavaScript inserts a ";" (nestScan.asi) must end nothing that goes on
-		"asiElseIf":      "if(a)b\n" + r("else if(a)b\n", n),
-		"asiBraceElseIf": "if(a){}\n" + r("else if(a){}\n", n),
-		"asiDos":         r("do ", n) + "b\n" + r("while(a)\n", n),
-		"asiCatch":       r(r("if(a)", 1000)+"try{}\ncatch{", n/1000) + r("}", n/1000),
-		"asiFinally":     r(r("if(a)", 1000)+"try{}\nfinally{", n/1000) + r("}", n/1000),
-		"asiIfs":         r("if(a)\n", n) + "b",
-		"asiAssign":      "let a\n" + r("a=\n", n) + "1",
-		"asiTernaryIn":   "x = " + r("a?b:c\nin d?", n) + "e:f",
-		"asiInstanceof":  "x = " + r("a?b:c\ninstanceof d?", n) + "e:f",
-		"asiDoFuncs":     "class A{}\nwhile(" + strings.NewReplacer(";", "\n").Replace(doWhiles(n)) + ")\n",
-		"typesAsiCond":   "type T<X> = " + r("X\nextends 1 ? 2 : ", n) + "3\nreturn 1",
+		"asiElseIf":       "if(a)b\n" + r("else if(a)b\n", n),
+		"asiReturnElseIf": "function f(){if(a)return\n" + r("else if(a)return\n", n) + "}",
+		"asiBraceElseIf":  "if(a){}\n" + r("else if(a){}\n", n),
+		"asiDos":          r("do ", n) + "b\n" + r("while(a)\n", n),
+		"asiCatch":        r(r("if(a)", 1000)+"try{}\ncatch{", n/1000) + r("}", n/1000),
+		"asiFinally":      r(r("if(a)", 1000)+"try{}\nfinally{", n/1000) + r("}", n/1000),
+		"asiIfs":          r("if(a)\n", n) + "b",
+		"asiAssign":       "let a\n" + r("a=\n", n) + "1",
+		"asiTernaryIn":    "x = " + r("a?b:c\nin d?", n) + "e:f",
+		"asiInstanceof":   "x = " + r("a?b:c\ninstanceof d?", n) + "e:f",
+		"asiDoFuncs":      "class A{}\nwhile(" + strings.NewReplacer(";", "\n").Replace(doWhiles(n)) + ")\n",
+		"typesAsiCond":    "type T<X> = " + r("X\nextends 1 ? 2 : ", n) + "3\nreturn 1",
 	}
 }
 
@@ -393,7 +394,7 @@ func TestNestingCommaKeepsStatements(t *testing.T) {
 // number = i + 1" as nesting 2,000 levels deep.
 func TestNestingLinesWithoutSemicolons(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("let x: number = 0\nconst a: number[] = []\n")
+	b.WriteString("let x: number = 0\nconst a: number[] = []\nfor (;;) {\n")
 	for i := range 3000 {
 		fmt.Fprintf(&b, "const v%d: number = %d + 1\n", i, i)
 		fmt.Fprintf(&b, "x = x + v%d\n", i)
@@ -403,8 +404,10 @@ func TestNestingLinesWithoutSemicolons(t *testing.T) {
 		fmt.Fprintf(&b, "if (x > %d) x = 0\nelse x = x - 1\n", i)
 		fmt.Fprintf(&b, "try { x++ }\ncatch { x-- }\n")
 		fmt.Fprintf(&b, "do x--\nwhile (x > 1e9)\n")
+		fmt.Fprintf(&b, "switch (x) {\ncase 1:\ncase 2: break\ncase 3: x = 1\ndefault: continue\n}\n")
+		fmt.Fprintf(&b, "if (x < 0) return\nif (x < 0) debugger\n")
 	}
-	b.WriteString("return x\n")
+	b.WriteString("break\n}\nreturn x\n")
 	src := b.String()
 	for _, c := range []struct {
 		lang Lang
@@ -416,5 +419,20 @@ func TestNestingLinesWithoutSemicolons(t *testing.T) {
 	}
 	if err := scanAll(src); err != nil || nestingBound(src) {
 		t.Fatalf("the scan did not run, or refused: %v", err)
+	}
+	// after break, continue, return and debugger a line break ends the
+	// statement whatever follows
+	b.Reset()
+	b.WriteString("let x = 0\nfor (;;) {\nswitch (x) {\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "case %d:\ncase -%d: break\ncase %d.5: continue\n", i, i, i)
+	}
+	b.WriteString("}\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "if (x === %d) debugger\nif (x === %d) return\n", i, i)
+	}
+	b.WriteString("}\n")
+	if _, err := TransformFull(b.String(), JS); err != nil {
+		t.Errorf("%.300v", err)
 	}
 }
