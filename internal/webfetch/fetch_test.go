@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,6 +141,42 @@ func TestUnlistedRefused(t *testing.T) {
 	wantCode(t, err, codes.FetchAddressRefused)
 	if !strings.Contains(err.Error(), "metadata") {
 		t.Errorf("message should name the class: %v", err)
+	}
+}
+
+// TestAddressHintWorks follows the hint of a refused non-public address
+// as printed: the entry it names, added to the allowlist, opens the
+// address. The hint for a name once said to list "host:port" exactly,
+// which a name entry never opens for loopback.
+func TestAddressHintWorks(t *testing.T) {
+	srv := newServer(t, nil)
+	port := strconv.Itoa(srv.port())
+	stub := newStub()
+	stub.set("svc.test", "127.0.0.1")
+	quoted := regexp.MustCompile(`list ("[^"]+")`)
+	for _, c := range []struct {
+		allow []string
+		url   string
+	}{
+		{nil, "http://svc.test:" + port + "/"},                        // approved, unlisted name
+		{[]string{"*.test:" + port}, "http://svc.test:" + port + "/"}, // a wildcard
+		{nil, "http://127.0.0.1:" + port + "/"},                       // approved, unlisted IP
+	} {
+		s := session(t, mustNew(t, Config{Allow: c.allow, Resolver: stub}))
+		_, err := s.Do(context.Background(), Request{URL: c.url}, true)
+		wantCode(t, err, codes.FetchAddressRefused)
+		m := quoted.FindStringSubmatch(err.Error())
+		if m == nil {
+			t.Fatalf("%s: no entry to list in %v", c.url, err)
+		}
+		entry, uerr := strconv.Unquote(m[1])
+		if uerr != nil {
+			t.Fatal(uerr)
+		}
+		s = session(t, mustNew(t, Config{Allow: append(c.allow, entry), Resolver: stub}))
+		if _, err := s.Do(context.Background(), Request{URL: c.url}, false); err != nil {
+			t.Errorf("%s: the hint's entry %q does not open it: %v", c.url, entry, err)
+		}
 	}
 }
 

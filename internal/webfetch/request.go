@@ -211,17 +211,23 @@ func (c *Client) addressError(t netguard.Target, e netguard.Entry, listed bool, 
 	if errors.As(err, &ge) {
 		reason = ge.Message
 	}
+	// the entry that would open it: an IP literal's own entry reaches that
+	// IP whatever its class; a name needs the private mark
+	open := fmt.Sprintf("list %q", t.HostPort())
+	if !t.IP.IsValid() {
+		open = fmt.Sprintf("list %q (a host entry marked private), or the IP itself", t.HostPort()+netguard.PrivateMark)
+	}
 	var how string
 	switch {
 	case listed && e.Wildcard:
-		how = fmt.Sprintf("the wildcard entry %s never opens non-public addresses; to allow it, list %q exactly", e, t.HostPort())
+		how = fmt.Sprintf("the wildcard entry %s never opens non-public addresses; to allow it, %s", e, open)
 	case listed && !e.IP.IsValid():
 		how = fmt.Sprintf("the entry %s names a host, and a host entry reaches public addresses only (whatever its DNS answers); "+
 			"for an internal service, mark it %q, or list the IP itself", e, e.String()+netguard.PrivateMark)
 	case listed:
 		how = "the entry does not open this address class"
 	default:
-		how = fmt.Sprintf("an approval never opens non-public addresses; to allow it, list %q exactly", t.HostPort())
+		how = "an approval never opens non-public addresses; to allow it, " + open
 	}
 	return &Error{Code: codes.FetchAddressRefused, Message: fmt.Sprintf("%s: %s; %s", t.HostPort(), reason, how), Err: err}
 }
