@@ -481,6 +481,16 @@
 
   // structuredClone: plain data, Date, RegExp, Map, Set, ArrayBuffer,
   // typed arrays and errors; cycles kept; functions and symbols refused.
+  const getOwnDesc = O.getOwnPropertyDescriptor;
+  const objectCreate = O.create;
+  const cloneErrorCtors = objectCreate(null);
+  cloneErrorCtors.Error = ErrorCtor;
+  cloneErrorCtors.TypeError = TypeErrorCtor;
+  cloneErrorCtors.RangeError = RangeError;
+  cloneErrorCtors.ReferenceError = ReferenceError;
+  cloneErrorCtors.SyntaxError = SyntaxError;
+  cloneErrorCtors.EvalError = EvalError;
+  cloneErrorCtors.URIError = URIError;
   function cloneValue(v, seen) {
     if (v === null || typeof v !== 'object') {
       if (typeof v === 'function' || typeof v === 'symbol') throw new DOMException(StringCtor(v) + ' could not be cloned.', 'DataCloneError');
@@ -511,9 +521,19 @@
       for (const x of v) out.add(cloneValue(x, seen));
       return out;
     } else if (v instanceof ErrorCtor) {
-      out = new ErrorCtor(v.message);
-      out.name = v.name;
-      out.stack = v.stack;
+      // as V8 (Node): the prototype by the name, one of the seven
+      // standard ones or Error's; an own message and stack that are
+      // data, kept; a cause, cloned; nothing else
+      const ctor = cloneErrorCtors[StringCtor(v.name)] || ErrorCtor;
+      out = objectCreate(ctor.prototype);
+      seen.set(v, out);
+      const message = getOwnDesc(v, 'message');
+      if (message !== undefined && 'value' in message) hidden(out, 'message', StringCtor(message.value));
+      const stack = getOwnDesc(v, 'stack');
+      if (stack !== undefined && 'value' in stack && typeof stack.value === 'string') hidden(out, 'stack', stack.value);
+      const cause = getOwnDesc(v, 'cause');
+      if (cause !== undefined && 'value' in cause) hidden(out, 'cause', cloneValue(cause.value, seen));
+      return out;
     } else {
       out = {};
       seen.set(v, out);
