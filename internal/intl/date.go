@@ -1306,14 +1306,22 @@ func (f *dateTimeFormat) gmtFormat(offset int, long, zero bool) string {
 	if offset < 0 {
 		p, offset = neg, -offset
 	}
-	h, m := offset/3600, (offset%3600)/60
+	h, m, sec := offset/3600, (offset%3600)/60, offset%60
+	if sec != 0 {
+		// seconds follow the minutes with the separator before them, as
+		// ICU writes a local mean time's offset (GMT-4:56:02)
+		if i, j := strings.Index(p, "HH"), strings.Index(p, "mm"); i >= 0 && j > i+2 {
+			p = p[:j+2] + p[i+2:j] + "ss" + p[j+2:]
+			p = strings.Replace(p, "ss", fmt.Sprintf("%02d", sec), 1)
+		}
+	}
 	var s string
 	if long {
 		s = strings.Replace(strings.Replace(p, "HH", fmt.Sprintf("%02d", h), 1), "mm", fmt.Sprintf("%02d", m), 1)
 	} else {
 		// the short form drops a leading zero and zero minutes
 		hp := strings.Replace(p, "HH", strconv.Itoa(h), 1)
-		if m == 0 {
+		if m == 0 && sec == 0 {
 			if i := strings.Index(hp, ":mm"); i >= 0 {
 				hp = hp[:i] + hp[i+3:]
 			} else {

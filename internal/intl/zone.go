@@ -86,14 +86,21 @@ func (db *zoneDB) canonical(id string) string {
 	return id
 }
 
-// metazone is the metazone a canonical zone uses at ms, or "".
+// metazone is the metazone a canonical zone uses at ms, or "". A mapping
+// with no start starts on 1970-01-01, as in ICU's data (Node): an earlier
+// date has no metazone, so its names fall back to the location and GMT
+// formats.
 func (db *zoneDB) metazone(id string, ms int64) string {
 	for _, e := range db.Meta[id] {
 		if len(e) != 3 {
 			continue
 		}
 		mz, _ := e[0].(string)
-		if from, ok := e[1].(float64); ok && float64(ms) < from {
+		from, ok := e[1].(float64)
+		if !ok {
+			from = 0
+		}
+		if float64(ms) < from {
 			continue
 		}
 		if to, ok := e[2].(float64); ok && float64(ms) >= to {
