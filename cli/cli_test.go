@@ -55,11 +55,15 @@ func TestExitCodesAndEnvelope(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"run"}, {"run", "--memory", "lots", "-"}, {"run", "--output", "yaml", "-"}, {"nope"},
-		{"run", "/does/not/exist.ts"}, {"run", "--lang", "cobol", "-"},
+		{"run", "--lang", "cobol", "-"},
 	} {
 		if code, _, _ := runCLI(t, "return 1", args...); code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, ExitUsage)
 		}
+	}
+	// a program file that cannot be read fails the command
+	if code, _, _ := runCLI(t, "return 1", "run", "/does/not/exist.ts"); code != ExitFailed {
+		t.Errorf("a missing file: exit %d, want %d", code, ExitFailed)
 	}
 }
 

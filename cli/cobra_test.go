@@ -32,7 +32,7 @@ func TestFlagsAnywhere(t *testing.T) {
 		}
 	}
 	// after "--", a dash-led word is the file, not a flag
-	if code, _, errs := runCLI(t, "", "run", "--", "--timeout"); code != ExitUsage || !strings.Contains(errs, "--timeout") {
+	if code, _, errs := runCLI(t, "", "run", "--", "--timeout"); code != ExitFailed || !strings.Contains(errs, "open --timeout: no such file") {
 		t.Errorf("-- then a dash-led file: exit %d %q", code, errs)
 	}
 	if code, out, _ := runCLI(t, "", "run", prog, "--output", "json"); code != ExitOK || !strings.Contains(out, `"result":42`) {

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -366,7 +368,9 @@ func openEngineShared(ctx context.Context, cfg *config.File, cont bool, s Stream
 		switch {
 		case errors.As(err, &te):
 			return nil, nil, nil, &exitError{code: ExitToken, err: err}
-		case errors.As(err, &ce), errors.Is(err, errKey), errors.Is(err, errStore):
+		case errors.As(err, &ce):
+			return nil, nil, nil, configError(pointed(cfg.Path, err))
+		case errors.Is(err, errKey), errors.Is(err, errStore):
 			return nil, nil, nil, configError(err)
 		}
 		return nil, nil, nil, failure(err)
@@ -379,7 +383,68 @@ func openEngineShared(ctx context.Context, cfg *config.File, cont bool, s Stream
 func engineCheck(cfg *config.File) error {
 	eng, err := modebox.New(cfg.Engine)
 	if err != nil {
-		return fmt.Errorf("%s: %w", cfg.Path, err)
+		return pointed(cfg.Path, err)
 	}
 	return eng.Close()
 }
+
+// pointed names the file and, where the engine's configuration error is
+// about a field that a section of modebox.json sets, that section's JSON
+// Pointer instead of the Go field: "modebox.json: /tools/shh: matches no
+// tool", not "modebox: EngineConfig.Policies[\"shh\"]: …". The code
+// stays the error's.
+func pointed(path string, err error) error {
+	var ce *modebox.ConfigError
+	if !errors.As(err, &ce) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	ptr, what := "", ""
+	if f, ok := strings.CutSuffix(ce.Field, "]"); ok {
+		if field, key, ok := strings.Cut(f, "["); ok {
+			if k, uerr := strconv.Unquote(key); uerr == nil {
+				switch field {
+				case "EngineConfig.Policies":
+					ptr = "/tools/" + pointerToken(k)
+				case "EngineConfig.Flows.Sources":
+					ptr, what = "/flows/sources", strconv.Quote(k)+": "
+				case "EngineConfig.Flows.Sinks":
+					ptr, what = "/flows/sinks", strconv.Quote(k)+": "
+				}
+			}
+		}
+	}
+	switch ce.Field {
+	case "Shell":
+		ptr = "/shell"
+	case "FS":
+		ptr = "/fs"
+	case "Fetch":
+		ptr = "/fetch"
+	}
+	if ptr == "" {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	code := configCode(err)
+	msg := ce.Error()
+	msg = strings.TrimPrefix(msg, "modebox: "+ce.Field+": ")
+	msg = strings.TrimPrefix(msg, string(code)+": ")
+	msg = strings.TrimSuffix(msg, " ("+string(code)+")")
+	return &pointedError{code: code, msg: path + ": " + ptr + ": " + what + msg, err: err}
+}
+
+// pointerToken escapes a key for a JSON Pointer (RFC 6901).
+func pointerToken(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+// pointedError is pointed's error: its own message over the engine's
+// error, and that error's code.
+type pointedError struct {
+	code codes.Code
+	msg  string
+	err  error
+}
+
+func (e *pointedError) Error() string     { return e.msg }
+func (e *pointedError) Unwrap() error     { return e.err }
+func (e *pointedError) ErrorCode() string { return string(e.code) }

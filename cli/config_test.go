@@ -273,3 +273,51 @@ func TestCountFlagValues(t *testing.T) {
 		t.Errorf("String %q Type %q", g.String(), g.Type())
 	}
 }
+
+// TestEngineConfigErrorsNameThePointer: an error found while building the
+// engine from modebox.json names the file and the JSON Pointer of the
+// section, as Parse's errors do, not the Go field (EngineConfig.Policies,
+// Shell, FS, Fetch), and says its code once.
+func TestEngineConfigErrorsNameThePointer(t *testing.T) {
+	t.Setenv("MODEBOX_CONFIG", "")
+	t.Setenv("NOPE_NOT_SET", "")
+	os.Unsetenv("NOPE_NOT_SET")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "modebox.json")
+	for doc, want := range map[string]string{
+		`{"tools": {"shh": {"policy": "allow"}}}`:                                                                   "CONFIG_INVALID: " + path + ": /tools/shh: matches no tool",
+		`{"tools": {"a/b~": {"policy": "allow"}}}`:                                                                  "CONFIG_INVALID: " + path + ": /tools/a~1b~0: ",
+		`{"fs": {"mounts": [{"host": "` + dir + `", "guest": "/o"}], "deny": ["*.{db,json}"]}}`:                     "FS_CONFIG: " + path + ": /fs: new deny pattern",
+		`{"fetch": {"enabled": true, "allow": ["a.com:443"], "headers": {"a.com:443": {"X": "env:NOPE_NOT_SET"}}}}`: "FETCH_CONFIG: " + path + ": /fetch: headers for",
+	} {
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"run", "--config", path, "-"}, {"config", "check", path}} {
+			code, _, errs := runCLI(t, "return 1", args...)
+			if code != ExitConfig || !strings.Contains(errs, want) || strings.Contains(errs, "EngineConfig.") || strings.Count(errs, "_CONFIG") > 1 {
+				t.Errorf("%s %v: exit %d %q, want %q", doc, args[0], code, errs, want)
+			}
+		}
+	}
+}
+
+// TestRunProgramUnreadable: a program file that cannot be read fails the
+// command (exit 1, an envelope with -o json), without the usage text; an
+// unknown --lang is a usage error that names the flag.
+func TestRunProgramUnreadable(t *testing.T) {
+	t.Setenv("MODEBOX_CONFIG", "")
+	missing := filepath.Join(t.TempDir(), "nosuch.ts")
+	code, out, errs := runCLI(t, "", "run", missing)
+	if code != ExitFailed || !strings.Contains(errs, "cannot read the program") || strings.Contains(errs, "Usage:") || out != "" {
+		t.Errorf("missing file: exit %d %q %q", code, out, errs)
+	}
+	code, out, _ = runCLI(t, "", "run", "-o", "json", missing)
+	if code != ExitFailed || !strings.Contains(out, `"status":"error"`) || !strings.Contains(out, "no such file") {
+		t.Errorf("missing file, json: exit %d %q", code, out)
+	}
+	code, _, errs = runCLI(t, "return 1", "run", "--lang", "py", "-")
+	if code != ExitUsage || !strings.Contains(errs, `--lang must be js or ts, got "py"`) || strings.Contains(errs, "RunOptions") {
+		t.Errorf("--lang py: exit %d %q", code, errs)
+	}
+}

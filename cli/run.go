@@ -73,6 +73,11 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 			return nil
 		},
 		RunE: jsonErrors(g, s, func(cmd *cobra.Command, args []string) error {
+			switch lang {
+			case "", "js", "ts", "javascript", "typescript":
+			default:
+				return usageError("--lang must be js or ts, got %q", lang)
+			}
 			if memory != 0 && memory < modebox.MinMemory {
 				return usageError("--memory must be at least 512KiB (the engine cannot compile a program in less), got %d bytes", memory)
 			}
@@ -88,7 +93,9 @@ result as JSON on stdout; console lines go to stderr as they are logged.`,
 				return status(printResult(failedRun(modebox.CodeProgramTooLarge, big.Error()), g, false, s))
 			}
 			if err != nil {
-				return usageError("%v", err)
+				// a file that cannot be read is the command failing, not
+				// a usage error: no usage text, and an envelope with -o json
+				return failure(fmt.Errorf("cannot read the program: %w", err))
 			}
 			scr := newScreen(s)
 			opts := modebox.RunOptions{Lang: modebox.Lang(lang), Limits: lim, Seed: seed, Approver: approverFor(s, noPrompt, scr)}

@@ -85,7 +85,7 @@ func (s *Server) approverFor(rt route, req *mcp.CallToolRequest) modebox.Approve
 }
 
 // errCannotAsk is why calls are denied for clients that cannot be asked.
-var errCannotAsk = errors.New("this MCP client cannot ask its user for approval (no elicitation support), and the server does not offer the approve tool")
+var errCannotAsk = errors.New("this MCP client cannot ask its user for approval (no elicitation support), and the server does not offer the approve tool (\"mcp\": {\"approveTool\": true} in modebox.json, or mcpserver.Options.ApproveTool, offers it)")
 
 var denyApprover = modebox.ApproverFunc(func(context.Context, modebox.ApprovalRequest) (modebox.Decision, error) {
 	return modebox.Deny, errCannotAsk

@@ -89,7 +89,12 @@ func (s *Sandbox) resolveUser() error {
 	}
 	for _, w := range s.workspaces {
 		if !id.may(w, unix.W_OK|unix.X_OK) {
-			fix := fmt.Sprintf("chown the workspace to the user commands should run as and name it in the shell's \"user\" (chown -R %d:%d %s), or set \"user\": \"root\" to run commands as host uid 0 (not recommended)", id.uid, id.gid, w)
+			who := "whom commands run as (the first workspace's owner, else nobody)"
+			if u != "" {
+				who = "named in the shell's \"user\""
+			}
+			fix := fmt.Sprintf("give the workspace to %s, %s: chown %d:%d %s (add -R for what it holds, but leave files the host trusts, such as modebox.json, to their owner); "+
+				"or name in \"user\" one who can write it; or set \"user\": \"root\" to run commands as host uid 0 (not recommended)", id, who, id.uid, id.gid, w)
 			return &Error{Code: codes.SandboxConfig, Reason: fmt.Sprintf("modebox runs as root and commands run as %s, who cannot write the workspace %s", id, w), Fix: fix}
 		}
 	}
