@@ -57,6 +57,9 @@ type nestFrame struct {
 	stmt   int  // statement levels counted in this bracket
 	expr   int  // expression levels counted in this bracket
 	arrows int  // arrows counted in this bracket (scopes)
+	// a decorator was read in this bracket and what it decorates has not
+	// begun (no "class" since): a line break ends nothing (nestScan.asi)
+	decorator bool
 }
 
 // nestRegexWords are the keywords after which a "/" starts a regular
@@ -87,6 +90,9 @@ var nestOperandWords = map[string]bool{"this": true, "super": true, "null": true
 var nestAmbiguousWords = map[string]bool{
 	"of": true, "await": true, "yield": true, "let": true, "async": true, "get": true, "set": true, "as": true, "satisfies": true, "type": true,
 	"implements": true, "interface": true, "package": true, "private": true, "protected": true, "public": true, "static": true,
+	// TypeScript's abstract constructor type, "abstract new () => T",
+	// which esbuild reads across a line break
+	"abstract": true,
 	// the end of a TypeScript type (as const, => void), or a variable
 	"const": true, "void": true, "keyof": true, "readonly": true, "unique": true, "infer": true, "is": true, "asserts": true,
 }
@@ -259,6 +265,7 @@ func (n *nestScan) endExpr(stmt bool) {
 	if stmt {
 		n.nest -= f.stmt
 		f.stmt = 0
+		f.decorator = false
 	}
 }
 
@@ -724,7 +731,12 @@ func (n *nestScan) operator(p string, offset int) *nestingError {
 		n.setStart()
 		n.regexOK, n.ambig = false, true // the end of a type argument list, or a comparison
 		return nil
-	case "~", "?", "**", "...", "@",
+	case "@":
+		n.top().decorator = true
+		if err := n.add(offset, false); err != nil {
+			return err
+		}
+	case "~", "?", "**", "...",
 		"=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??=":
 		if err := n.add(offset, false); err != nil {
 			return err
@@ -758,13 +770,27 @@ var nestGoesOn = map[string]bool{"else": true, "while": true, "catch": true, "fi
 // inserted ";" mends). Without it, a program of lines without semicolons
 // counted a level for each assignment.
 func (n *nestScan) asi(w string) {
-	if !n.restricted && (n.prevDot || !(n.operand || n.closed) || nestContinues[w]) {
+	if f := n.top(); f.decorator {
+		// "@d⏎class", "@d⏎abstract class", "@d⏎static m() {}": what a
+		// decorator decorates may start on the next line, and a class
+		// expression goes on nesting inside whatever was open
+		f.decorator = w != "class"
 		return
 	}
-	if f := n.top(); f.open != 0 && f.open != '{' {
-		return
+	if n.asiEnds(w) {
+		n.endExpr(!nestGoesOn[w])
 	}
-	n.endExpr(!nestGoesOn[w])
+}
+
+// asiEnds reports whether asi ends the current bracket's levels before
+// the word w after a line break (TestASIAgreesWithEsbuild checks each
+// place where it does against esbuild).
+func (n *nestScan) asiEnds(w string) bool {
+	f := n.top()
+	if f.decorator || !n.restricted && (n.prevDot || !(n.operand || n.closed) || nestContinues[w]) {
+		return false
+	}
+	return f.open == 0 || f.open == '{'
 }
 
 // stmtGoesOn reports whether the next token from i is the word "else"

@@ -91,6 +91,13 @@ func deepPrograms(n int) map[string]string {
 		"asiInstanceof":   "x = " + r("a?b:c\ninstanceof d?", n) + "e:f",
 		"asiDoFuncs":      "class A{}\nwhile(" + strings.NewReplacer(";", "\n").Replace(doWhiles(n)) + ")\n",
 		"typesAsiCond":    "type T<X> = " + r("X\nextends 1 ? 2 : ", n) + "3\nreturn 1",
+		// the attack on that rule (helper review): what a decorator
+		// decorates may start on the next line, inside an expression that
+		// goes on nesting; TypeScript's "abstract⏎new () => T" is one type
+		"asiDecorator":         "return " + r("@d\nclass extends "+r("new ", 1900), n/2000) + "Object" + r("{}", n/2000),
+		"asiDecoratorAbstract": "return " + r("@d\nabstract\nclass extends "+r("new ", 1900), n/2000) + "Object" + r("{}", n/2000),
+		"asiDecoratorChain":    "return " + r("class extends @d\nclass extends ", n/15) + "Object" + r("{}", 2*(n/15)),
+		"typesAsiAbstract":     "return " + r("():abstract\nnew()=>X=>", n/3) + "1",
 	}
 }
 
