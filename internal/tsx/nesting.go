@@ -774,7 +774,7 @@ func (n *nestScan) asi(w string) {
 		// "@d⏎class", "@d⏎abstract class", "@d⏎static m() {}": what a
 		// decorator decorates may start on the next line, and a class
 		// expression goes on nesting inside whatever was open
-		f.decorator = w != "class"
+		f.decorator = w != "class" || n.prevDot // "@d.⏎class" is a name
 		return
 	}
 	if n.asiEnds(w) {

@@ -98,6 +98,7 @@ func deepPrograms(n int) map[string]string {
 		"asiDecoratorAbstract": "return " + r("@d\nabstract\nclass extends "+r("new ", 1900), n/2000) + "Object" + r("{}", n/2000),
 		"asiDecoratorChain":    "return " + r("class extends @d\nclass extends ", n/15) + "Object" + r("{}", 2*(n/15)),
 		"typesAsiAbstract":     "return " + r("():abstract\nnew()=>X=>", n/3) + "1",
+		"asiDecoratorDotClass": "return " + r("@d.\nclass\nclass extends "+r("new ", 1900), n/2000) + "Object" + r("{}", n/2000),
 	}
 }
 
