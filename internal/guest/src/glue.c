@@ -62,11 +62,16 @@ static JSValue hook_tools, hook_builtins, hook_start, hook_settle, hook_format;
    (an int) in the snapshot. */
 static JSValue program_fn;
 
-/* Host calls in flight: the promise and the tool's name, by call id. */
+/* Host calls in flight: the promise and the tool's name, by call id, and
+   the program's frame that made the call (its function and instruction,
+   for the error a failed call rejects with; undefined if none). */
 typedef struct {
     int32_t id;
-    JSValue promise, tool;
+    JSValue promise, tool, site;
+    uint32_t site_pc;
 } pending_call;
+/* the prelude's file name: its frames are not a call's site */
+static JSAtom prelude_atom;
 static pending_call *calls;
 static int calls_len, calls_cap;
 static int32_t last_call_id;
@@ -728,6 +733,11 @@ static JSValue js_mem_refused(JSContext *c, JSValueConst this_val, int argc,
 JSValue JS_ModeboxNewPromise(JSContext *ctx);
 void JS_ModeboxSettlePromise(JSContext *ctx, JSValueConst promise,
                              JSValueConst value, int is_reject);
+/* In quickjs.c (patch quickjs-zn6-call-site): the program's frame that
+   makes a host call, and that frame added to the stack of an error. */
+JSValue JS_ModeboxCallSite(JSContext *ctx, JSAtom skip, uint32_t *pc);
+void JS_ModeboxAddFrame(JSContext *ctx, JSValueConst err, JSValueConst fn,
+                        uint32_t pc);
 /* In quickjs.c (src/json_fast.c): JSON.stringify of plain data, as a
    string or as UTF-8 appended to a buffer. */
 int JS_ModeboxStringifyPlain(JSContext *ctx, JSValueConst v, JSValue *out);
@@ -781,6 +791,7 @@ static JSValue send_call(JSContext *c, JSValueConst tool_val,
     pc->id = id;
     pc->promise = JS_DupValue(c, promise);
     pc->tool = JS_DupValue(c, tool_val);
+    pc->site = JS_ModeboxCallSite(c, prelude_atom, &pc->site_pc);
     answer = host_event(EV_CALL, id, payload, (int32_t)n);
     if (answer == ANSWER_STOP) {
         JS_FreeValue(c, promise);
@@ -1145,6 +1156,7 @@ EXPORT(mb_init) int32_t mb_init(const char *prelude, int32_t len,
     JS_SetPropertyStr(ctx, global, "__modebox_mem_refused", fn);
     JS_FreeValue(ctx, global);
 
+    prelude_atom = JS_NewAtom(ctx, "<prelude>");
     hooks = JS_Eval(ctx, prelude, (size_t)len, "<prelude>",
                     JS_EVAL_TYPE_GLOBAL);
     if (JS_IsException(hooks)) {
@@ -1389,14 +1401,18 @@ EXPORT(mb_settle) int32_t mb_settle(int32_t id, int32_t ok, const char *buf,
         free_input(buf);
         v = JS_Call(ctx, hook_settle, JS_UNDEFINED, 2, (JSValueConst *)args);
         JS_FreeValue(ctx, args[1]);
-        if (JS_IsException(v))
+        if (JS_IsException(v)) {
             failed = 1;
-        else
+        } else {
+            if (!JS_IsUndefined(pc.site))
+                JS_ModeboxAddFrame(ctx, v, pc.site, pc.site_pc);
             JS_ModeboxSettlePromise(ctx, pc.promise, v, 1);
+        }
         JS_FreeValue(ctx, v);
     }
     JS_FreeValue(ctx, pc.promise);
     JS_FreeValue(ctx, pc.tool);
+    JS_FreeValue(ctx, pc.site);
     if (failed) {
         report_exception(JS_GetException(ctx));
         return 1;
