@@ -206,6 +206,9 @@ func printHTTPUsage(w io.Writer, a net.Addr, ho mcpserver.HTTPOptions, generated
 	}
 	endpoint := base + mcpserver.DefaultPath
 	fmt.Fprintf(w, "modebox mcp: serving Streamable HTTP at %s\n", endpoint)
+	if t, ok := a.(*net.TCPAddr); ok && t.IP.IsUnspecified() && len(ho.AllowedHosts) == 0 {
+		fmt.Fprintf(w, "modebox mcp: listening on every interface (%s), but only loopback Hosts are accepted: add --allow-host NAME for each name or address other machines use\n", a)
+	}
 	if ho.NoAuth {
 		fmt.Fprintln(w, "modebox mcp: warning: --no-auth: no authentication; anyone who can reach this port can run programs")
 		fmt.Fprintf(w, "modebox mcp: runs page: %s/runs\n", base)

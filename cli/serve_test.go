@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modebox/modebox/mcpserver"
 )
 
 // A real MCP client (the Go SDK) drives `modebox mcp` over stdio: it lists
@@ -53,5 +56,26 @@ func TestMCPServerOverStdio(t *testing.T) {
 	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"code": "throw new Error('nope')"}})
 	if err != nil || !res.IsError {
 		t.Fatalf("a failing program must be an isError result: %v %+v", err, res)
+	}
+}
+
+// TestHTTPUsageEveryInterface: served on the unspecified address, the
+// printed URL is loopback's (the only Host accepted without
+// --allow-host), and a line says so and how to open it to others.
+func TestHTTPUsageEveryInterface(t *testing.T) {
+	var b strings.Builder
+	printHTTPUsage(&b, &net.TCPAddr{IP: net.IPv4zero, Port: 8085}, mcpserver.HTTPOptions{NoAuth: true}, false)
+	if out := b.String(); !strings.Contains(out, "http://127.0.0.1:8085/mcp") || !strings.Contains(out, "add --allow-host NAME") {
+		t.Errorf("%s", out)
+	}
+	b.Reset()
+	printHTTPUsage(&b, &net.TCPAddr{IP: net.IPv4zero, Port: 8085}, mcpserver.HTTPOptions{NoAuth: true, AllowedHosts: []string{"box.lan"}}, false)
+	if out := b.String(); strings.Contains(out, "--allow-host") {
+		t.Errorf("with an allowed host: %s", out)
+	}
+	b.Reset()
+	printHTTPUsage(&b, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8085}, mcpserver.HTTPOptions{NoAuth: true}, false)
+	if out := b.String(); strings.Contains(out, "--allow-host") {
+		t.Errorf("loopback: %s", out)
 	}
 }

@@ -169,7 +169,7 @@ type httpHandler struct {
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.hostAllowed(r.Host) {
-		httpError(w, http.StatusForbidden, CodeForbiddenHost, "Host not allowed")
+		httpError(w, http.StatusForbidden, CodeForbiddenHost, "Host not allowed: the server accepts loopback names and addresses, and those its operator allows (modebox mcp --allow-host, HTTPOptions.AllowedHosts)")
 		return
 	}
 	if origins := r.Header.Values("Origin"); len(origins) > 0 {
