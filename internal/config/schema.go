@@ -16,8 +16,9 @@ var schemaJSON []byte
 // below 512KiB written as a string), URLs that match
 // the URL pattern but do not parse, and keys that must name another entry
 // of the file (allowWrite keys, fetch header entries), header names given
-// twice in another case, rule namespaces that are near misses of a
-// configured server's name, a server's working directory that does not
-// exist, and a token store URL whose query holds a password. The caller
-// may modify the result.
+// twice in another case, the syntax of allowlist entries, tool rules that
+// would match no tool (a "tools." prefix, a built-in tool used as a
+// namespace, a namespace that is a near miss of a configured server's
+// name), a server's working directory that does not exist, and a token store URL whose query holds a
+// password. The caller may modify the result.
 func Schema() []byte { return slices.Clone(schemaJSON) }
