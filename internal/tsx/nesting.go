@@ -91,8 +91,9 @@ var nestAmbiguousWords = map[string]bool{
 	"of": true, "await": true, "yield": true, "let": true, "async": true, "get": true, "set": true, "as": true, "satisfies": true, "type": true,
 	"implements": true, "interface": true, "package": true, "private": true, "protected": true, "public": true, "static": true,
 	// TypeScript's abstract constructor type, "abstract new () => T",
-	// which esbuild reads across a line break
-	"abstract": true,
+	// and a type parameter's variance, "<out T>", which esbuild reads
+	// across a line break
+	"abstract": true, "out": true,
 	// the end of a TypeScript type (as const, => void), or a variable
 	"const": true, "void": true, "keyof": true, "readonly": true, "unique": true, "infer": true, "is": true, "asserts": true,
 }

@@ -99,6 +99,9 @@ func deepPrograms(n int) map[string]string {
 		"asiDecoratorChain":    "return " + r("class extends @d\nclass extends ", n/15) + "Object" + r("{}", 2*(n/15)),
 		"typesAsiAbstract":     "return " + r("():abstract\nnew()=>X=>", n/3) + "1",
 		"asiDecoratorDotClass": "return " + r("@d.\nclass\nclass extends "+r("new ", 1900), n/2000) + "Object" + r("{}", n/2000),
+		// a second attack: a type parameter's variance, "<out⏎T>"
+		"typesAsiOutClass": "x = " + r(r("new ", 1900)+"class<out\nT> extends ", n/1900) + "Object" + r("{}", n/1900),
+		"typesAsiOutFunc":  "x = " + r(r("new ", 1000)+"function<out\nT>() { return ", n/1000) + "1" + r("}", n/1000),
 	}
 }
 
