@@ -77,6 +77,10 @@ var nestExprWords = map[string]bool{
 	"new": true, "typeof": true, "void": true, "delete": true, "await": true, "yield": true, "extends": true,
 	// TypeScript's type operators
 	"keyof": true, "readonly": true, "unique": true, "infer": true, "is": true, "asserts": true,
+	// TypeScript's modifiers that esbuild reads by recursing once for
+	// each, however many are repeated ("public public … x" in a class,
+	// "declare declare … const x")
+	"public": true, "private": true, "protected": true, "override": true, "declare": true,
 }
 
 // nestStmtWords are the keywords that add a statement level.
@@ -93,7 +97,7 @@ var nestAmbiguousWords = map[string]bool{
 	// TypeScript's abstract constructor type, "abstract new () => T",
 	// and a type parameter's variance, "<out T>", which esbuild reads
 	// across a line break
-	"abstract": true, "out": true,
+	"abstract": true, "out": true, "override": true, "declare": true,
 	// the end of a TypeScript type (as const, => void), or a variable
 	"const": true, "void": true, "keyof": true, "readonly": true, "unique": true, "infer": true, "is": true, "asserts": true,
 }

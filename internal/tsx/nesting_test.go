@@ -102,6 +102,15 @@ func deepPrograms(n int) map[string]string {
 		// a second attack: a type parameter's variance, "<out⏎T>"
 		"typesAsiOutClass": "x = " + r(r("new ", 1900)+"class<out\nT> extends ", n/1900) + "Object" + r("{}", n/1900),
 		"typesAsiOutFunc":  "x = " + r(r("new ", 1000)+"function<out\nT>() { return ", n/1000) + "1" + r("}", n/1000),
+		// a third review: TypeScript's modifiers, each a recursion in
+		// esbuild however many are repeated (an undercount since the
+		// sixth round, not the line-break rule's)
+		"typesPublic":    "class C { " + r("public ", n) + "x }",
+		"typesPrivate":   "class C { " + r("private ", n) + "x }",
+		"typesProtected": "class C { " + r("protected ", n) + "x }",
+		"typesOverride":  "class C { " + r("override ", n) + "x }",
+		"typesReadonly":  "class C { " + r("readonly ", n) + "x }",
+		"typesDeclare":   r("declare ", n) + "const x: number\nreturn 1",
 	}
 }
 
