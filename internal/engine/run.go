@@ -155,8 +155,15 @@ func (r *run) resetInstance(e *Engine) {
 func (e *Engine) Run(ctx context.Context, req Request) *Result {
 	if req.Hold == nil {
 		if d := e.forSetup(req.Setup); d != nil {
-			req.Setup = nil // installed in d's snapshot (setup.go)
-			return d.Run(ctx, req)
+			dreq := req
+			dreq.Setup = nil // installed in d's snapshot (setup.go)
+			res := d.Run(ctx, dreq)
+			if res.Err == nil || res.Err.Code != codes.ImageClosed {
+				return res
+			}
+			// d was dropped (a least recently used setup's engine is
+			// closed) between the lookup and the run, and nothing ran:
+			// the run installs its setup itself, on e
 		}
 	}
 	if req.Hold != nil && req.Hold.e != e {

@@ -530,3 +530,26 @@ func TestSetupDerivedConcurrent(t *testing.T) {
 	}
 	t.Logf("%d derivations", derivations(e))
 }
+
+// TestSetupDerivedClosedBeforeRun: a derived engine closed between the
+// lookup that found it and its run (a concurrent run dropped it, the
+// least recently used) ran nothing, and the run installs its setup
+// itself instead of failing with IMAGE_CLOSED (TestSetupDerivedConcurrent
+// met this under load).
+func TestSetupDerivedClosedBeforeRun(t *testing.T) {
+	deriving(t)
+	e := loadOwn(t)
+	runOn(t, e, addSetup, `return 1`)
+	d := derivedFor(t, e, addSetup)
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := tsx.Transform(`return [Object.keys(tools).join(), await tools.add({a: 2, b: 3})]`, tsx.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.Run(context.Background(), Request{Code: p.Code, Setup: addSetup, Host: addHost{}})
+	if r.Err != nil || !strings.Contains(string(r.Value), ",5]") {
+		t.Fatalf("%s %+v", r.Value, r.Err)
+	}
+}
