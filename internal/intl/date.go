@@ -519,10 +519,13 @@ func (f *dateTimeFormat) bestPattern(skeleton string) string {
 	if len(dateReq) > 0 && len(timeReq) > 0 {
 		datePat := f.bestAppending(dateReq)
 		timePat := f.bestAppending(timeReq)
+		// as ICU's DateTimePatternGenerator: the month's width decides
+		// (MMMM long, or full with any weekday; MMM medium; a narrow or
+		// numeric month short)
 		style := "short"
-		if m, ok := dateReq['M']; ok && m.n >= 4 {
+		if m, ok := dateReq['M']; ok && m.n == 4 {
 			style = "long"
-			if e, ok := dateReq['E']; ok && e.n >= 4 {
+			if _, ok := dateReq['E']; ok {
 				style = "full"
 			}
 		} else if ok && m.n == 3 {
