@@ -467,16 +467,26 @@
   'a'.localeCompare('b');
   new NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(1);
   const arrayJoinSep = ',';
+  // the arrays being joined, innermost last: one met again (an array that
+  // holds itself) is "", as in V8 and as join and toString do
+  const joining = O.create(null);
+  let joinDepth = 0;
   hidden(Array.prototype, 'toLocaleString', function toLocaleString(locales, options) {
     const o = O(this);
-    const len = o.length >>> 0;
-    let out = '';
-    for (let i = 0; i < len; i++) {
-      if (i > 0) out += arrayJoinSep;
-      const v = o[i];
-      if (v !== undefined && v !== null) out += StringCtor(v.toLocaleString(locales, options));
+    for (let k = 0; k < joinDepth; k++) if (joining[k] === o) return '';
+    joining[joinDepth++] = o;
+    try {
+      const len = o.length >>> 0;
+      let out = '';
+      for (let i = 0; i < len; i++) {
+        if (i > 0) out += arrayJoinSep;
+        const v = o[i];
+        if (v !== undefined && v !== null) out += StringCtor(v.toLocaleString(locales, options));
+      }
+      return out;
+    } finally {
+      joining[--joinDepth] = undefined;
     }
-    return out;
   });
   const upper = String.prototype.toUpperCase, lower = String.prototype.toLowerCase;
   function caseLocale(locales) {
