@@ -130,6 +130,9 @@ func encodeConfig(c *Config) []byte {
 		"timeout": ns(l.Timeout), "memory": l.Memory, "fuel": l.Fuel, "maxCalls": l.MaxCalls,
 		"maxConcurrency": l.MaxConcurrency, "maxValue": l.MaxValue, "maxLog": l.MaxLog,
 		"maxClockReads": l.MaxClockReads, "maxTimers": l.MaxTimers,
+		// the engine-wide ones
+		"maxRuns": c.Limits.MaxRuns, "maxQueued": c.Limits.MaxQueued,
+		"queueTimeout": ns(c.Limits.QueueTimeout), "approvalTimeout": ns(c.Limits.ApprovalTimeout),
 	}
 	if c.TokenStore != "" {
 		doc["tokenStore"] = c.TokenStore
