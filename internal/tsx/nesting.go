@@ -23,15 +23,17 @@ import (
 //   - every open bracket ( [ { and template substitution is a level;
 //   - within a bracket, each token that makes a parser recurse without a
 //     bracket adds a level: prefix operators, assignments, "**", "?",
-//     ":", "=>", "...", "<", the keywords new, typeof, void, delete,
-//     await, yield and extends (the expression's levels), and if, else,
-//     while, for, do and with (the statement's levels; ":" is counted
-//     here too, for labels);
+//     ":", "=>", "...", "<", "@", the keywords new, typeof, void, delete,
+//     await, yield and extends, TypeScript's type operators and its
+//     modifiers public, private, protected, override and declare (the
+//     expression's levels), and if, else, while, for, do and with (the
+//     statement's levels; ":" is counted here too, for labels);
 //   - a "," ends the expression's levels of its bracket, a ";" ends both,
-//     except before "else" (the statement's levels go on);
-//   - so does a line break where JavaScript inserts a ";" (nestScan.asi): in a
-//     block or the body, between an operand or a "}" and a word that
-//     cannot continue it.
+//     except before "else" or "while" (the statement's levels go on);
+//   - so does a line break where JavaScript inserts a ";" (nestScan.asi):
+//     in a block or the body, between an operand, a "}" or a break,
+//     continue, return or debugger and a word that cannot continue it,
+//     unless a decorator waits for what it decorates.
 //
 // The nesting is the sum over the open brackets; the scopes are the open
 // braces plus the arrows counted in each bracket. Where the lexer cannot
