@@ -28,15 +28,18 @@ func (f countFlag[T]) String() string {
 }
 
 func (f countFlag[T]) Set(s string) error {
-	if rest, neg := strings.CutPrefix(s, "-"); neg && rest != "" && allDigits(rest) {
-		return errors.New("must not be negative")
-	}
-	if !allDigits(s) {
-		return errors.New("must be a whole number written in decimal digits, such as 100")
-	}
+	// base 10 takes no sign, prefix, underscore or space
 	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || n > f.max {
+	switch {
+	case errors.Is(err, strconv.ErrRange) || err == nil && n > f.max:
 		return errors.New("must be at most " + strconv.FormatUint(f.max, 10))
+	case err != nil && strings.HasPrefix(s, "-"):
+		if _, nerr := strconv.ParseUint(s[1:], 10, 64); nerr == nil || errors.Is(nerr, strconv.ErrRange) {
+			return errors.New("must not be negative")
+		}
+		fallthrough
+	case err != nil:
+		return errors.New("must be a whole number written in decimal digits, such as 100")
 	}
 	*f.v = T(n)
 	return nil
@@ -44,15 +47,3 @@ func (f countFlag[T]) Set(s string) error {
 
 // Type names the flag's value in usage text.
 func (f countFlag[T]) Type() string { return "count" }
-
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}

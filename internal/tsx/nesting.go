@@ -794,7 +794,7 @@ func (n *nestScan) asi(w string) {
 // place where it does against esbuild).
 func (n *nestScan) asiEnds(w string) bool {
 	f := n.top()
-	if f.decorator || !n.restricted && (n.prevDot || !(n.operand || n.closed) || nestContinues[w]) {
+	if f.decorator || !n.restricted && (!(n.operand || n.closed) || nestContinues[w]) { // after "." neither is set: a name follows
 		return false
 	}
 	return f.open == 0 || f.open == '{'
