@@ -1,6 +1,7 @@
 package modebox
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -169,7 +170,8 @@ type Result struct {
 	// Value is the program's return value as JSON; nil when it returned
 	// undefined (or failed).
 	Value json.RawMessage `json:"result"`
-	// Logs are the console lines, in order.
+	// Logs are the console lines, in order. In JSON they are always a
+	// list: [] when the run logged nothing (MarshalJSON).
 	Logs []Log `json:"logs"`
 	// LogsDropped counts console lines dropped past Limits.MaxLog (each
 	// line costs its bytes and LogLineOverhead; once one is dropped, every
@@ -193,6 +195,26 @@ type Result struct {
 	// MaxJournalValues bytes, which a token could not carry either: such
 	// a run that pauses fails with CodeTokenTooLarge.
 	Journal *Journal `json:"-"`
+}
+
+// MarshalJSON encodes r with its fields' tags, and Logs as [] where it is
+// nil, so that a run that logged nothing reads as the CLI and the MCP
+// server print it. It escapes no HTML characters (& < >): the encoder
+// that calls it escapes them or not as it was told to
+// (json.Encoder.SetEscapeHTML), so values keep their bytes.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type fields Result // the same fields without this method
+	f := fields(r)
+	if f.Logs == nil {
+		f.Logs = []Log{}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // PendingCall is a call that waits for approval in a paused run: its ID
