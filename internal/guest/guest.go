@@ -36,13 +36,14 @@ var Prelude = noSource + intlJS + "\n" + withBuiltins(preludeJS, builtinsJS)
 // Sources are the texts the prelude compiles on first use and asks the
 // host for (a synchronous host call, as Intl's), so that the snapshot
 // every run restores does not hold them: URL (url.js), console's
-// directives (console.js), AbortController (abort.js) and the ES2025 Set
-// methods (setmethods.js).
+// directives (console.js), AbortController (abort.js), the ES2025 Set
+// methods (setmethods.js) and Array.fromAsync (fromasync.js).
 var Sources = map[string]string{
-	"url":     noSource + urlJS,
-	"console": noSource + withoutLeadingComment(consoleJS),
-	"abort":   noSource + withoutLeadingComment(abortJS),
-	"set":     noSource + withoutLeadingComment(setMethodsJS),
+	"url":       noSource + urlJS,
+	"console":   noSource + withoutLeadingComment(consoleJS),
+	"abort":     noSource + withoutLeadingComment(abortJS),
+	"set":       noSource + withoutLeadingComment(setMethodsJS),
+	"fromAsync": noSource + withoutLeadingComment(fromAsyncJS),
 }
 
 const noSource = "'use nosource';\n"
@@ -80,6 +81,9 @@ var abortJS string
 
 //go:embed setmethods.js
 var setMethodsJS string
+
+//go:embed fromasync.js
+var fromAsyncJS string
 
 // withoutLeadingComment is src without the // lines it begins with: a
 // run that compiles the text need not read its documentation.

@@ -140,34 +140,12 @@
     const promise = new this((a, b) => { resolve = a; reject = b; });
     return { promise, resolve, reject };
   });
-  // Array.fromAsync (ES2026, in Node 22): an async iterable's values as
-  // they come, a sync iterable's or an array-like's awaited one by one,
-  // each mapped value awaited; a constructor this (Array, a subclass)
-  // makes the result, as in Array.from.
-  const isConstructor = (f) => {
-    try { construct(function () {}, [], f); return true; } catch { return false; }
-  };
-  const defineElement = (a, k, value) => defineProperty(a, k, { value, writable: true, enumerable: true, configurable: true });
-  polyfill(ArrayCtor, 'fromAsync', async function fromAsync(items, mapfn = undefined, thisArg = undefined) {
-    if (mapfn !== undefined && typeof mapfn !== 'function') throw new TypeErrorCtor(StringCtor(mapfn) + ' is not a function');
-    if (items == null) throw new TypeErrorCtor(`Cannot read properties of ${items} (reading 'Symbol(Symbol.asyncIterator)')`);
-    const C = this;
-    const put = async (a, k, v) => defineElement(a, k, mapfn === undefined ? v : await apply(mapfn, thisArg, [v, k]));
-    const asyncIt = items[Symbol.asyncIterator], syncIt = items[Symbol.iterator];
-    if (asyncIt != null || syncIt != null) {
-      const a = isConstructor(C) ? new C() : [];
-      let k = 0;
-      // for await awaits a sync iterable's values, not an async one's
-      for await (const v of items) await put(a, k++, v);
-      a.length = k;
-      return a;
-    }
-    const o = O(items);
-    const len = Math.min(Math.max(Math.trunc(+o.length) || 0, 0), Number.MAX_SAFE_INTEGER);
-    const a = isConstructor(C) ? new C(len) : new ArrayCtor(len);
-    for (let k = 0; k < len; k++) await put(a, k, await o[k]);
-    a.length = len;
-    return a;
+  // Array.fromAsync (in Node 22): fromasync.js, compiled on first call
+  // (hostSource).
+  let fromAsyncImpl;
+  polyfill(ArrayCtor, 'fromAsync', function fromAsync(items, mapfn = undefined, thisArg = undefined) {
+    if (!fromAsyncImpl) fromAsyncImpl = evalFn(hostSource('fromAsync'))([ArrayCtor, TypeErrorCtor, StringCtor, O, apply, construct, defineProperty]);
+    return apply(fromAsyncImpl, this, [items, mapfn, thisArg]);
   });
   polyfill(String.prototype, 'isWellFormed', function isWellFormed() {
     return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/.test(StringCtor(this));
