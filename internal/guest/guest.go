@@ -37,13 +37,15 @@ var Prelude = noSource + intlJS + "\n" + withBuiltins(preludeJS, builtinsJS)
 // host for (a synchronous host call, as Intl's), so that the snapshot
 // every run restores does not hold them: URL (url.js), console's
 // directives (console.js), AbortController (abort.js), the ES2025 Set
-// methods (setmethods.js) and Array.fromAsync (fromasync.js).
+// methods (setmethods.js), Array.fromAsync (fromasync.js) and Node's
+// wrong-argument-type error (argtype.js).
 var Sources = map[string]string{
 	"url":       noSource + urlJS,
 	"console":   noSource + withoutLeadingComment(consoleJS),
 	"abort":     noSource + withoutLeadingComment(abortJS),
 	"set":       noSource + withoutLeadingComment(setMethodsJS),
 	"fromAsync": noSource + withoutLeadingComment(fromAsyncJS),
+	"argtype":   noSource + withoutLeadingComment(argTypeJS),
 }
 
 const noSource = "'use nosource';\n"
@@ -84,6 +86,9 @@ var setMethodsJS string
 
 //go:embed fromasync.js
 var fromAsyncJS string
+
+//go:embed argtype.js
+var argTypeJS string
 
 // withoutLeadingComment is src without the // lines it begins with: a
 // run that compiles the text need not read its documentation.

@@ -48,6 +48,7 @@
   const ArrayCtor = Array;
   const stringSlice = String.prototype.slice;
   const stringIncludes = String.prototype.includes;
+  const stringIndexOf = String.prototype.indexOf;
   const NumberCtor = Number;
   const parseIntFn = parseInt, parseFloatFn = parseFloat;
   const arrayJoin = Array.prototype.join;
@@ -78,7 +79,10 @@
   polyfill(Array.prototype, 'at', at);
   polyfill(String.prototype, 'at', function (i) { return apply(at, StringCtor(this), [i]); });
   polyfill(TypedArrayProto, 'at', at);
-  polyfill(O, 'hasOwn', function hasOwn(o, k) { return O.prototype.hasOwnProperty.call(O(o), k); });
+  polyfill(O, 'hasOwn', function hasOwn(o, k) {
+    if (o == null) throw new TypeErrorCtor('Cannot convert undefined or null to object');
+    return apply(hasOwnProp, O(o), [k]);
+  });
   function findLast(fn, thisArg) {
     for (let i = (this.length >>> 0) - 1; i >= 0; i--) if (apply(fn, thisArg, [this[i], i, this])) return this[i];
     return undefined;
@@ -91,18 +95,31 @@
     polyfill(proto, 'findLast', findLast);
     polyfill(proto, 'findLastIndex', findLastIndex);
   }
-  polyfill(Array.prototype, 'toSorted', function toSorted(cmp) { return Array.prototype.slice.call(this).sort(cmp); });
-  polyfill(Array.prototype, 'toReversed', function toReversed() { return Array.prototype.slice.call(this).reverse(); });
+  // The change-by-copy methods read every index, so a hole in the
+  // original is undefined in the copy, as the spec and V8 have it (slice
+  // would keep the hole).
+  function denseCopy(o) {
+    o = O(o);
+    const len = o.length >>> 0;
+    const a = new ArrayCtor(len);
+    for (let k = 0; k < len; k++) a[k] = o[k];
+    return a;
+  }
+  polyfill(Array.prototype, 'toSorted', function toSorted(cmp) {
+    if (cmp !== undefined && typeof cmp !== 'function') throw new TypeErrorCtor('The comparison function must be either a function or undefined: ' + (cmp !== null && typeof cmp === 'object' ? '#<' + ((getPrototypeOf(cmp) || {}).constructor || O).name + '>' : StringCtor(cmp)));
+    return denseCopy(this).sort(cmp);
+  });
+  polyfill(Array.prototype, 'toReversed', function toReversed() { return denseCopy(this).reverse(); });
   polyfill(Array.prototype, 'toSpliced', function toSpliced(...args) {
-    const copy = Array.prototype.slice.call(this);
+    const copy = denseCopy(this);
     copy.splice(...args);
     return copy;
   });
   polyfill(Array.prototype, 'with', function (i, v) {
-    const len = this.length >>> 0;
+    const len = O(this).length >>> 0;
     const k = toIndex(len, i);
     if (k < 0 || k >= len) throw new RangeError('Invalid index : ' + i);
-    const copy = Array.prototype.slice.call(this);
+    const copy = denseCopy(this);
     copy[k] = v;
     return copy;
   });
@@ -446,11 +463,26 @@
   }
 
   // Error options ({cause}) and V8's Error.captureStackTrace.
+  const constructFrame = '    at construct (native)\n';
   function wrapError(name, optionsIndex) {
     const Orig = G[name];
     if (typeof Orig !== 'function') return;
     const Wrapped = function (...args) {
       const e = construct(Orig, args, new.target || Wrapped);
+      // the stack starts at the caller, not at this wrapper and its
+      // construct
+      const st = e.stack;
+      if (typeof st === 'string') {
+        let i = 0;
+        for (;;) {
+          const nl = apply(stringIndexOf, st, ['\n', i]);
+          if (nl < 0) break;
+          const line = apply(stringSlice, st, [i, nl + 1]);
+          if (line !== constructFrame && !apply(stringIncludes, line, ['(<prelude>:'])) break;
+          i = nl + 1;
+        }
+        if (i > 0) hidden(e, 'stack', apply(stringSlice, st, [i]));
+      }
       const opts = args[optionsIndex];
       if (opts !== null && typeof opts === 'object' && 'cause' in opts) hidden(e, 'cause', opts.cause);
       return e;
@@ -872,20 +904,35 @@
     return err;
   }
 
+  // notCallback is Node's ERR_INVALID_ARG_TYPE TypeError for a callback
+  // that is not a function: argtype.js, compiled on first use
+  // (hostSource), names what it got.
+  function notCallback(fn) {
+    return evalFn(hostSource('argtype'))([TypeErrorCtor, StringCtor, getPrototypeOf, apply, stringSlice, hidden])('callback', 'function', fn);
+  }
+
   // ---- timers, served by the host's clock ----
   let nextTimer = 0;
   const cancelled = O.create(null);
   function timer(fn, ms, args, repeat) {
-    if (typeof fn !== 'function') throw new TypeErrorCtor('timer callback must be a function');
+    if (typeof fn !== 'function') throw notCallback(fn);
     const id = ++nextTimer;
-    // as Node: a delay past 2^31-1 ms (about 24.8 days) is 1 ms
-    let delay = Math.max(0, +ms || 0);
-    if (delay > 2147483647) delay = 1;
+    // as Node: a delay below 1 ms (0, negative, NaN) or past 2^31-1 ms
+    // (about 24.8 days) is 1 ms, so setTimeout(f, 0) and setTimeout(g, 1)
+    // run in the order they were set
+    let delay = +ms;
+    if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
     const tick = () => {
       apply(promiseThen, call('$sleep', { ms: delay }), [() => {
         if (cancelled[id]) return;
         if (!repeat) cancelled[id] = true;
-        apply(fn, undefined, args);
+        // a throw here is uncaught, as in Node: it fails the run
+        try {
+          apply(fn, undefined, args);
+        } catch (e) {
+          fail(e);
+          return;
+        }
         if (repeat && !cancelled[id]) tick();
       }]);
     };
@@ -896,7 +943,13 @@
   hidden(G, 'setInterval', function setInterval(fn, ms, ...args) { return timer(fn, ms, args, true); });
   hidden(G, 'clearTimeout', function clearTimeout(id) { cancelled[id] = true; });
   hidden(G, 'clearInterval', function clearInterval(id) { cancelled[id] = true; });
-  hidden(G, 'queueMicrotask', function queueMicrotask(fn) { apply(promiseThen, PromiseCtor.resolve(), [fn]); });
+  hidden(G, 'queueMicrotask', function queueMicrotask(fn) {
+    if (typeof fn !== 'function') throw notCallback(fn);
+    // a throw in the callback is uncaught, as in Node: it fails the run
+    apply(promiseThen, PromiseCtor.resolve(), [() => {
+      try { apply(fn, undefined, []); } catch (e) { fail(e); }
+    }]);
+  });
   const t0 = Date.now();
   hidden(G, 'performance', { now() { return Date.now() - t0; }, timeOrigin: t0 });
 
