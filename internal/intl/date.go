@@ -207,10 +207,13 @@ func newDateTimeFormat(locales []string, o options) (*dateTimeFormat, error) {
 				return nil, typeErr("Invalid option : option")
 			}
 		}
-		if required == "date" && f.dateStyle == "" {
+		// toLocaleDateString takes no timeStyle, toLocaleTimeString no
+		// dateStyle, even with the other style (ECMA-402's
+		// CreateDateTimeFormat)
+		if required == "date" && f.timeStyle != "" {
 			return nil, typeErr("Invalid option : timeStyle")
 		}
-		if required == "time" && f.timeStyle == "" {
+		if required == "time" && f.dateStyle != "" {
 			return nil, typeErr("Invalid option : dateStyle")
 		}
 		f.pattern = f.stylePattern()

@@ -60,6 +60,9 @@ type resolved struct {
 	locale string            // the tag resolvedOptions reports (without -u-)
 	data   string            // the data locale used
 	ext    map[string]string // -u- keywords asked for (nu, ca, hc, co, kn, kf)
+	// fallback: none of the requested locales is shipped, so locale is
+	// DefaultLocale
+	fallback bool
 }
 
 // lookup finds the data for a canonical tag, removing subtags from the
@@ -132,7 +135,7 @@ func resolveLocale(locales []string) (resolved, error) {
 			return resolved{locale: loc, data: d, ext: ext}, nil
 		}
 	}
-	return resolved{locale: DefaultLocale, data: "en", ext: map[string]string{}}, nil
+	return resolved{locale: DefaultLocale, data: "en", ext: map[string]string{}, fallback: true}, nil
 }
 
 func supportedLocales(locs []string) ([]string, error) {

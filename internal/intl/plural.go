@@ -162,7 +162,22 @@ func newPluralRules(locales []string, o options) (*pluralRules, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pluralRules{nf: nf, ordinal: typ == "ordinal", locale: nf.res.locale}, nil
+	return &pluralRules{nf: nf, ordinal: typ == "ordinal", locale: pluralLocale(nf.res)}, nil
+}
+
+// pluralLocale is the locale ICU reports for plural rules: that of the
+// rules it found, which CLDR gives by language (en-US and en-GB are en,
+// zh-Hant is zh) but for pt-PT; or the default locale as it is when no
+// requested locale is shipped.
+func pluralLocale(res resolved) string {
+	if res.fallback {
+		return res.locale
+	}
+	if res.locale == "pt-PT" || strings.HasPrefix(res.locale, "pt-PT-") {
+		return "pt-PT"
+	}
+	lang, _, _ := strings.Cut(res.locale, "-")
+	return lang
 }
 
 func (p *pluralRules) categories() []string {

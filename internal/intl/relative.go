@@ -92,7 +92,12 @@ func (f *relativeTimeFormat) parts(x numArg, unitArg string) ([]part, error) {
 	for i := range num {
 		num[i].Unit = unit
 	}
-	before, after, _ := strings.Cut(p, "{0}")
+	before, after, found := strings.Cut(p, "{0}")
+	if !found {
+		// a form that spells the number out (Arabic's dual, "قبل ثانيتين")
+		// has no number in it
+		return []part{{Type: "literal", Value: p}}, nil
+	}
 	var out []part
 	if before != "" {
 		out = append(out, part{Type: "literal", Value: before})
