@@ -69,4 +69,12 @@ t('for-of iterator returns a primitive', () => { for (const x of { [Symbol.itera
 t('iterables still iterate', () => { const s = new Set([1, 2]); const m = new Map([[1, 'a']]); function* g() { yield 3; } return [...s, ...m, ...g(), ...'ab', ...[[4]]]; });
 t('call spreads still spread', () => Math.max(...[1, 5], ...new Set([7]), ...(function* () { yield 2; })()));
 t('destructuring for-of still works', () => { const r = []; for (const [k, v] of [[1, 2], [3, 4]]) r.push(k + v); return r; });
+t('call spread of null', () => { const n0 = null; return Math.max(...n0); });
+t('new spread of null', () => { const n0 = null; return new Set(...n0); });
+t('a key that ends like a call', () => { const k = { '(...)': 5 }; for (const v of k['(...)']); });
+t('a call in brackets', () => { const k = { f() { return 1; } }; for (const v of k['f']()); });
+t('optional chain as a call spread', () => { const k = {}; return Math.max(...k?.z); });
+t('built-in in the prelude: groupBy', () => Object.groupBy(5, (x) => x));
+t('built-in in the prelude: ListFormat', () => new Intl.ListFormat('en').format(5));
+t('built-in: allSettled null', () => Promise.allSettled(null).catch((e) => e.message) && 'rejected');
 return out;
