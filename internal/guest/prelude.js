@@ -907,8 +907,10 @@
   // notCallback is Node's ERR_INVALID_ARG_TYPE TypeError for a callback
   // that is not a function: argtype.js, compiled on first use
   // (hostSource), names what it got.
+  let argTypeImpl;
   function notCallback(fn) {
-    return evalFn(hostSource('argtype'))([TypeErrorCtor, StringCtor, getPrototypeOf, apply, stringSlice, hidden])('callback', 'function', fn);
+    if (!argTypeImpl) argTypeImpl = evalFn(hostSource('argtype'))([TypeErrorCtor, StringCtor, getPrototypeOf, apply, stringSlice, hidden]);
+    return argTypeImpl('callback', 'function', fn);
   }
 
   // ---- timers, served by the host's clock ----
