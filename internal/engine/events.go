@@ -628,10 +628,12 @@ func classify(class int32, e *Error, errorCode string) codes.Code {
 	switch {
 	case errorCode != "" && codeLike(errorCode):
 		return codes.Code(errorCode)
+	case e.Name == "InternalError" && strings.HasPrefix(e.Message, "out of memory"):
+		// (a compile that ran out of memory too: the program's size
+		// against the cap, not its syntax)
+		return codes.MemoryLimit
 	case class == errCompile:
 		return codes.SyntaxError
-	case e.Name == "InternalError" && strings.HasPrefix(e.Message, "out of memory"):
-		return codes.MemoryLimit
 	case e.Name == "InternalError" && e.Message == unreadableField:
 		// the prelude could not read the error's message: formatting the
 		// out-of-memory error of a run at its memory cap ran out of

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,5 +95,68 @@ func TestFirstCallAtTheCap(t *testing.T) {
 	t.Logf("the first call ran in %d runs and failed in %d; %d runs reached the cap after it", ran, failed, capped)
 	if ran == 0 || failed == 0 {
 		t.Fatalf("the amounts of room do not straddle what making the function needs")
+	}
+}
+
+// compileAtCapProgram is about 60 KB of functions with what the parser
+// emits jumps, labels and patched instructions for (labelled loops,
+// destructuring with defaults, rest parameters, switch), 40 of its 400
+// functions called.
+func compileAtCapProgram() string {
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, "function h%d(a, { b, c } = { b: %d, c: 2 }, ...r) {\n"+
+			"  let s = 0;\n"+
+			"  outer: for (let i = 0; i < a; i++) {\n"+
+			"    for (const j of [1, 2]) { if (j > i) continue outer; s += j; }\n"+
+			"    switch (i %% 3) { case 0: s += i; break; default: s -= 1; }\n"+
+			"  }\n"+
+			"  const [x, y = 3] = [a];\n"+
+			"  return s + x + y + b + c + r.length;\n"+
+			"}\n", i, i%7)
+	}
+	b.WriteString("let t = 0;\nfor (let i = 0; i < 40; i++) t += globalThis.Function ? [" +
+		"h0, h10, h20, h30, h40, h50, h60, h70, h80, h90][i % 10](i % 6) : 0;\nreturn t;\n")
+	return b.String()
+}
+
+// TestCompileAtTheCap: a program compiled at a memory cap that does not
+// leave room for its compile ends in MEMORY_LIMIT, at every cap from
+// far too small to enough, and then gives the answer a roomy run gives.
+// QuickJS's parser does not check every allocation: before patch
+// quickjs-zzm-compile-oom a compile at some caps went on to use a label
+// it could not allocate (index -1) or to read an instruction whose
+// operands were never written, and ended in GUEST_CRASH; the others were
+// reported as SYNTAX_ERROR.
+func TestCompileAtTheCap(t *testing.T) {
+	e, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := tsx.Transform(compileAtCapProgram(), tsx.JS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roomy := e.Run(context.Background(), Request{Code: prog.Code, Setup: addSetup})
+	if roomy.Err != nil {
+		t.Fatalf("with room: %s: %s", roomy.Err.Code, roomy.Err.Message)
+	}
+	capped, ran := 0, 0
+	for kib := 512; kib <= 1600; kib += 4 { // (MinMemory up)
+		r := e.Run(context.Background(), Request{Code: prog.Code, Setup: addSetup, Limits: Limits{Memory: int64(kib) << 10}})
+		switch {
+		case r.Err != nil && r.Err.Code == codes.MemoryLimit:
+			capped++
+		case r.Err != nil:
+			t.Fatalf("cap %d KiB: %s: %s (%+v)", kib, r.Err.Code, r.Err.Message, r.Err)
+		case string(r.Value) != string(roomy.Value):
+			t.Fatalf("cap %d KiB: %s, with room %s", kib, r.Value, roomy.Value)
+		default:
+			ran++
+		}
+	}
+	t.Logf("%d caps reached, %d runs answered %s", capped, ran, roomy.Value)
+	if capped == 0 || ran == 0 {
+		t.Fatalf("the caps do not straddle what the program needs")
 	}
 }

@@ -1278,8 +1278,17 @@ EXPORT(mb_run) int32_t mb_run(const char *code, int32_t code_len,
     fn = JS_Eval(ctx, code, (size_t)code_len, "main.js", JS_EVAL_TYPE_GLOBAL);
     free_input(code);
     if (JS_IsException(fn)) {
+        JSValue exc = JS_GetException(ctx);
         free_input(setup);
-        report_exception_as(JS_GetException(ctx), ERR_COMPILE);
+        if (mem_refused) {
+            /* the compile ran out of memory: whatever it threw (an error
+               it could make only in part, or one its out-of-memory
+               state made), it is the out of memory that
+               report_exception_as makes from null */
+            JS_FreeValue(ctx, exc);
+            exc = JS_NULL;
+        }
+        report_exception_as(exc, ERR_COMPILE);
         return 1;
     }
     if (setup_done) {
