@@ -110,8 +110,8 @@ func compileAtCapProgram() string {
 			"  return s + x + y + b + c + r.length;\n"+
 			"}\n", i, i%7)
 	}
-	b.WriteString("let t = 0;\nfor (let i = 0; i < 40; i++) t += globalThis.Function ? [" +
-		"h0, h10, h20, h30, h40, h50, h60, h70, h80, h90][i % 10](i % 6) : 0;\nreturn t;\n")
+	b.WriteString("const hs = [h0, h10, h20, h30, h40, h50, h60, h70, h80, h90];\n" +
+		"let t = 0;\nfor (let i = 0; i < 40; i++) t += hs[i % 10](i % 6);\nreturn t;\n")
 	return b.String()
 }
 
